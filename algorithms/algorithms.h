@@ -1,0 +1,217 @@
+/*
+ * algorithms.h -- schedule builders: lines, primitives, composed collectives
+ * and the one registry of algorithms.
+ *
+ * Nothing here calls MPI.  Everything is expressed in element units of the
+ * buffers named in src/schedule.h.
+ *
+ * A *line* is an ordered list of communicator ranks (a whole communicator,
+ * a mesh row, a mesh column).  Primitives are written in line positions,
+ * so the same code serves 1-D arrays and the rows/columns of a mesh.
+ */
+#ifndef IC_ALGORITHMS_H
+#define IC_ALGORITHMS_H
+
+#include "schedule.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ lines */
+
+typedef struct ic_line {
+    int n;            /* number of positions                          */
+    int first;        /* rank of position 0 (when map == NULL)        */
+    int stride;       /* rank step between positions (map == NULL)    */
+    const int *map;   /* optional explicit position -> rank table     */
+} ic_line_t;
+
+static inline int ic_line_rank(const ic_line_t *l, int pos)
+{
+    return l->map ? l->map[pos] : l->first + pos * l->stride;
+}
+
+/* The line 0, 1, ..., n-1 (a whole communicator). */
+static inline ic_line_t ic_line_identity(int n)
+{
+    ic_line_t l = {n, 0, 1, NULL};
+    return l;
+}
+
+/* Position of a rank on a line, -1 when absent. */
+int ic_line_pos(const ic_line_t *l, int rank);
+
+/* ceil(log2(n)) for n >= 1 (0 for n == 1). */
+static inline int ic_ceil_log2(int n)
+{
+    int k = 0;
+    while ((1 << k) < n)
+        k++;
+    return k;
+}
+
+/* ------------------------------------------------------- block layouts */
+
+/*
+ * Per-position block counts of a long vector split over a line.  Block i
+ * holds counts[i] elements; in a "packed" layout the blocks follow each
+ * other in position order, so block i starts at sum(counts[0..i-1]).
+ */
+size_t ic_blocks_prefix(const size_t *counts, int i); /* sum counts[0..i-1] */
+size_t ic_blocks_total(const size_t *counts, int n);
+/* Even split of n_elems into n blocks: the first (n_elems % n) blocks get
+ * one element more.  counts must have room for n entries. */
+void ic_blocks_even(size_t *counts, int n, size_t n_elems);
+
+/* ------------------------------------------------------------- primitives
+ *
+ * Every primitive appends rounds to s for the rank s->rank, which must be on
+ * the line (a rank off the line gets nothing appended).  Regions are in the
+ * caller's buffers; the primitive never touches anything else except the
+ * scratch areas it declares with ic_sched_need().  Primitives start by
+ * closing the current round, so they can be concatenated freely.
+ */
+
+/* MST broadcast (mitra-1995 3.1.1): data (same region on every position) at
+ * root_pos is copied to every position.  Cost ceil(log2 n)(alpha + m beta). */
+void ic_mst_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data);
+
+/* MST combine-to-one: acc holds each position's contribution; on return the
+ * root's acc holds x_0 (op) x_1 (op) ... (op) x_{n-1} in position order
+ * (non-commutative ops keep line order); other positions' acc is clobbered.
+ * tmp: a region of acc.count elements used to receive partial results.
+ * Cost ceil(log2 n)(alpha + m beta + m gamma). */
+void ic_mst_combine(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t acc,
+                    ic_region_t tmp);
+
+/* MST scatter: at the root, buffer `buf` holds the blocks packed in
+ * position order from element `base` on (block i of counts[i] elements).
+ * On return every position p holds block p at base + prefix(p) of its own
+ * `buf`.  Other parts of `buf` on non-roots may be written (they hold the
+ * blocks of the position's subtree).  Cost ceil(log2 n) alpha + (n-1)/n m beta
+ * for even blocks. */
+void ic_mst_scatter(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_buf_t buf,
+                    size_t base, const size_t *counts);
+
+/* MST gather: the reverse of ic_mst_scatter. Every position p holds block p
+ * at base + prefix(p) of `buf`; on return the root holds all blocks there. */
+void ic_mst_gather(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_buf_t buf, size_t base,
+                   const size_t *counts);
+
+/* Bucket collect (ring allgather): every position p holds block p at
+ * base + prefix(p) of `buf`; on return every position holds all blocks.
+ * Cost (n-1) alpha + (n-1)/n m beta. */
+void ic_bucket_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                       const size_t *counts);
+
+/* Bucket distributed combine (ring reduce-scatter): every position holds a
+ * full vector (all blocks, packed) at `base` of `buf`; on return position p's
+ * block p (at base + prefix(p)) holds the combination over all positions.
+ * Needs a commutative op.  tmp names a scratch buffer with room for the
+ * largest block at element tmpbase.
+ * Cost (n-1) alpha + (n-1)/n m beta + (n-1)/n m gamma. */
+void ic_bucket_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                        const size_t *counts, ic_buf_t tmp, size_t tmpbase);
+
+/* ------------------------------------------------- composed collectives */
+
+typedef enum ic_coll {
+    IC_COLL_BCAST = 0,
+    IC_COLL_REDUCE,
+    IC_COLL_ALLREDUCE,
+    IC_COLL_ALLGATHER,
+    IC_COLL_ALLGATHERV,
+    IC_COLL_REDUCE_SCATTER,
+    IC_COLL_REDUCE_SCATTER_BLOCK,
+    IC_COLL_SCATTER,
+    IC_COLL_SCATTERV,
+    IC_COLL_GATHER,
+    IC_COLL_GATHERV,
+    IC_COLL_BARRIER,
+    IC_COLL_COUNT
+} ic_coll_t;
+
+const char *ic_coll_name(ic_coll_t c); /* "bcast", "allreduce", ... */
+
+/*
+ * One call, described without MPI.  All counts are in elements of the
+ * buffer they refer to; the MPI layer fills this from the user's arguments.
+ *
+ * Buffers, per collective (what a builder may assume on entry):
+ *   bcast:     RECV = buf (count elements).
+ *   reduce:    SEND = input (count); RECV = result, significant at the root
+ *              only (non-roots must not touch RECV).  in_place (root):
+ *              input is in RECV.
+ *   allreduce: SEND input, RECV result (count); in_place: input in RECV.
+ *   allgather(v): SEND = own block (sendcount elements of the send type),
+ *              RECV = all blocks at displs[i] (counts[i] elements).
+ *              in_place: own block already at RECV displs[rank].
+ *   reduce_scatter(_block): SEND = full input (sum counts, packed);
+ *              RECV = own block (counts[rank]); in_place: input in RECV,
+ *              result goes to RECV at offset 0.
+ *   scatter(v): SEND at root: block i at displs[i] (counts[i] elements of
+ *              the send type); RECV: own block (recvcount). in_place at
+ *              root: root's RECV is not used.
+ *   gather(v): SEND own block (sendcount); RECV at root: block i at
+ *              displs[i] (counts[i]).  in_place at root: own block already
+ *              in RECV.
+ *   barrier:   no data.
+ * counts/displs always have `size` entries (the MPI layer expands the
+ * non-v variants) and are known on every rank (for scatterv/gatherv the
+ * MPI layer first broadcasts them; MPI gives them to the root only).
+ * counts/displs are in RECV units (the receive type of the call).  SEND
+ * holds `sendcount` elements of the send type (gather/allgather), or at the
+ * scatter root the blocks at displs in send-type units.  Only when
+ * units_match is set (send and receive type the same, so one element of
+ * SEND is one element of RECV) may a builder move data between SEND and
+ * RECV/SCRATCH as if they shared units; otherwise it moves SEND data only by
+ * a COPY of the whole contribution (the executor converts type signatures).
+ */
+typedef struct ic_coll_args {
+    ic_coll_t coll;
+    int rank, size, root;
+    size_t count;         /* bcast/reduce/allreduce element count          */
+    size_t sendcount;     /* gather/allgather: own contribution (SEND)     */
+    size_t recvcount;     /* scatter(v): own block (RECV)                  */
+    const size_t *counts; /* per-rank block counts (see above)             */
+    const size_t *displs; /* per-rank displacements, NULL = packed         */
+    int in_place;
+    int commutative;
+    int units_match;      /* SEND and RECV elements are interchangeable    */
+} ic_coll_args_t;
+
+/* Restriction flags of an algorithm. */
+enum {
+    IC_ALG_KEEPS_ORDER = 1u << 0, /* correct for non-commutative ops        */
+    IC_ALG_NEEDS_PACKED = 1u << 1 /* needs displs == NULL (packed blocks)   */
+};
+
+/* Build the schedule of args->rank into s.  Returns 0, or -1 when the
+ * algorithm cannot serve this case (the selector checks ic_alg_usable()
+ * first, so -1 here is a bug or an allocation failure). */
+typedef int (*ic_builder_fn)(ic_sched_t *s, const ic_coll_args_t *a);
+
+typedef struct ic_algorithm {
+    const char *name;        /* registry name, unique per collective */
+    ic_coll_t coll;
+    const char *description; /* one line */
+    unsigned flags;
+    ic_builder_fn build;
+} ic_algorithm_t;
+
+/* The registry: every algorithm of every collective, terminated by a
+ * zeroed entry. */
+extern const ic_algorithm_t ic_algorithms[];
+
+const ic_algorithm_t *ic_alg_find(ic_coll_t c, const char *name);
+/* Can algorithm `alg` serve this call?  If not and why != NULL, *why says
+ * why in a few words. */
+int ic_alg_usable(const ic_algorithm_t *alg, const ic_coll_args_t *a, const char **why);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IC_ALGORITHMS_H */

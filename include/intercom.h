@@ -1,0 +1,95 @@
+/*
+ * intercom.h -- InterCom: fast collective communication on top of MPI.
+ *
+ * Every IC_ collective takes exactly the arguments of the MPI function of the
+ * same name and means the same thing, so a program switches by renaming the
+ * call.  Errors are reported as MPI does: an MPI error code, raised through
+ * the communicator's error handler (under MPI_ERRORS_RETURN the call returns
+ * it and leaves the user's buffers untouched).
+ *
+ * The library needs MPI to be initialised; it keeps its own private
+ * duplicate of each communicator it is used on (so its messages never match
+ * the user's), and releases it when the communicator is freed or at
+ * MPI_Finalize.
+ */
+#ifndef INTERCOM_H
+#define INTERCOM_H
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define INTERCOM_VERSION_MAJOR 0
+#define INTERCOM_VERSION_MINOR 1
+#define INTERCOM_VERSION_PATCH 0
+#define INTERCOM_VERSION_STRING "0.1.0"
+
+/* ----------------------------------------------------------- collectives */
+
+int IC_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+int IC_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              int root, MPI_Comm comm);
+int IC_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm);
+int IC_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int IC_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                  MPI_Comm comm);
+int IC_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int IC_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int IC_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int IC_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                int root, MPI_Comm comm);
+int IC_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int IC_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+               MPI_Comm comm);
+int IC_Barrier(MPI_Comm comm);
+
+/* --------------------------------------------------------- introspection */
+
+/* The collectives, for the introspection calls below. */
+typedef enum IC_Coll {
+    IC_COLL_ID_BCAST = 0,
+    IC_COLL_ID_REDUCE,
+    IC_COLL_ID_ALLREDUCE,
+    IC_COLL_ID_ALLGATHER,
+    IC_COLL_ID_ALLGATHERV,
+    IC_COLL_ID_REDUCE_SCATTER,
+    IC_COLL_ID_REDUCE_SCATTER_BLOCK,
+    IC_COLL_ID_SCATTER,
+    IC_COLL_ID_SCATTERV,
+    IC_COLL_ID_GATHER,
+    IC_COLL_ID_GATHERV,
+    IC_COLL_ID_BARRIER,
+    IC_COLL_ID_COUNT
+} IC_Coll;
+
+/* Name of the algorithm the most recent IC_ call of this collective on this
+ * process used ("" before the first call).  The pointer stays valid for the
+ * life of the program. */
+const char *IC_Last_algorithm(IC_Coll coll);
+
+/* Number of registered algorithms for a collective, and the name of the
+ * i-th (NULL when out of range). */
+int IC_Algorithm_count(IC_Coll coll);
+const char *IC_Algorithm_name(IC_Coll coll, int i);
+
+/* Force an algorithm for a collective on this process (as the environment
+ * variable INTERCOM_<OP>_ALGORITHM does); NULL or "auto" restores automatic
+ * selection.  Returns MPI_SUCCESS or MPI_ERR_ARG for an unknown name.  Every
+ * rank of a communicator must force the same algorithm. */
+int IC_Set_algorithm(IC_Coll coll, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* INTERCOM_H */

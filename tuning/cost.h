@@ -1,0 +1,59 @@
+/*
+ * cost.h -- the cost evaluator: walks the schedules of all ranks with the
+ * alpha-beta-gamma model (mitra-1995 section 3) or the split send/receive
+ * model of tan-strazdins-2002 section 3.1 (S(n) = alpha_s + beta_s n,
+ * R(n) = alpha_r + beta_r n), giving the predicted completion time of every
+ * rank and, optionally, a time chart of every message.
+ *
+ * Model: a rank can send one message and receive one message at the same
+ * time (full duplex), but only one of each at a time; a message starts when
+ * the sender has reached the round that posts it, the receiver has reached
+ * the round that posts the matching receive, and both ports are free.  In
+ * the plain model it takes alpha + n beta; local reductions cost n gamma and
+ * copies n delta (delta defaults to 0), after the round's messages.
+ */
+#ifndef IC_COST_H
+#define IC_COST_H
+
+#include "schedule.h"
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ic_cost_params {
+    double alpha, beta, gamma, delta; /* seconds, seconds/byte               */
+    int split;                        /* use the send/receive split model    */
+    double alpha_s, alpha_r, beta_s, beta_r;
+    size_t elem_size[IC_NBUF];        /* bytes per element of each buffer    */
+} ic_cost_params_t;
+
+/* Default parameters (rough figures of a 1 Gbit/s cluster), element size 1. */
+void ic_cost_defaults(ic_cost_params_t *c);
+
+typedef struct ic_cost_event {
+    int src, dst;          /* ranks                         */
+    size_t bytes;
+    double start, end;     /* seconds from the call's start */
+} ic_cost_event_t;
+
+typedef struct ic_cost_result {
+    double time;           /* max over ranks of completion  */
+    double *rank_time;     /* p entries (owned)             */
+    ic_cost_event_t *events; size_t nevents; /* time chart (owned), if asked */
+} ic_cost_result_t;
+
+/* Evaluate p schedules.  want_chart: also record every message.  Returns 0,
+ * or -1 if the schedules do not match (deadlock) or memory ran out. */
+int ic_cost_eval(const ic_sched_t *scheds, int p, const ic_cost_params_t *c, int want_chart,
+                 ic_cost_result_t *out);
+void ic_cost_result_free(ic_cost_result_t *r);
+/* Write a time chart as text (one message per line) for gnuplot. */
+void ic_cost_chart_write(const ic_cost_result_t *r, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,73 @@
+/*
+ * sim.h -- the in-memory simulator: runs the schedules of all p virtual
+ * ranks in one process, with no MPI.
+ *
+ * Elements are ic_sim_elem_t values that say where they came from, so a test
+ * can check both data movement and reductions exactly:
+ *   - a data element carries (origin rank, index in origin's buffer, tag);
+ *   - a reduced element carries the contiguous rank interval [lo, hi] it
+ *     combines; combining a and b in the order a (op) b is only legal when
+ *     a.hi + 1 == b.lo (for order-keeping checks) or when the intervals are
+ *     disjoint (commutative mode, tracked as a bit set count).
+ * The simulator enforces MPI semantics strictly: a round of a rank finishes
+ * only when every receive is matched by a posted send of the peer with the
+ * same count, and (rendezvous mode) every send by a posted receive; a
+ * schedule pair that could deadlock under MPI's rendezvous protocol is
+ * reported as a deadlock.
+ */
+#ifndef IC_SIM_H
+#define IC_SIM_H
+
+#include "schedule.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ic_sim_elem {
+    int32_t lo, hi;   /* contributing ranks [lo, hi] (data: lo == hi == origin) */
+    int32_t index;    /* element index the value stands for                    */
+    int32_t flags;    /* IC_SIM_* bits                                         */
+    uint64_t mask;    /* commutative mode: hash of the set of contributors     */
+} ic_sim_elem_t;
+
+enum {
+    IC_SIM_VALID = 1,   /* element holds a defined value               */
+    IC_SIM_BAD = 2      /* an illegal combination happened             */
+};
+
+typedef struct ic_sim {
+    int p;
+    ic_sched_t *scheds;            /* p schedules, one per rank           */
+    ic_sim_elem_t *bufs[IC_NBUF];  /* per buffer: p arrays (rank-major)   */
+    size_t buflen[IC_NBUF];        /* elements per rank per buffer        */
+    int ordered;                   /* 1: reductions must keep rank order  */
+    int rendezvous;                /* 1: sends complete only when matched */
+    char err[256];                 /* first problem found                 */
+} ic_sim_t;
+
+/* Set up p ranks with buffers of the given element counts (SEND, RECV;
+ * scratch sizes come from the schedules).  Returns 0 or -1 (no memory). */
+int ic_sim_init(ic_sim_t *sim, int p, size_t sendlen, size_t recvlen);
+void ic_sim_free(ic_sim_t *sim);
+
+/* Element e of buffer b on rank r. */
+static inline ic_sim_elem_t *ic_sim_at(ic_sim_t *sim, ic_buf_t b, int r, size_t e)
+{
+    return &sim->bufs[b][(size_t)r * sim->buflen[b] + e];
+}
+
+/* A fresh data element from rank `origin`, index `index`. */
+ic_sim_elem_t ic_sim_data(int origin, int index);
+
+/* Run all schedules (sim->scheds[r] must be built for every r; scratch is
+ * allocated here).  Returns 0 when every rank finished and nothing illegal
+ * happened, -1 otherwise with sim->err set. */
+int ic_sim_run(ic_sim_t *sim);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
