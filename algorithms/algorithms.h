@@ -140,6 +140,13 @@ const char *ic_coll_name(ic_coll_t c); /* "bcast", "allreduce", ... */
  * One call, described without MPI.  All counts are in elements of the
  * buffer they refer to; the MPI layer fills this from the user's arguments.
  *
+ * A builder never writes IC_BUF_SEND (it is the user's const buffer), never
+ * touches a buffer that is not significant on its rank (RECV on a non-root
+ * of reduce/gather, SEND on a non-root of scatter), and produces schedules
+ * that match across ranks even when in_place differs between them (MPI lets
+ * only the root pass MPI_IN_PLACE to reduce/gather/scatter).  Schedules must
+ * depend only on arguments that MPI requires to agree across ranks.
+ *
  * Buffers, per collective (what a builder may assume on entry):
  *   bcast:     RECV = buf (count elements).
  *   reduce:    SEND = input (count); RECV = result, significant at the root
