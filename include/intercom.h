@@ -89,6 +89,11 @@ const char *IC_Algorithm_name(IC_Coll coll, int i);
  * rank of a communicator must force the same algorithm. */
 int IC_Set_algorithm(IC_Coll coll, const char *name);
 
+/* Number of cores of the calling process's node (hwloc).  A run with more
+ * ranks per node than cores times the operating system's scheduler rather
+ * than the algorithms; the benchmark says so when it sees one. */
+int IC_Node_cores(void);
+
 #ifdef __cplusplus
 }
 #endif

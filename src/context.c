@@ -1,0 +1,157 @@
+/*
+ * context.c -- the per-communicator context.
+ *
+ * On the first IC_ call on a communicator the library duplicates it (a
+ * collective call, made by every rank at the same collective) so that no
+ * library message can ever match a user message, and caches the context as
+ * an attribute of the user's communicator.  The context is released
+ *   - when the user frees the communicator (attribute delete callback), and
+ *   - at MPI_Finalize, through an attribute on MPI_COMM_SELF, whose delete
+ *     callback MPI runs first thing in MPI_Finalize (MPI-3.1 section 8.7.1).
+ * Contexts are not shared between threads: calls on one communicator must
+ * not run concurrently (as for MPI collectives on one communicator).
+ */
+#include "config.h"
+#include "ic_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int ctx_keyval = MPI_KEYVAL_INVALID;
+static int self_keyval = MPI_KEYVAL_INVALID;
+static ic_ctx_t *live; /* all contexts, for MPI_Finalize */
+
+static void ctx_destroy(ic_ctx_t *ctx)
+{
+    if (ctx->prev)
+        ctx->prev->next = ctx->next;
+    else
+        live = ctx->next;
+    if (ctx->next)
+        ctx->next->prev = ctx->prev;
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized && ctx->comm != MPI_COMM_NULL)
+        MPI_Comm_free(&ctx->comm);
+    ic_sched_free(&ctx->sched);
+    free(ctx->reqs);
+    for (int b = 0; b < IC_NBUF; b++)
+        free(ctx->scratch[b]);
+    free(ctx);
+}
+
+static int ctx_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
+{
+    (void)comm;
+    (void)keyval;
+    (void)extra;
+    ctx_destroy((ic_ctx_t *)attr);
+    return MPI_SUCCESS;
+}
+
+/* Runs at the start of MPI_Finalize: release every context still alive. */
+static int self_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
+{
+    (void)comm;
+    (void)keyval;
+    (void)attr;
+    (void)extra;
+    while (live) {
+        ic_ctx_t *ctx = live;
+        /* Deleting the attribute runs ctx_delete_fn, which unlinks ctx. */
+        if (MPI_Comm_delete_attr(ctx->user, ctx_keyval) != MPI_SUCCESS)
+            ctx_destroy(ctx);
+        else if (live == ctx) /* defensive: the callback did not run */
+            ctx_destroy(ctx);
+    }
+    MPI_Comm_free_keyval(&ctx_keyval);
+    ctx_keyval = MPI_KEYVAL_INVALID;
+    /* self_keyval itself is being deleted; freeing the keyval is allowed. */
+    MPI_Comm_free_keyval(&self_keyval);
+    self_keyval = MPI_KEYVAL_INVALID;
+    return MPI_SUCCESS;
+}
+
+static int ensure_keyvals(void)
+{
+    int rc;
+    if (ctx_keyval != MPI_KEYVAL_INVALID)
+        return MPI_SUCCESS;
+    rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ctx_delete_fn, &ctx_keyval, NULL);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete_fn, &self_keyval, NULL);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return MPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL);
+}
+
+int ic_ctx_get(MPI_Comm comm, ic_ctx_t **out)
+{
+    int rc = ensure_keyvals();
+    if (rc != MPI_SUCCESS)
+        return rc;
+    void *attr = NULL;
+    int found = 0;
+    rc = MPI_Comm_get_attr(comm, ctx_keyval, &attr, &found);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (found && attr) {
+        *out = (ic_ctx_t *)attr;
+        return MPI_SUCCESS;
+    }
+    ic_ctx_t *ctx = calloc(1, sizeof(*ctx));
+    if (!ctx)
+        return MPI_ERR_NO_MEM;
+    ctx->user = comm;
+    ctx->comm = MPI_COMM_NULL;
+    rc = MPI_Comm_dup(comm, &ctx->comm);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_set_errhandler(ctx->comm, MPI_ERRORS_RETURN);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_rank(ctx->comm, &ctx->rank);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_size(ctx->comm, &ctx->size);
+    if (rc != MPI_SUCCESS) {
+        if (ctx->comm != MPI_COMM_NULL)
+            MPI_Comm_free(&ctx->comm);
+        free(ctx);
+        return rc;
+    }
+    ic_sched_init(&ctx->sched, ctx->rank, ctx->size);
+    ctx->next = live;
+    if (live)
+        live->prev = ctx;
+    live = ctx;
+    rc = MPI_Comm_set_attr(comm, ctx_keyval, ctx);
+    if (rc != MPI_SUCCESS) {
+        ctx_destroy(ctx);
+        return rc;
+    }
+    *out = ctx;
+    return MPI_SUCCESS;
+}
+
+void *ic_ctx_scratch(ic_ctx_t *ctx, int b, size_t bytes)
+{
+    if (bytes == 0)
+        bytes = 1;
+    if (ctx->scratch_bytes[b] >= bytes)
+        return ctx->scratch[b];
+    free(ctx->scratch[b]);
+    ctx->scratch[b] = malloc(bytes);
+    ctx->scratch_bytes[b] = ctx->scratch[b] ? bytes : 0;
+    return ctx->scratch[b];
+}
+
+void ic_ctx_release_scratch(ic_ctx_t *ctx)
+{
+    size_t cap = ic_env()->scratch_cache;
+    for (int b = 0; b < IC_NBUF; b++) {
+        if (ctx->scratch_bytes[b] > cap) {
+            free(ctx->scratch[b]);
+            ctx->scratch[b] = NULL;
+            ctx->scratch_bytes[b] = 0;
+        }
+    }
+}

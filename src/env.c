@@ -1,0 +1,60 @@
+/*
+ * env.c -- environment settings, read once per process.
+ *
+ *   INTERCOM_VERBOSE=1            print selection decisions (rank 0 of the
+ *                                 communicator) and every error message
+ *   INTERCOM_ALPHA, _BETA, _GAMMA cost-model parameters for the selector:
+ *                                 seconds, seconds per byte, seconds per
+ *                                 byte reduced
+ *   INTERCOM_SCRATCH_CACHE=BYTES  scratch kept between calls (default 16 MiB)
+ *   INTERCOM_<OP>_ALGORITHM=NAME  force an algorithm (see select.c)
+ */
+#include "config.h"
+#include "ic_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static ic_env_t env;
+static int env_ready;
+
+static double getd(const char *name, double dflt)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return dflt;
+    char *end;
+    double d = strtod(v, &end);
+    if (*end || d < 0) {
+        if (ic_world_rank() == 0)
+            fprintf(stderr, "InterCom: ignoring %s=%s (expected a non-negative number)\n", name,
+                    v);
+        return dflt;
+    }
+    return d;
+}
+
+const ic_env_t *ic_env(void)
+{
+    if (env_ready)
+        return &env;
+    const char *v = getenv("INTERCOM_VERBOSE");
+    env.verbose = (v && *v && *v != '0');
+    ic_cost_defaults(&env.cost);
+    env.cost.alpha = getd("INTERCOM_ALPHA", env.cost.alpha);
+    env.cost.beta = getd("INTERCOM_BETA", env.cost.beta);
+    env.cost.gamma = getd("INTERCOM_GAMMA", env.cost.gamma);
+    env.scratch_cache = (size_t)getd("INTERCOM_SCRATCH_CACHE", 16.0 * 1024 * 1024);
+    env_ready = 1;
+    return &env;
+}
+
+int ic_world_rank(void)
+{
+    int init = 0, fin = 0, r = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    if (init && !fin)
+        MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r;
+}

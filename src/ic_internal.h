@@ -1,0 +1,152 @@
+/*
+ * ic_internal.h -- the MPI runtime's private interfaces.
+ *
+ * Call flow of every IC_ collective (src/api.c):
+ *   check arguments (errors.c) -> per-communicator context (context.c) ->
+ *   describe the call without MPI (ic_coll_args_t) -> choose an algorithm
+ *   (select.c) -> build this rank's schedule (algorithms/) -> bind the
+ *   schedule's named buffers to memory and datatypes -> run it (executor.c).
+ *
+ * Units.  Reductions and broadcast work in elements of the user's datatype
+ * (derived types are passed to MPI as (base + off * extent, count, type)).
+ * The gather family (gather, scatter, allgather and their v-variants) works
+ * in bytes: a contiguous user buffer is used in place as bytes, a
+ * non-contiguous one is staged (packed/unpacked) around the schedule, so
+ * ranks whose send and receive types differ but whose type signatures agree
+ * always build matching schedules.
+ */
+#ifndef IC_INTERNAL_H
+#define IC_INTERNAL_H
+
+#include "intercom.h"
+#include "schedule.h"
+#include "algorithms.h"
+#include "cost.h"
+
+#include <mpi.h>
+#include <stddef.h>
+
+/* ------------------------------------------------------------- context */
+
+#define IC_DECISION_CACHE 64
+
+typedef struct ic_decision {
+    int valid;
+    ic_coll_t coll;
+    size_t bytes;        /* total payload that drives the choice */
+    int root;
+    int commutative;
+    unsigned long key;   /* hash of counts for v-variants        */
+    const ic_algorithm_t *alg;
+} ic_decision_t;
+
+typedef struct ic_ctx {
+    MPI_Comm user;      /* the user's communicator (attribute holder) */
+    MPI_Comm comm;      /* private duplicate: all library traffic     */
+    int rank, size;
+    ic_sched_t sched;   /* reused between calls                       */
+    MPI_Request *reqs;  /* reused request array                       */
+    size_t nreqs_cap;
+    void *scratch[IC_NBUF];        /* cached scratch allocations      */
+    size_t scratch_bytes[IC_NBUF];
+    ic_decision_t decisions[IC_DECISION_CACHE];
+    unsigned next_decision;
+    struct ic_ctx *next, *prev;    /* list of live contexts           */
+} ic_ctx_t;
+
+/* Context of comm, created (collectively: MPI_Comm_dup) on first use.
+ * Returns an MPI error code. */
+int ic_ctx_get(MPI_Comm comm, ic_ctx_t **ctx);
+
+/* Scratch memory for buffer b with at least `bytes` bytes; cached up to a
+ * cap (INTERCOM_SCRATCH_CACHE bytes, default 16 MiB), larger requests are
+ * released by ic_ctx_release_scratch() after the call. */
+void *ic_ctx_scratch(ic_ctx_t *ctx, int b, size_t bytes);
+void ic_ctx_release_scratch(ic_ctx_t *ctx);
+
+/* --------------------------------------------------------------- errors */
+
+/* Raise an error as MPI does: print a clear message (unless the handler is
+ * MPI_ERRORS_RETURN or the user asked for silence), invoke the error handler
+ * of comm (MPI_COMM_WORLD when comm is MPI_COMM_NULL), return the code. */
+int ic_error(MPI_Comm comm, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Argument checks shared by the collectives.  Each returns MPI_SUCCESS or an
+ * error code after raising it through ic_error(). */
+int ic_check_init(const char *fn);
+int ic_check_comm(const char *fn, MPI_Comm comm);
+int ic_check_count(const char *fn, MPI_Comm comm, int count, const char *what);
+int ic_check_type(const char *fn, MPI_Comm comm, MPI_Datatype type, const char *what);
+int ic_check_op(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype type);
+int ic_check_root(const char *fn, MPI_Comm comm, int root, int size);
+int ic_check_buf(const char *fn, MPI_Comm comm, const void *buf, int count, MPI_Datatype type,
+                 const char *what);
+
+/* ----------------------------------------------------------- datatypes */
+
+typedef struct ic_typeinfo {
+    MPI_Datatype type;
+    MPI_Aint lb, extent, true_lb, true_extent;
+    int size;
+    int contiguous; /* count elements are size*count plain bytes at buf+lb */
+} ic_typeinfo_t;
+
+int ic_typeinfo(MPI_Datatype type, ic_typeinfo_t *ti);
+
+/* Bytes needed to hold n elements (true extent of n elements). */
+size_t ic_type_span(const ic_typeinfo_t *ti, size_t n);
+
+/* ------------------------------------------------------------ executor */
+
+typedef struct ic_binding {
+    void *base[IC_NBUF];          /* element 0 of each buffer           */
+    MPI_Datatype type[IC_NBUF];
+    MPI_Aint extent[IC_NBUF];
+    int contiguous[IC_NBUF];      /* plain bytes: memcpy fast paths     */
+    int size[IC_NBUF];            /* type size in bytes                 */
+} ic_binding_t;
+
+void ic_binding_set(ic_binding_t *b, int buf, void *base, const ic_typeinfo_t *ti);
+
+/* Run schedule s on ctx->comm.  op: the reduction (MPI_OP_NULL if none);
+ * commutative: whether op is.  Returns an MPI error code (no handler call). */
+int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op,
+            int commutative);
+
+/* Typed copy: n_src elements of ts at src -> n_dst of td at dst (same
+ * signature).  Uses memcpy when both are contiguous. */
+int ic_typed_copy(ic_ctx_t *ctx, const void *src, size_t n_src, MPI_Datatype ts, int src_contig,
+                  int src_size, void *dst, size_t n_dst, MPI_Datatype td, int dst_contig);
+
+/* ------------------------------------------------------------ selection */
+
+/* Choose the algorithm for a call (same answer on every rank).  `elem` is
+ * the element size in bytes used for the cost model. */
+const ic_algorithm_t *ic_select(ic_ctx_t *ctx, const ic_coll_args_t *a, size_t elem);
+
+/* Forced algorithm for a collective (from IC_Set_algorithm or the
+ * environment), or NULL. */
+const ic_algorithm_t *ic_forced(ic_coll_t c);
+
+void ic_record_last(ic_coll_t c, const ic_algorithm_t *alg);
+
+/* ---------------------------------------------------------- environment */
+
+typedef struct ic_env {
+    int verbose;                /* INTERCOM_VERBOSE                      */
+    ic_cost_params_t cost;      /* INTERCOM_ALPHA, _BETA, _GAMMA         */
+    size_t scratch_cache;       /* INTERCOM_SCRATCH_CACHE (bytes)        */
+} ic_env_t;
+
+const ic_env_t *ic_env(void);
+int ic_world_rank(void);
+
+/* ------------------------------------------------------------- topology */
+
+int ic_topo_ncores(void); /* cores of this node (hwloc; sysconf without it) */
+
+#endif /* IC_INTERNAL_H */
