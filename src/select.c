@@ -6,16 +6,16 @@
  *      (OP is the collective's name in capitals, e.g. ALLREDUCE,
  *      REDUCE_SCATTER_BLOCK), if it can serve the call; otherwise one warning
  *      per collective and process, and automatic selection;
- *   2. automatic: every registered algorithm that can serve the call is
- *      built for all p ranks and priced with the cost evaluator
- *      (tuning/cost.c) using the alpha, beta, gamma of the environment; the
- *      cheapest wins (ties: registry order).  Decisions are cached per
- *      communicator.  The tuning table will replace the built-in parameters.
+ *   2. automatic: ic_choose() (tuning/choose.c) builds every usable
+ *      registered algorithm for all p ranks and prices it with the cost
+ *      evaluator, using the alpha, beta, gamma of the environment; the
+ *      cheapest wins.  Decisions are cached per communicator.  The tuning table will replace the built-in parameters.
  * The inputs are only arguments that MPI requires to agree across ranks, so
  * every rank reaches the same decision without communicating.
  */
 #include "config.h"
 #include "ic_internal.h"
+#include "choose.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -85,39 +85,6 @@ static size_t total_elems(const ic_coll_args_t *a)
     return a->count;
 }
 
-/* Predicted time of `alg` for this call: build all p schedules and walk
- * them with the cost model.  Returns a negative value on failure. */
-static double predict(const ic_algorithm_t *alg, const ic_coll_args_t *a0, size_t elem)
-{
-    int p = a0->size;
-    ic_sched_t *s = calloc((size_t)p, sizeof(*s));
-    if (!s)
-        return -1;
-    double t = -1;
-    int ok = 1;
-    for (int r = 0; r < p && ok; r++) {
-        ic_coll_args_t a = *a0;
-        a.rank = r;
-        a.in_place = 0;
-        ic_sched_init(&s[r], r, p);
-        ok = alg->build(&s[r], &a) == 0 && ic_sched_ok(&s[r]) == 0;
-    }
-    if (ok) {
-        ic_cost_params_t c = ic_env()->cost;
-        for (int b = 0; b < IC_NBUF; b++)
-            c.elem_size[b] = elem;
-        ic_cost_result_t res;
-        if (ic_cost_eval(s, p, &c, 0, &res) == 0) {
-            t = res.time;
-            ic_cost_result_free(&res);
-        }
-    }
-    for (int r = 0; r < p; r++)
-        ic_sched_free(&s[r]);
-    free(s);
-    return t;
-}
-
 const ic_algorithm_t *ic_select(ic_ctx_t *ctx, const ic_coll_args_t *a, size_t elem)
 {
     ic_coll_t c = a->coll;
@@ -140,19 +107,8 @@ const ic_algorithm_t *ic_select(ic_ctx_t *ctx, const ic_coll_args_t *a, size_t e
             d->commutative == a->commutative && d->key == key)
             return d->alg;
     }
-    const ic_algorithm_t *best = NULL;
     double best_t = 0;
-    for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++) {
-        if (alg->coll != c || !ic_alg_usable(alg, a, NULL))
-            continue;
-        double t = predict(alg, a, elem);
-        if (t < 0)
-            continue;
-        if (!best || t < best_t) {
-            best = alg;
-            best_t = t;
-        }
-    }
+    const ic_algorithm_t *best = ic_choose(a, &ic_env()->cost, elem, &best_t);
     if (!best)
         return NULL;
     if (ic_env()->verbose && ctx->rank == 0)

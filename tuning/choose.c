@@ -1,0 +1,60 @@
+/*
+ * choose.c -- see choose.h.
+ */
+#include "choose.h"
+
+#include <stdlib.h>
+
+double ic_predict(const ic_algorithm_t *alg, const ic_coll_args_t *a0, const ic_cost_params_t *c0,
+                  size_t elem)
+{
+    int p = a0->size;
+    ic_sched_t *s = calloc((size_t)p, sizeof(*s));
+    if (!s)
+        return -1;
+    double t = -1;
+    int ok = 1, built = 0;
+    for (int r = 0; r < p && ok; r++) {
+        ic_coll_args_t a = *a0;
+        a.rank = r;
+        a.in_place = 0; /* only arguments that agree across ranks matter */
+        ic_sched_init(&s[r], r, p);
+        built = r + 1;
+        ok = alg->build(&s[r], &a) == 0 && ic_sched_ok(&s[r]) == 0;
+    }
+    if (ok) {
+        ic_cost_params_t c = *c0;
+        for (int b = 0; b < IC_NBUF; b++)
+            c.elem_size[b] = elem;
+        ic_cost_result_t res;
+        if (ic_cost_eval(s, p, &c, 0, &res) == 0) {
+            t = res.time;
+            ic_cost_result_free(&res);
+        }
+    }
+    for (int r = 0; r < built; r++)
+        ic_sched_free(&s[r]);
+    free(s);
+    return t;
+}
+
+const ic_algorithm_t *ic_choose(const ic_coll_args_t *a, const ic_cost_params_t *c, size_t elem,
+                                double *t)
+{
+    const ic_algorithm_t *best = NULL;
+    double best_t = 0;
+    for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++) {
+        if (alg->coll != a->coll || !ic_alg_usable(alg, a, NULL))
+            continue;
+        double x = ic_predict(alg, a, c, elem);
+        if (x < 0)
+            continue;
+        if (!best || x < best_t) {
+            best = alg;
+            best_t = x;
+        }
+    }
+    if (t)
+        *t = best_t;
+    return best;
+}
