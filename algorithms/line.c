@@ -1,0 +1,64 @@
+/*
+ * line.c -- lines (ordered lists of ranks), packed block layouts and the
+ * names of the collectives.  See algorithms.h.
+ */
+#include "algorithms.h"
+
+int ic_line_pos(const ic_line_t *l, int rank)
+{
+    if (l->map) {
+        for (int i = 0; i < l->n; i++)
+            if (l->map[i] == rank)
+                return i;
+        return -1;
+    }
+    long d = (long)rank - (long)l->first;
+    if (l->stride == 0)
+        return (d == 0 && l->n > 0) ? 0 : -1;
+    if (d % l->stride != 0)
+        return -1;
+    long pos = d / l->stride;
+    return (pos >= 0 && pos < l->n) ? (int)pos : -1;
+}
+
+size_t ic_blocks_prefix(const size_t *counts, int i)
+{
+    size_t sum = 0;
+    for (int j = 0; j < i; j++)
+        sum += counts[j];
+    return sum;
+}
+
+size_t ic_blocks_total(const size_t *counts, int n)
+{
+    return ic_blocks_prefix(counts, n);
+}
+
+void ic_blocks_even(size_t *counts, int n, size_t n_elems)
+{
+    if (n <= 0)
+        return;
+    size_t q = n_elems / (size_t)n, r = n_elems % (size_t)n;
+    for (int i = 0; i < n; i++)
+        counts[i] = q + ((size_t)i < r ? 1 : 0);
+}
+
+const char *ic_coll_name(ic_coll_t c)
+{
+    switch (c) {
+    case IC_COLL_BCAST: return "bcast";
+    case IC_COLL_REDUCE: return "reduce";
+    case IC_COLL_ALLREDUCE: return "allreduce";
+    case IC_COLL_ALLGATHER: return "allgather";
+    case IC_COLL_ALLGATHERV: return "allgatherv";
+    case IC_COLL_REDUCE_SCATTER: return "reduce_scatter";
+    case IC_COLL_REDUCE_SCATTER_BLOCK: return "reduce_scatter_block";
+    case IC_COLL_SCATTER: return "scatter";
+    case IC_COLL_SCATTERV: return "scatterv";
+    case IC_COLL_GATHER: return "gather";
+    case IC_COLL_GATHERV: return "gatherv";
+    case IC_COLL_BARRIER: return "barrier";
+    case IC_COLL_COUNT: break;
+    }
+    return "unknown";
+}
