@@ -1,0 +1,433 @@
+/*
+ * cost.c -- the cost evaluator (see cost.h).
+ *
+ * An event-driven walk over the schedules of all ranks that matches
+ * messages exactly as the simulator does (per ordered pair, in posting
+ * order, whatever the round numbers) and gives every message a time.
+ *
+ * Rank state: a rank posts its round r at time post(r).  Events ("rank x
+ * posts its next round at time t") are handled in increasing time (ties:
+ * lower rank first), so a message is matched at the moment its later side
+ * is posted.  Each rank has a send port and a receive port (full duplex):
+ * its sends are serialised among themselves, and so are its receives, in the
+ * order in which they are matched (for one round's sends: list order).
+ *
+ * Plain model (split == 0).  A message of n bytes (n = count of the SEND
+ * region times elem_size of its buffer) starts at
+ *     max(post of the sender's round, post of the receiver's round,
+ *         sender's send port free, receiver's receive port free)
+ * and occupies both ports for alpha + n beta.  Both sides' round waits for
+ * it.  So a ping costs alpha + n beta, k messages in a chain k(alpha + n
+ * beta), and a rank that sends two messages in a round pays for both.
+ *
+ * Split model (split == 1, tan-strazdins-2002 section 3.1:
+ * S(n) = alpha_s + beta_s n, R(n) = alpha_r + beta_r n).  A send is a local
+ * operation of the sender: it starts at max(post of the sender's round,
+ * sender's send port free) and keeps the send port busy for S(n), whether
+ * or not the receive is posted yet (the paper's simulator charges S(n) to
+ * the sender at the time it issues the send).  The receiver then spends
+ * R(n) on the message, starting at
+ *     max(end of the sender's S(n), post of the receiver's round,
+ *         receiver's receive port free),
+ * and the message is complete at the receiver when that ends.  The
+ * sender's round waits only for its S(n) parts, the receiver's for its
+ * R(n) parts.  With alpha = alpha_s + alpha_r and beta = beta_s + beta_r a
+ * single ping costs S(n) + R(n) = alpha + n beta, as in the plain model;
+ * a rank sending to k ranks at once finishes them at S(n), 2S(n), ...,
+ * kS(n) (plus R(n) at each receiver), which is what the paper's full fan-in
+ * and tree time charts show.
+ *
+ * Local actions run after the round's communication, in order: a REDUCE of
+ * n bytes (count of its destination times elem_size) costs n gamma, a COPY
+ * n delta.  The completion time of a rank is the end of its last round.
+ *
+ * A schedule set that cannot complete (a receive nobody sends, a cycle of
+ * receives, or a send nobody receives) makes ic_cost_eval return -1.
+ */
+#include "cost.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ic_cost_defaults(ic_cost_params_t *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->alpha = 20e-6;
+    c->beta = 1.0 / 100e6;
+    c->gamma = 1.0 / 1e9;
+    c->delta = 0;
+    c->split = 0;
+    c->alpha_s = c->alpha / 2;
+    c->alpha_r = c->alpha / 2;
+    c->beta_s = c->beta / 2;
+    c->beta_r = c->beta / 2;
+    for (int b = 0; b < IC_NBUF; b++)
+        c->elem_size[b] = 1;
+}
+
+/* ------------------------------------------------------------ state */
+
+typedef struct cpend {
+    int rank;
+    size_t act;      /* index into the rank's acts                */
+    double post;     /* post time of the posting round            */
+    double s_start;  /* split model: sender part [s_start, s_end] */
+    double s_end;
+    int next;
+} cpend_t;
+
+typedef struct cpair {
+    uint64_t key;    /* src * p + dst + 1; 0 = empty */
+    int head, tail;
+    int kind;        /* IC_ACT_SEND or IC_ACT_RECV waiting */
+} cpair_t;
+
+typedef struct crank {
+    size_t round;
+    double post;     /* post time of the current round   */
+    double end;      /* latest completion of its messages */
+    size_t pending;
+    double send_free, recv_free;
+} crank_t;
+
+typedef struct cheap_ent {
+    double t;
+    int r;
+} cheap_ent_t;
+
+typedef struct ceval {
+    const ic_sched_t *s;
+    int p;
+    const ic_cost_params_t *c;
+    crank_t *st;
+    cpend_t *pool;
+    size_t npool, poolcap;
+    cpair_t *tab;
+    size_t tabcap;
+    cheap_ent_t *heap;
+    int nheap;
+    ic_cost_event_t *ev;
+    size_t nev, evcap;
+    int chart;
+} ceval_t;
+
+static int heap_less(const cheap_ent_t *a, const cheap_ent_t *b)
+{
+    return a->t < b->t || (a->t == b->t && a->r < b->r);
+}
+
+static void heap_push(ceval_t *E, double t, int r)
+{
+    int i = E->nheap++;
+    E->heap[i].t = t;
+    E->heap[i].r = r;
+    while (i > 0) {
+        int up = (i - 1) / 2;
+        if (!heap_less(&E->heap[i], &E->heap[up]))
+            break;
+        cheap_ent_t x = E->heap[i];
+        E->heap[i] = E->heap[up];
+        E->heap[up] = x;
+        i = up;
+    }
+}
+
+static cheap_ent_t heap_pop(ceval_t *E)
+{
+    cheap_ent_t top = E->heap[0];
+    E->heap[0] = E->heap[--E->nheap];
+    int i = 0;
+    for (;;) {
+        int l = 2 * i + 1, rr = l + 1, m = i;
+        if (l < E->nheap && heap_less(&E->heap[l], &E->heap[m]))
+            m = l;
+        if (rr < E->nheap && heap_less(&E->heap[rr], &E->heap[m]))
+            m = rr;
+        if (m == i)
+            break;
+        cheap_ent_t x = E->heap[i];
+        E->heap[i] = E->heap[m];
+        E->heap[m] = x;
+        i = m;
+    }
+    return top;
+}
+
+static cpair_t *pair_get(ceval_t *E, int src, int dst)
+{
+    uint64_t key = (uint64_t)src * (uint64_t)E->p + (uint64_t)dst + 1;
+    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (E->tabcap - 1);
+    for (;;) {
+        cpair_t *q = &E->tab[i];
+        if (q->key == key)
+            return q;
+        if (q->key == 0) {
+            q->key = key;
+            q->head = q->tail = -1;
+            q->kind = -1;
+            return q;
+        }
+        i = (i + 1) & (E->tabcap - 1);
+    }
+}
+
+static int enqueue(ceval_t *E, cpair_t *q, int kind, const cpend_t *x)
+{
+    if (E->npool == E->poolcap) {
+        size_t ncap = E->poolcap ? 2 * E->poolcap : 256;
+        cpend_t *np = realloc(E->pool, ncap * sizeof(*np));
+        if (!np)
+            return -1;
+        E->pool = np;
+        E->poolcap = ncap;
+    }
+    int i = (int)E->npool++;
+    E->pool[i] = *x;
+    E->pool[i].next = -1;
+    if (q->tail < 0)
+        q->head = i;
+    else
+        E->pool[q->tail].next = i;
+    q->tail = i;
+    q->kind = kind;
+    return 0;
+}
+
+static int dequeue(ceval_t *E, cpair_t *q)
+{
+    int i = q->head;
+    q->head = E->pool[i].next;
+    if (q->head < 0)
+        q->tail = -1;
+    return i;
+}
+
+static double dmax(double a, double b)
+{
+    return a > b ? a : b;
+}
+
+static size_t send_bytes(const ceval_t *E, const ic_action_t *a)
+{
+    return a->src.count * E->c->elem_size[a->src.buf];
+}
+
+static int record(ceval_t *E, int src, int dst, size_t bytes, double start, double end)
+{
+    if (!E->chart)
+        return 0;
+    if (E->nev == E->evcap) {
+        size_t ncap = E->evcap ? 2 * E->evcap : 256;
+        ic_cost_event_t *np = realloc(E->ev, ncap * sizeof(*np));
+        if (!np)
+            return -1;
+        E->ev = np;
+        E->evcap = ncap;
+    }
+    ic_cost_event_t *e = &E->ev[E->nev++];
+    e->src = src;
+    e->dst = dst;
+    e->bytes = bytes;
+    e->start = start;
+    e->end = end;
+    return 0;
+}
+
+/* Round of rank r done when nothing is pending: schedule its next post. */
+static void maybe_finish(ceval_t *E, int r)
+{
+    crank_t *st = &E->st[r];
+    if (st->pending)
+        return;
+    size_t n;
+    const ic_action_t *a = ic_sched_round_acts(&E->s[r], st->round, &n);
+    double t = dmax(st->post, st->end);
+    for (size_t i = 0; i < n; i++) {
+        if (a[i].kind == IC_ACT_REDUCE)
+            t += (double)(a[i].dst.count * E->c->elem_size[a[i].dst.buf]) * E->c->gamma;
+        else if (a[i].kind == IC_ACT_COPY)
+            t += (double)(a[i].src.count * E->c->elem_size[a[i].src.buf]) * E->c->delta;
+    }
+    st->round++;
+    heap_push(E, t, r);
+}
+
+/* A matched message: sender entry sp (its post time etc.), receiver entry rp. */
+static int message(ceval_t *E, const cpend_t *sp, const cpend_t *rp)
+{
+    const ic_cost_params_t *c = E->c;
+    int s = sp->rank, d = rp->rank;
+    size_t bytes = send_bytes(E, &E->s[s].acts[sp->act]);
+    crank_t *ss = &E->st[s], *ds = &E->st[d];
+    double start, end;
+    if (!c->split) {
+        start = dmax(dmax(sp->post, rp->post), dmax(ss->send_free, ds->recv_free));
+        end = start + c->alpha + (double)bytes * c->beta;
+        ss->send_free = end;
+        ds->recv_free = end;
+        ss->end = dmax(ss->end, end);
+        ss->pending--;
+    } else {
+        start = sp->s_start;
+        double rs = dmax(dmax(sp->s_end, rp->post), ds->recv_free);
+        end = rs + c->alpha_r + (double)bytes * c->beta_r;
+        ds->recv_free = end;
+    }
+    ds->end = dmax(ds->end, end);
+    ds->pending--;
+    if (record(E, s, d, bytes, start, end))
+        return -1;
+    if (s != d && !c->split)
+        maybe_finish(E, s);
+    maybe_finish(E, d);
+    return 0;
+}
+
+/* Rank r posts its current round at time t. */
+static int post(ceval_t *E, int r, double t)
+{
+    const ic_cost_params_t *c = E->c;
+    crank_t *st = &E->st[r];
+    size_t n;
+    const ic_action_t *a = ic_sched_round_acts(&E->s[r], st->round, &n);
+    size_t first = E->s[r].round_first[st->round];
+    st->post = t;
+    st->end = t;
+    /* count first, so that a match inside this loop cannot finish the
+     * round early; one extra count is held until all is posted */
+    st->pending = 1;
+    for (size_t i = 0; i < n; i++)
+        if (a[i].kind == IC_ACT_RECV || (a[i].kind == IC_ACT_SEND && !c->split))
+            st->pending++;
+    for (size_t i = 0; i < n; i++) {
+        const ic_action_t *x = &a[i];
+        if (x->kind != IC_ACT_SEND && x->kind != IC_ACT_RECV)
+            continue;
+        if (x->peer < 0 || x->peer >= E->p)
+            return -1;
+        cpend_t me;
+        memset(&me, 0, sizeof(me));
+        me.rank = r;
+        me.act = first + i;
+        me.post = t;
+        if (x->kind == IC_ACT_SEND) {
+            if (c->split) {
+                me.s_start = dmax(t, st->send_free);
+                me.s_end = me.s_start + c->alpha_s + (double)send_bytes(E, x) * c->beta_s;
+                st->send_free = me.s_end;
+                st->end = dmax(st->end, me.s_end);
+            }
+            cpair_t *q = pair_get(E, r, x->peer);
+            if (q->head >= 0 && q->kind == IC_ACT_RECV) {
+                cpend_t rp = E->pool[dequeue(E, q)];
+                if (message(E, &me, &rp))
+                    return -1;
+            } else if (enqueue(E, q, IC_ACT_SEND, &me)) {
+                return -1;
+            }
+        } else {
+            cpair_t *q = pair_get(E, x->peer, r);
+            if (q->head >= 0 && q->kind == IC_ACT_SEND) {
+                cpend_t sp = E->pool[dequeue(E, q)];
+                if (message(E, &sp, &me))
+                    return -1;
+            } else if (enqueue(E, q, IC_ACT_RECV, &me)) {
+                return -1;
+            }
+        }
+    }
+    st->pending--;
+    maybe_finish(E, r);
+    return 0;
+}
+
+int ic_cost_eval(const ic_sched_t *scheds, int p, const ic_cost_params_t *c, int want_chart,
+                 ic_cost_result_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (p <= 0)
+        return -1;
+    ceval_t E;
+    memset(&E, 0, sizeof(E));
+    E.s = scheds;
+    E.p = p;
+    E.c = c;
+    E.chart = want_chart;
+    int rc = -1;
+    size_t nsends = 0;
+    for (int r = 0; r < p; r++) {
+        if (ic_sched_ok(&scheds[r]))
+            return -1;
+        for (size_t i = 0; i < scheds[r].nacts; i++)
+            nsends += scheds[r].acts[i].kind == IC_ACT_SEND;
+    }
+    E.tabcap = 16;
+    while (E.tabcap < 2 * nsends + 2)
+        E.tabcap *= 2;
+    E.st = calloc((size_t)p, sizeof(*E.st));
+    E.tab = calloc(E.tabcap, sizeof(*E.tab));
+    E.heap = malloc((size_t)p * sizeof(*E.heap));
+    out->rank_time = calloc((size_t)p, sizeof(double));
+    if (!E.st || !E.tab || !E.heap || !out->rank_time)
+        goto out;
+    for (int r = 0; r < p; r++)
+        heap_push(&E, 0.0, r);
+    int ndone = 0;
+    while (E.nheap > 0) {
+        cheap_ent_t ev = heap_pop(&E);
+        crank_t *st = &E.st[ev.r];
+        if (st->round >= scheds[ev.r].nrounds) {
+            out->rank_time[ev.r] = ev.t;
+            if (ev.t > out->time)
+                out->time = ev.t;
+            ndone++;
+            continue;
+        }
+        if (post(&E, ev.r, ev.t))
+            goto out;
+    }
+    if (ndone != p)
+        goto out; /* some rank waits forever */
+    for (size_t i = 0; i < E.tabcap; i++)
+        if (E.tab[i].key && E.tab[i].head >= 0)
+            goto out; /* split model: a send nobody received */
+    rc = 0;
+out:
+    free(E.st);
+    free(E.tab);
+    free(E.heap);
+    free(E.pool);
+    if (rc == 0) {
+        out->events = E.ev;
+        out->nevents = E.nev;
+    } else {
+        free(E.ev);
+        ic_cost_result_free(out);
+    }
+    return rc;
+}
+
+void ic_cost_result_free(ic_cost_result_t *r)
+{
+    free(r->rank_time);
+    free(r->events);
+    memset(r, 0, sizeof(*r));
+}
+
+/*
+ * Text chart: a header, then one message per line,
+ *     src dst bytes start end
+ * (times in seconds).  In gnuplot, one arrow per message from the sender at
+ * its start to the receiver at its end:
+ *     plot 'chart.txt' using 4:1:($5-$4):($2-$1) with vectors
+ */
+void ic_cost_chart_write(const ic_cost_result_t *r, FILE *out)
+{
+    fprintf(out, "# intercom cost chart: %zu messages, completion %.9g s\n", r->nevents, r->time);
+    fprintf(out, "# src dst bytes start end\n");
+    for (size_t i = 0; i < r->nevents; i++) {
+        const ic_cost_event_t *e = &r->events[i];
+        fprintf(out, "%d %d %zu %.9g %.9g\n", e->src, e->dst, e->bytes, e->start, e->end);
+    }
+}
