@@ -1,0 +1,49 @@
+/*
+ * coll_allreduce.c -- allreduce (mitra-1995 section 3.2), two algorithms.
+ *
+ * "mst": MST combine-to-one to position 0, then MST broadcast from it.
+ *   The accumulator is RECV (input copied from SEND unless in_place),
+ *   partials arrive in SCRATCH.  Keeps rank order.
+ *   Cost: 2 ceil(log2 p) alpha + 2 ceil(log2 p) n beta + ceil(log2 p) n gamma.
+ *
+ * "dcombine_collect": the long-vector allreduce.  The vector in RECV is
+ *   split evenly into p blocks; a bucket distributed combine leaves the
+ *   finished block i on position i, a bucket collect spreads all finished
+ *   blocks.  Needs a commutative op.  Trace, p = 3 (b = finished block):
+ *     start:     P0 x0       P1 x1       P2 x2        (full vectors)
+ *     dcombine:  P0 b0       P1 b1       P2 b2        (2 ring steps)
+ *     collect:   P0 b0 b1 b2 P1 b0 b1 b2 P2 b0 b1 b2  (2 ring steps)
+ *   Cost: 2 (p-1) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma.
+ */
+#include "coll_common.h"
+
+static ic_region_t allreduce_acc(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_region_t acc = ic_reg(IC_BUF_RECV, 0, a->count);
+    if (a->count > 0 && !a->in_place)
+        ic_sched_copy(s, ic_reg(IC_BUF_SEND, 0, a->count), acc);
+    return acc;
+}
+
+int ic_coll_allreduce_mst(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_line_t line = ic_coll_line(a);
+    ic_region_t acc = allreduce_acc(s, a);
+    ic_mst_combine(s, &line, 0, acc, ic_reg(IC_BUF_SCRATCH, 0, a->count));
+    ic_mst_bcast(s, &line, 0, acc);
+    ic_sched_round(s);
+    return ic_sched_ok(s);
+}
+
+int ic_coll_allreduce_dcombine_collect(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_layout_t L;
+    if (ic_layout_init(&L, a, NULL, NULL) != 0)
+        return -1;
+    allreduce_acc(s, a);
+    ic_bucket_dcombine(s, &L.line, IC_BUF_RECV, 0, L.pc, IC_BUF_SCRATCH, 0);
+    ic_bucket_collect(s, &L.line, IC_BUF_RECV, 0, L.pc);
+    ic_sched_round(s);
+    ic_layout_free(&L);
+    return ic_sched_ok(s);
+}

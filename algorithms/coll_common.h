@@ -1,0 +1,178 @@
+/*
+ * coll_common.h -- helpers shared by the composed collectives of
+ * mitra-1995 section 3.2 (algorithms/coll_*.c): the line a collective runs
+ * on, and block layouts.
+ *
+ * The primitives want blocks packed in *line position* order (block i at
+ * prefix(i)).  The user's buffers hold per-*rank* blocks, packed in rank
+ * order or at arbitrary displacements.  An ic_layout_t keeps both views in
+ * position order:
+ *   pc[i]   elements of the block of position i (= counts[rank(i)]),
+ *   poff[i] its offset in the position-packed layout (poff[n] = total),
+ *   uoff[i] its offset in the user's layout (displs, or rank-packed).
+ * ic_layout_copy() moves blocks between two such views with as few COPY
+ * actions as possible (adjacent blocks that stay adjacent are merged, so
+ * the identity line with packed buffers costs one COPY).
+ */
+#ifndef IC_COLL_COMMON_H
+#define IC_COLL_COMMON_H
+
+#include "algorithms.h"
+
+#include <stdlib.h>
+
+/* The line a whole-communicator collective runs on.  One place to change
+ * when meshes arrive.  Order-keeping claims (IC_ALG_KEEPS_ORDER) rely on
+ * this line listing ranks in increasing order. */
+static inline ic_line_t ic_coll_line(const ic_coll_args_t *a)
+{
+    return ic_line_identity(a->size);
+}
+
+typedef struct ic_layout {
+    ic_line_t line;
+    int n;        /* positions                                   */
+    int me;       /* position of a->rank                         */
+    int root;     /* position of a->root (0 when no root)        */
+    size_t total; /* sum of all blocks                           */
+    size_t *pc;   /* n block counts, position order              */
+    size_t *poff; /* n + 1 packed offsets, position order        */
+    size_t *uoff; /* n user offsets, position order              */
+} ic_layout_t;
+
+static inline void ic_layout_free(ic_layout_t *L)
+{
+    free(L->pc);
+    L->pc = NULL;
+    L->poff = NULL;
+    L->uoff = NULL;
+}
+
+/*
+ * Set up L for the call a.  counts == NULL: an even split of a->count over
+ * the positions (the user layout is then the same packed vector).
+ * Otherwise counts/displs are per rank (displs NULL = packed in rank order).
+ * Returns 0, or -1 when out of memory.
+ */
+static inline int ic_layout_init(ic_layout_t *L, const ic_coll_args_t *a, const size_t *counts,
+                                 const size_t *displs)
+{
+    L->line = ic_coll_line(a);
+    L->n = L->line.n;
+    L->me = ic_line_pos(&L->line, a->rank);
+    L->root = ic_line_pos(&L->line, a->root);
+    if (L->root < 0)
+        L->root = 0;
+    size_t n = (size_t)L->n;
+    L->pc = malloc((3 * n + 1) * sizeof(size_t));
+    if (!L->pc)
+        return -1;
+    L->poff = L->pc + n;
+    L->uoff = L->poff + n + 1;
+    if (!counts) {
+        ic_blocks_even(L->pc, L->n, a->count);
+    } else {
+        for (int i = 0; i < L->n; i++)
+            L->pc[i] = counts[ic_line_rank(&L->line, i)];
+    }
+    L->poff[0] = 0;
+    for (int i = 0; i < L->n; i++)
+        L->poff[i + 1] = L->poff[i] + L->pc[i];
+    L->total = L->poff[n];
+    if (!counts) {
+        for (int i = 0; i < L->n; i++)
+            L->uoff[i] = L->poff[i];
+    } else if (displs) {
+        for (int i = 0; i < L->n; i++)
+            L->uoff[i] = displs[ic_line_rank(&L->line, i)];
+    } else {
+        /* rank-packed: offset of rank r = sum of counts of ranks < r */
+        size_t *rp = L->uoff; /* borrow: prefix by rank, then permute in place below */
+        size_t sum = 0;
+        for (int r = 0; r < L->n; r++) {
+            rp[r] = sum;
+            sum += counts[r];
+        }
+        if (L->line.map || L->line.first != 0 || L->line.stride != 1) {
+            size_t *tmp = malloc(n * sizeof(size_t));
+            if (!tmp) {
+                ic_layout_free(L);
+                return -1;
+            }
+            for (int i = 0; i < L->n; i++)
+                tmp[i] = rp[ic_line_rank(&L->line, i)];
+            for (int i = 0; i < L->n; i++)
+                rp[i] = tmp[i];
+            free(tmp);
+        }
+    }
+    return 0;
+}
+
+/* Is the user layout the packed layout shifted by some *base (only
+ * non-empty blocks count)?  Then primitives can work on the user buffer. */
+static inline int ic_layout_direct(const ic_layout_t *L, size_t *base)
+{
+    int have = 0;
+    size_t b = 0;
+    for (int i = 0; i < L->n; i++) {
+        if (L->pc[i] == 0)
+            continue;
+        if (!have) {
+            if (L->uoff[i] < L->poff[i])
+                return 0;
+            b = L->uoff[i] - L->poff[i];
+            have = 1;
+        } else if (L->uoff[i] != b + L->poff[i]) {
+            return 0;
+        }
+    }
+    *base = b;
+    return 1;
+}
+
+/*
+ * COPY every non-empty block (except position `skip`; -1 = none) from
+ * (from, from_base + from_off[i]) to (to, to_base + to_off[i]), merging
+ * runs of blocks that are adjacent on both sides into one action.
+ */
+static inline void ic_layout_copy(ic_sched_t *s, const ic_layout_t *L, ic_buf_t from,
+                                  const size_t *from_off, size_t from_base, ic_buf_t to,
+                                  const size_t *to_off, size_t to_base, int skip)
+{
+    size_t rs = 0, rd = 0, len = 0;
+    for (int i = 0; i < L->n; i++) {
+        if (L->pc[i] == 0 || i == skip)
+            continue;
+        size_t fs = from_base + from_off[i], fd = to_base + to_off[i];
+        if (len > 0 && fs == rs + len && fd == rd + len) {
+            len += L->pc[i];
+            continue;
+        }
+        if (len > 0)
+            ic_sched_copy(s, ic_reg(from, rs, len), ic_reg(to, rd, len));
+        rs = fs;
+        rd = fd;
+        len = L->pc[i];
+    }
+    if (len > 0)
+        ic_sched_copy(s, ic_reg(from, rs, len), ic_reg(to, rd, len));
+}
+
+/* The builders of algorithms/coll_*.c, listed in algorithms/registry.c. */
+int ic_coll_bcast_mst(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_bcast_scatter_collect(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_reduce_mst(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_reduce_dcombine_gather(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_allreduce_mst(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_allreduce_dcombine_collect(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_allgather_gather_bcast(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_allgather_bucket(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_reduce_scatter_mst(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_reduce_scatter_bucket(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_scatter_mst(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_gather_mst(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_barrier_mst(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_barrier_dissemination(ic_sched_t *s, const ic_coll_args_t *a);
+
+#endif /* IC_COLL_COMMON_H */

@@ -1,0 +1,59 @@
+/*
+ * coll_reduce.c -- reduce to one root (mitra-1995 section 3.2), two
+ * algorithms.
+ *
+ * "mst": MST combine-to-one.  Every rank first copies its input into an
+ *   accumulator (the root's RECV -- nothing to copy when in_place -- or
+ *   SCRATCH on the other ranks, whose RECV is not significant); partials
+ *   arrive in SCRATCH2.  Keeps rank order (non-commutative ops are fine).
+ *   Cost: ceil(log2 p) (alpha + n beta + n gamma).
+ *
+ * "dcombine_gather": the long-vector reduce.  The accumulator (a full
+ *   vector, split evenly into p blocks) is reduced by a bucket distributed
+ *   combine, which leaves the finished block i on position i, and an MST
+ *   gather collects the finished blocks at the root (whose accumulator is
+ *   RECV, so they land in place).  Needs a commutative op.
+ *     p = 3, root 0:  dcombine -> P0 holds block 0, P1 block 1, P2 block 2
+ *                     gather   -> P1 sends {1} to P0, then P2 sends {2}
+ *                                 to P0 (mst.h's tree run backwards)
+ *   Cost: (p-1) alpha + (p-1)/p n (beta + gamma)     (distributed combine)
+ *       + ceil(log2 p) alpha + (p-1)/p n beta        (gather)
+ *
+ * Buffers: input in SEND (RECV at an in_place root); SEND is only read.
+ */
+#include "coll_common.h"
+
+/* The accumulator of this rank, initialised with its input. */
+static ic_region_t reduce_acc(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    int root = a->rank == a->root;
+    ic_region_t acc = ic_reg(root ? IC_BUF_RECV : IC_BUF_SCRATCH, 0, a->count);
+    if (!root)
+        ic_sched_need(s, IC_BUF_SCRATCH, a->count);
+    if (a->count > 0 && !(root && a->in_place))
+        ic_sched_copy(s, ic_reg(IC_BUF_SEND, 0, a->count), acc);
+    return acc;
+}
+
+int ic_coll_reduce_mst(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_line_t line = ic_coll_line(a);
+    int root = ic_line_pos(&line, a->root);
+    ic_region_t acc = reduce_acc(s, a);
+    ic_mst_combine(s, &line, root, acc, ic_reg(IC_BUF_SCRATCH2, 0, a->count));
+    ic_sched_round(s);
+    return ic_sched_ok(s);
+}
+
+int ic_coll_reduce_dcombine_gather(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_layout_t L;
+    if (ic_layout_init(&L, a, NULL, NULL) != 0)
+        return -1;
+    ic_region_t acc = reduce_acc(s, a);
+    ic_bucket_dcombine(s, &L.line, acc.buf, 0, L.pc, IC_BUF_SCRATCH2, 0);
+    ic_mst_gather(s, &L.line, L.root, acc.buf, 0, L.pc);
+    ic_sched_round(s);
+    ic_layout_free(&L);
+    return ic_sched_ok(s);
+}

@@ -1,0 +1,45 @@
+/*
+ * coll_scatter.c -- scatter and scatterv (mitra-1995 section 3.2): "mst",
+ * the MST scatter primitive from the root.
+ *
+ * The primitive needs the blocks packed in line-position order.  At the
+ * root that is SEND itself when its displs are packed (possibly shifted);
+ * otherwise the root first copies the other ranks' blocks into a packed
+ * SCRATCH.  Non-roots receive their subtree's blocks in SCRATCH (at their
+ * packed offsets) and finally copy their own block to RECV.  The root's own
+ * block is never sent: it is one COPY SEND -> RECV, or nothing when
+ * in_place.  SEND at the root is taken to be in RECV units (the MPI layer
+ * converts beforehand when the types differ).
+ *
+ * Restrictions: none (any counts, zeros included, any displs).
+ * Cost: ceil(log2 p) alpha + (p-1)/p n beta for even blocks (n = total).
+ */
+#include "coll_common.h"
+
+int ic_coll_scatter_mst(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_layout_t L;
+    if (ic_layout_init(&L, a, a->counts, a->displs) != 0)
+        return -1;
+    int is_root = L.me == L.root;
+    size_t base = 0;
+    ic_buf_t w = IC_BUF_SCRATCH;
+    if (is_root && ic_layout_direct(&L, &base)) {
+        w = IC_BUF_SEND;
+    } else {
+        base = 0;
+        ic_sched_need(s, IC_BUF_SCRATCH, L.total);
+        if (is_root)
+            ic_layout_copy(s, &L, IC_BUF_SEND, L.uoff, 0, IC_BUF_SCRATCH, L.poff, 0, L.me);
+    }
+    ic_mst_scatter(s, &L.line, L.root, w, base, L.pc);
+    size_t n = L.pc[L.me];
+    if (n > 0 && !(is_root && a->in_place)) {
+        size_t from = is_root ? L.uoff[L.me] : L.poff[L.me];
+        ic_sched_copy(s, ic_reg(is_root ? IC_BUF_SEND : IC_BUF_SCRATCH, from, n),
+                      ic_reg(IC_BUF_RECV, 0, n));
+    }
+    ic_sched_round(s);
+    ic_layout_free(&L);
+    return ic_sched_ok(s);
+}
