@@ -118,9 +118,24 @@ ns_processes_left() {
     return 1
 }
 
+# mpirun and tee of a run that was killed with SIGKILL survive it; the pids are
+# recorded in the state directory. Only processes that still run the expected
+# program are signalled.
+kill_orphans() {
+    local pid pids=()
+    [ -r "$STATE_DIR/children.pid" ] || return 0
+    read -r -a pids <"$STATE_DIR/children.pid" || true
+    for pid in "${pids[@]}"; do
+        case "$(cat "/proc/$pid/comm" 2>/dev/null || true)" in
+            mpirun | orterun | tee) kill -KILL "$pid" 2>/dev/null || true ;;
+        esac
+    done
+}
+
 # Remove everything this tool can have made. Safe to call any number of times.
 teardown() {
     local i ns link tmp
+    kill_orphans
     kill_ns_processes TERM
     for i in 1 2 3 4 5 6 7 8 9 10; do
         ns_processes_left || break
@@ -180,12 +195,21 @@ on_exit() {
     exit "$rc"
 }
 
+# Take the lock; $1 is the number of seconds to wait for it.
 take_lock() {
     mkdir -p "$(dirname "$LOCK_FILE")"
     exec 9>"$LOCK_FILE"
-    if ! flock -n 9; then
+    if ! flock -w "$1" 9; then
         die "another emulate.sh run holds $LOCK_FILE"
     fi
+}
+
+# True if the run recorded in the state directory is still alive.
+owner_alive() {
+    local pid
+    pid=$(cat "$STATE_DIR/owner.pid" 2>/dev/null || true)
+    [ -n "$pid" ] && [ "$pid" != "$$" ] && kill -0 "$pid" 2>/dev/null &&
+        grep -q emulate "/proc/$pid/cmdline" 2>/dev/null
 }
 
 # ---------------------------------------------------------------------------
@@ -203,6 +227,7 @@ setup() {
     local i ns veth addr
     made_anything=1
     mkdir -p "$STATE_DIR"
+    echo "$$" >"$STATE_DIR/owner.pid"
     run ip link add "$BRIDGE" type bridge
     run ip addr add "$BRIDGE_ADDR/24" dev "$BRIDGE"
     run ip link set "$BRIDGE" up
@@ -272,10 +297,13 @@ launch_once() {
     local errfile=$1 rc
     rm -f "$STATE_DIR/stderr.fifo"
     mkfifo "$STATE_DIR/stderr.fifo"
-    tee "$errfile" <"$STATE_DIR/stderr.fifo" >&2 &
+    # fd 9 is the lock: children must not inherit it, or an orphaned mpirun of a
+    # killed run would keep the lock.
+    tee "$errfile" <"$STATE_DIR/stderr.fifo" >&2 9>&- &
     tee_pid=$!
-    "${mpirun_cmd[@]}" 2>"$STATE_DIR/stderr.fifo" &
+    "${mpirun_cmd[@]}" 2>"$STATE_DIR/stderr.fifo" 9>&- &
     mpirun_pid=$!
+    echo "$mpirun_pid $tee_pid" >"$STATE_DIR/children.pid"
     rc=0
     wait "$mpirun_pid" || rc=$?
     mpirun_pid=
@@ -387,14 +415,17 @@ check_requirements() {
 main() {
     if [ "${1:-}" = cleanup ]; then
         [ "$(id -u)" -eq 0 ] || die "must run as root"
-        take_lock
+        if owner_alive; then
+            die "run $(cat "$STATE_DIR/owner.pid") is still active; stop it first"
+        fi
+        take_lock 10
         teardown
         log "cleaned up"
         return 0
     fi
     parse_args "$@"
     check_requirements
-    take_lock
+    take_lock 0
     trap on_exit EXIT
     trap 'exit 130' INT
     trap 'exit 143' TERM
