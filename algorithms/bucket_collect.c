@@ -38,15 +38,23 @@ void ic_bucket_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_
     if (me < 0 || n <= 1)
         return;
 
+    /* Block offsets are tracked as the block indices step down by one (mod n),
+     * so the whole schedule takes O(n) time. */
+    size_t total = ic_blocks_total(counts, n);
     int right = ic_line_rank(line, (me + 1) % n);
     int left = ic_line_rank(line, (me + n - 1) % n);
+    int sb = me, rb = (me + n - 1) % n;
+    size_t soff = ic_blocks_prefix(counts, sb), roff = ic_blocks_prefix(counts, rb);
     for (int k = 0; k < n - 1; k++) {
-        int sb = ((me - k) % n + n) % n;
-        int rb = ((me - k - 1) % n + n) % n;
+        /* step k: sb == (me - k) mod n, rb == (me - k - 1) mod n */
         if (counts[sb] > 0)
-            ic_sched_send(s, right, ic_reg(buf, base + ic_blocks_prefix(counts, sb), counts[sb]));
+            ic_sched_send(s, right, ic_reg(buf, base + soff, counts[sb]));
         if (counts[rb] > 0)
-            ic_sched_recv(s, left, ic_reg(buf, base + ic_blocks_prefix(counts, rb), counts[rb]));
+            ic_sched_recv(s, left, ic_reg(buf, base + roff, counts[rb]));
         ic_sched_round(s);
+        sb = rb;
+        soff = roff;
+        rb = (rb + n - 1) % n;
+        roff = (rb == n - 1) ? total - counts[rb] : roff - counts[rb];
     }
 }
