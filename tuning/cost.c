@@ -103,8 +103,9 @@ typedef struct ceval {
     crank_t *st;
     cpend_t *pool;
     size_t npool, poolcap;
+    int freel;       /* free list of pool entries, -1 = empty */
     cpair_t *tab;
-    size_t tabcap;
+    size_t tabcap, ntab;
     cheap_ent_t *heap;
     int nheap;
     ic_cost_event_t *ev;
@@ -154,35 +155,60 @@ static cheap_ent_t heap_pop(ceval_t *E)
     return top;
 }
 
+static size_t pair_slot(const cpair_t *tab, size_t cap, uint64_t key)
+{
+    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+    while (tab[i].key != 0 && tab[i].key != key)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+/* The queue of pair (src, dst), created empty if new; NULL when out of
+ * memory.  The table grows to keep its load at most one half. */
 static cpair_t *pair_get(ceval_t *E, int src, int dst)
 {
     uint64_t key = (uint64_t)src * (uint64_t)E->p + (uint64_t)dst + 1;
-    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (E->tabcap - 1);
-    for (;;) {
-        cpair_t *q = &E->tab[i];
-        if (q->key == key)
-            return q;
-        if (q->key == 0) {
-            q->key = key;
-            q->head = q->tail = -1;
-            q->kind = -1;
-            return q;
-        }
-        i = (i + 1) & (E->tabcap - 1);
+    size_t i = pair_slot(E->tab, E->tabcap, key);
+    if (E->tab[i].key == key)
+        return &E->tab[i];
+    if (2 * (E->ntab + 1) > E->tabcap) {
+        size_t ncap = 2 * E->tabcap;
+        cpair_t *nt = calloc(ncap, sizeof(*nt));
+        if (!nt)
+            return NULL;
+        for (size_t j = 0; j < E->tabcap; j++)
+            if (E->tab[j].key)
+                nt[pair_slot(nt, ncap, E->tab[j].key)] = E->tab[j];
+        free(E->tab);
+        E->tab = nt;
+        E->tabcap = ncap;
+        i = pair_slot(E->tab, E->tabcap, key);
     }
+    cpair_t *q = &E->tab[i];
+    q->key = key;
+    q->head = q->tail = -1;
+    q->kind = -1;
+    E->ntab++;
+    return q;
 }
 
 static int enqueue(ceval_t *E, cpair_t *q, int kind, const cpend_t *x)
 {
-    if (E->npool == E->poolcap) {
-        size_t ncap = E->poolcap ? 2 * E->poolcap : 256;
-        cpend_t *np = realloc(E->pool, ncap * sizeof(*np));
-        if (!np)
-            return -1;
-        E->pool = np;
-        E->poolcap = ncap;
+    int i;
+    if (E->freel >= 0) {
+        i = E->freel;
+        E->freel = E->pool[i].next;
+    } else {
+        if (E->npool == E->poolcap) {
+            size_t ncap = E->poolcap ? 2 * E->poolcap : 256;
+            cpend_t *np = realloc(E->pool, ncap * sizeof(*np));
+            if (!np)
+                return -1;
+            E->pool = np;
+            E->poolcap = ncap;
+        }
+        i = (int)E->npool++;
     }
-    int i = (int)E->npool++;
     E->pool[i] = *x;
     E->pool[i].next = -1;
     if (q->tail < 0)
@@ -194,12 +220,16 @@ static int enqueue(ceval_t *E, cpair_t *q, int kind, const cpend_t *x)
     return 0;
 }
 
+/* Unlink the head of q onto the free list (fields valid until the next
+ * enqueue). */
 static int dequeue(ceval_t *E, cpair_t *q)
 {
     int i = q->head;
     q->head = E->pool[i].next;
     if (q->head < 0)
         q->tail = -1;
+    E->pool[i].next = E->freel;
+    E->freel = i;
     return i;
 }
 
@@ -319,6 +349,8 @@ static int post(ceval_t *E, int r, double t)
                 st->end = dmax(st->end, me.s_end);
             }
             cpair_t *q = pair_get(E, r, x->peer);
+            if (!q)
+                return -1;
             if (q->head >= 0 && q->kind == IC_ACT_RECV) {
                 cpend_t rp = E->pool[dequeue(E, q)];
                 if (message(E, &me, &rp))
@@ -328,6 +360,8 @@ static int post(ceval_t *E, int r, double t)
             }
         } else {
             cpair_t *q = pair_get(E, x->peer, r);
+            if (!q)
+                return -1;
             if (q->head >= 0 && q->kind == IC_ACT_SEND) {
                 cpend_t sp = E->pool[dequeue(E, q)];
                 if (message(E, &sp, &me))
@@ -354,17 +388,12 @@ int ic_cost_eval(const ic_sched_t *scheds, int p, const ic_cost_params_t *c, int
     E.p = p;
     E.c = c;
     E.chart = want_chart;
+    E.freel = -1;
     int rc = -1;
-    size_t nsends = 0;
-    for (int r = 0; r < p; r++) {
+    for (int r = 0; r < p; r++)
         if (ic_sched_ok(&scheds[r]))
             return -1;
-        for (size_t i = 0; i < scheds[r].nacts; i++)
-            nsends += scheds[r].acts[i].kind == IC_ACT_SEND;
-    }
-    E.tabcap = 16;
-    while (E.tabcap < 2 * nsends + 2)
-        E.tabcap *= 2;
+    E.tabcap = 256;
     E.st = calloc((size_t)p, sizeof(*E.st));
     E.tab = calloc(E.tabcap, sizeof(*E.tab));
     E.heap = malloc((size_t)p * sizeof(*E.heap));

@@ -90,6 +90,12 @@ int ic_sim_init(ic_sim_t *sim, int p, size_t sendlen, size_t recvlen)
     sim->rendezvous = 1;
     if (p <= 0)
         return -1;
+    sim->hprefix = malloc(((size_t)p + 1) * sizeof(uint64_t));
+    if (!sim->hprefix)
+        return -1;
+    sim->hprefix[0] = 0;
+    for (int r = 0; r < p; r++)
+        sim->hprefix[r + 1] = sim->hprefix[r] + ic_sim_rank_hash(r);
     sim->buflen[IC_BUF_SEND] = sendlen;
     sim->buflen[IC_BUF_RECV] = recvlen;
     for (int b = IC_BUF_SEND; b <= IC_BUF_RECV; b++) {
@@ -106,6 +112,8 @@ int ic_sim_init(ic_sim_t *sim, int p, size_t sendlen, size_t recvlen)
 
 void ic_sim_free(ic_sim_t *sim)
 {
+    free(sim->hprefix);
+    sim->hprefix = NULL;
     for (int b = 0; b < IC_NBUF; b++) {
         free(sim->bufs[b]);
         sim->bufs[b] = NULL;
@@ -177,31 +185,51 @@ typedef struct run {
     unsigned char *matched; /* per global action                     */
     pend_t *pool;
     size_t npool, poolcap;
+    int freel;             /* free list of pool entries, -1 = empty */
     pairq_t *tab;
     size_t tabcap;         /* power of two                          */
+    size_t ntab;           /* pairs in the table                    */
     int *work;
     int nwork;
     span_t *spans;
     size_t spancap;
 } run_t;
 
+static size_t pair_slot(const pairq_t *tab, size_t cap, uint64_t key)
+{
+    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
+    while (tab[i].key != 0 && tab[i].key != key)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+/* The queue of pair (src, dst), created empty if new; NULL when out of
+ * memory.  The table grows to keep its load at most one half. */
 static pairq_t *pair_get(run_t *R, int src, int dst)
 {
     uint64_t key = (uint64_t)src * (uint64_t)R->p + (uint64_t)dst + 1;
-    uint64_t h = key * 0x9E3779B97F4A7C15ull;
-    size_t i = (size_t)(h >> 20) & (R->tabcap - 1);
-    for (;;) {
-        pairq_t *q = &R->tab[i];
-        if (q->key == key)
-            return q;
-        if (q->key == 0) {
-            q->key = key;
-            q->head = q->tail = -1;
-            q->kind = -1;
-            return q;
-        }
-        i = (i + 1) & (R->tabcap - 1);
+    size_t i = pair_slot(R->tab, R->tabcap, key);
+    if (R->tab[i].key == key)
+        return &R->tab[i];
+    if (2 * (R->ntab + 1) > R->tabcap) {
+        size_t ncap = 2 * R->tabcap;
+        pairq_t *nt = calloc(ncap, sizeof(*nt));
+        if (!nt)
+            return NULL;
+        for (size_t j = 0; j < R->tabcap; j++)
+            if (R->tab[j].key)
+                nt[pair_slot(nt, ncap, R->tab[j].key)] = R->tab[j];
+        free(R->tab);
+        R->tab = nt;
+        R->tabcap = ncap;
+        i = pair_slot(R->tab, R->tabcap, key);
     }
+    pairq_t *q = &R->tab[i];
+    q->key = key;
+    q->head = q->tail = -1;
+    q->kind = -1;
+    R->ntab++;
+    return q;
 }
 
 static size_t limit(const ic_sim_t *sim, int r, ic_buf_t b)
@@ -272,6 +300,16 @@ static int deliver(run_t *R, int s, size_t sact, const ic_sim_elem_t *snap, int 
 
 static int pool_add(run_t *R, int rank, size_t act, ic_sim_elem_t *snap)
 {
+    if (R->freel >= 0) {
+        int i = R->freel;
+        pend_t *e = &R->pool[i];
+        R->freel = e->next;
+        e->rank = rank;
+        e->act = act;
+        e->snap = snap;
+        e->next = -1;
+        return i;
+    }
     if (R->npool == R->poolcap) {
         size_t ncap = R->poolcap ? 2 * R->poolcap : 256;
         pend_t *np = realloc(R->pool, ncap * sizeof(*np));
@@ -305,12 +343,16 @@ static int enqueue(run_t *R, pairq_t *q, int kind, int rank, size_t act, ic_sim_
     return 0;
 }
 
+/* Unlink the head of q and put it on the free list; its fields stay valid
+ * until the next pool_add(). */
 static int dequeue(run_t *R, pairq_t *q)
 {
     int i = q->head;
     q->head = R->pool[i].next;
     if (q->head < 0)
         q->tail = -1;
+    R->pool[i].next = R->freel;
+    R->freel = i;
     return i;
 }
 
@@ -440,6 +482,11 @@ static int post_round(run_t *R, int r)
         size_t act = first + i;
         if (x->kind == IC_ACT_SEND) {
             pairq_t *q = pair_get(R, r, x->peer);
+            if (!q) {
+                seterr(sim, "out of memory");
+                rc = -1;
+                break;
+            }
             if (q->head >= 0 && q->kind == IC_ACT_RECV) {
                 int k = dequeue(R, q);
                 rc = deliver(R, r, act, NULL, R->pool[k].rank, R->pool[k].act);
@@ -459,6 +506,11 @@ static int post_round(run_t *R, int r)
             }
         } else if (x->kind == IC_ACT_RECV) {
             pairq_t *q = pair_get(R, x->peer, r);
+            if (!q) {
+                seterr(sim, "out of memory");
+                rc = -1;
+                break;
+            }
             if (q->head >= 0 && q->kind == IC_ACT_SEND) {
                 int k = dequeue(R, q);
                 pend_t *e = &R->pool[k];
@@ -598,6 +650,7 @@ int ic_sim_run(ic_sim_t *sim)
     memset(&R, 0, sizeof(R));
     R.sim = sim;
     R.p = sim->p;
+    R.freel = -1;
     sim->err[0] = 0;
     sim->nbad = 0;
     sim->nmsgs = 0;
@@ -606,7 +659,7 @@ int ic_sim_run(ic_sim_t *sim)
         seterr(sim, "no schedules");
         return -1;
     }
-    size_t total = 0, nsends = 0;
+    size_t total = 0;
     for (int r = 0; r < p; r++) {
         ic_sched_t *s = &sim->scheds[r];
         if (ic_sched_ok(s)) {
@@ -619,16 +672,12 @@ int ic_sim_run(ic_sim_t *sim)
             return -1;
         }
         total += s->nacts;
-        for (size_t i = 0; i < s->nacts; i++)
-            nsends += s->acts[i].kind == IC_ACT_SEND;
     }
     if (alloc_scratch(sim)) {
         seterr(sim, "out of memory");
         return -1;
     }
-    R.tabcap = 16;
-    while (R.tabcap < 2 * nsends + 2)
-        R.tabcap *= 2;
+    R.tabcap = 256;
     R.st = calloc((size_t)p, sizeof(*R.st));
     R.base = calloc((size_t)p, sizeof(*R.base));
     R.matched = calloc(total ? total : 1, 1);
@@ -740,9 +789,19 @@ static int expect_set(ic_sim_t *sim, ic_buf_t b, int r, size_t e, int lo, int hi
 int ic_sim_expect_reduced(ic_sim_t *sim, ic_buf_t b, int r, size_t e, int lo, int hi, int index)
 {
     uint64_t mask = 0, hsum = 0;
-    for (int k = lo; k <= hi; k++) {
-        mask |= rank_bit(k);
-        hsum += ic_sim_rank_hash(k);
+    if (lo >= 0 && hi < sim->p && lo <= hi) {
+        /* O(1): prefix sums of the hashes, and the bits lo..min(hi, 63) */
+        hsum = sim->hprefix[hi + 1] - sim->hprefix[lo];
+        if (lo < 64) {
+            int top = hi < 63 ? hi : 63;
+            uint64_t upto = top == 63 ? ~(uint64_t)0 : (((uint64_t)1 << (top + 1)) - 1);
+            mask = upto & ~(((uint64_t)1 << lo) - 1);
+        }
+    } else {
+        for (int k = lo; k <= hi; k++) {
+            mask |= rank_bit(k);
+            hsum += ic_sim_rank_hash(k);
+        }
     }
     return expect_set(sim, b, r, e, lo, hi, hi - lo + 1, mask, hsum, index);
 }

@@ -54,6 +54,7 @@ typedef struct ic_sim {
     char err[256];                 /* first problem found                 */
     size_t nbad;                   /* reductions that produced IC_SIM_BAD */
     size_t nmsgs;                  /* messages delivered by the last run  */
+    uint64_t *hprefix;             /* p + 1 prefix sums of rank hashes    */
 } ic_sim_t;
 
 /* Set up p ranks with buffers of the given element counts (SEND, RECV;
