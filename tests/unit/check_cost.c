@@ -280,6 +280,38 @@ START_TEST(test_split_fan)
 }
 END_TEST
 
+/* Split model, binomial broadcast on 4 ranks (0 -> 2, then 0 -> 1 and
+ * 2 -> 3): the root's second send starts when its first S(n) is over, so
+ * rank 1 is done at 2S + R, rank 3 at 2S + 2R = 2 (alpha + n beta), the
+ * ceil(log p)(alpha + n beta) of the plain model. */
+START_TEST(test_split_tree)
+{
+    double S = 0.25 + 64.0 / 256, R = 0.75 + 3 * 64.0 / 256;
+    world_t w;
+    world_init(&w, 4);
+    w.c.split = 1;
+    ic_sched_send(&w.s[0], 2, RCV(0, 64));
+    ic_sched_round(&w.s[0]);
+    ic_sched_send(&w.s[0], 1, RCV(0, 64));
+    ic_sched_recv(&w.s[2], 0, RCV(0, 64));
+    ic_sched_round(&w.s[2]);
+    ic_sched_send(&w.s[2], 3, RCV(0, 64));
+    ic_sched_recv(&w.s[1], 0, RCV(0, 64));
+    ic_sched_recv(&w.s[3], 2, RCV(0, 64));
+    ck_assert_int_eq(eval(&w), 0);
+    TEQ(w.res.rank_time[0], 2 * S);
+    TEQ(w.res.rank_time[1], 2 * S + R);
+    TEQ(w.res.rank_time[2], 2 * S + R);
+    TEQ(w.res.rank_time[3], 2 * S + 2 * R);
+    TEQ(w.res.time, 2 * 2.0);
+    w.c.split = 0;
+    ck_assert_int_eq(eval(&w), 0);
+    TEQ(w.res.time, 2 * 2.0);
+    TEQ(w.res.rank_time[1], 2 * 2.0);
+    world_free(&w);
+}
+END_TEST
+
 /* Messages of one pair match in posting order across rounds: sizes 64 then
  * 128 from rank 0; rank 1 receives both in one round. */
 START_TEST(test_order)
@@ -389,6 +421,7 @@ Suite *suite_cost(void)
     tcase_add_test(tc, test_late_receiver);
     tcase_add_test(tc, test_reduce_copy);
     tcase_add_test(tc, test_split_fan);
+    tcase_add_test(tc, test_split_tree);
     tcase_add_test(tc, test_order);
     tcase_add_test(tc, test_deadlock);
     tcase_add_test(tc, test_chart_write);
