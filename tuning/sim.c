@@ -442,10 +442,9 @@ static int check_round(run_t *R, int r, size_t round, const ic_action_t *a, size
             for (; j < ns && R->spans[j].buf == R->spans[i].buf; j++) {
                 const span_t *x = &R->spans[j];
                 if ((x->recv && x->off < end_all) || (!x->recv && x->off < end_recv)) {
-                    int other_recv = !x->recv || x->off < end_recv;
+                    const char *other = (x->recv && x->off < end_recv) ? "recv" : "send";
                     seterr(sim, "rank %d round %zu: a recv region overlaps a %s region at %s[%zu]",
-                           r, round, other_recv && x->recv ? "recv" : "send", bname(x->buf),
-                           x->off);
+                           r, round, other, bname(x->buf), x->off);
                     return -1;
                 }
                 if (x->end > end_all)
