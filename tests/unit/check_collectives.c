@@ -1,0 +1,665 @@
+/*
+ * check_collectives.c -- unit tests of the composed collectives of
+ * mitra-1995 section 3.2 (algorithms/coll_*.c) and of the registry
+ * (algorithms/registry.c).
+ *
+ * Every registered algorithm of every collective is run through the
+ * in-memory simulator: p = 1..64 with every root, counts 0, 1, p-1, p, p+1
+ * and a large odd count; sampled p = 97, 256, 1000; in_place and not;
+ * v-variants with uneven counts (zeros included) and non-packed
+ * displacements (gaps, reversed block order, shifted).  Order-keeping
+ * algorithms run with the simulator's ordered reductions and a
+ * non-commutative op, the others in commutative mode.
+ *
+ * Buffers start with known contents: SEND element e of rank r is
+ * data(r, e); RECV starts as a sentinel, data(r, SENT + e), unless it holds
+ * an in_place input.  After the run every element of RECV on every rank is
+ * checked: the expected data or reduction where significant, the untouched
+ * sentinel elsewhere (gaps between displaced blocks, RECV of non-roots of
+ * reduce/gather, the unused tail).  The simulator itself rejects any write
+ * into SEND.  The barrier test follows, from the schedules, who has
+ * transitively heard from whom.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms.h"
+#include "sim.h"
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#define SENT 1000000 /* sentinel element indices start here */
+#define MAXP 1000
+
+static ic_sched_t scheds[MAXP];
+static int scheds_ready;
+
+static void scheds_setup(void)
+{
+    if (scheds_ready)
+        return;
+#ifdef __GLIBC__
+    /* Thousands of simulator runs allocate and free the same large buffers:
+     * keep them in the heap instead of mapping fresh zeroed pages each time. */
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+    for (int r = 0; r < MAXP; r++)
+        ic_sched_init(&scheds[r], r, 1);
+    scheds_ready = 1;
+}
+
+static int is_rooted(ic_coll_t c)
+{
+    return c == IC_COLL_BCAST || c == IC_COLL_REDUCE || c == IC_COLL_SCATTER ||
+           c == IC_COLL_SCATTERV || c == IC_COLL_GATHER || c == IC_COLL_GATHERV;
+}
+
+static int is_reduction(ic_coll_t c)
+{
+    return c == IC_COLL_REDUCE || c == IC_COLL_ALLREDUCE || c == IC_COLL_REDUCE_SCATTER ||
+           c == IC_COLL_REDUCE_SCATTER_BLOCK;
+}
+
+/* Which ranks pass in_place: MPI allows only the root for rooted calls. */
+static int rank_in_place(const ic_coll_args_t *a, int r, int in_place)
+{
+    if (!in_place || a->coll == IC_COLL_BCAST)
+        return 0;
+    return is_rooted(a->coll) ? r == a->root : 1;
+}
+
+/* Offset of rank i's block in the user layout (RECV, or SEND at the
+ * scatter root). */
+static size_t uoff(const ic_coll_args_t *a, int i)
+{
+    if (a->displs)
+        return a->displs[i];
+    return ic_blocks_prefix(a->counts, i);
+}
+
+static size_t layout_len(const ic_coll_args_t *a)
+{
+    size_t len = 0;
+    for (int i = 0; i < a->size; i++) {
+        size_t end = uoff(a, i) + a->counts[i];
+        if (a->counts[i] > 0 && end > len)
+            len = end;
+    }
+    return len;
+}
+
+/* Expected contents of one element of RECV. */
+enum { X_SENT, X_DATA, X_RED };
+typedef struct xp {
+    int kind, origin, index;
+} xp_t;
+
+static char msg[600];
+
+/* ic_sim_data(origin, index) without recomputing the origin's hash for
+ * every element (the tests set millions of elements). */
+static void fill_data(ic_sim_t *sim, ic_buf_t b, int r, size_t from, size_t n, int origin,
+                      int index0)
+{
+    ic_sim_elem_t d = ic_sim_data(origin, 0);
+    for (size_t e = 0; e < n; e++) {
+        d.index = index0 + (int)e;
+        *ic_sim_at(sim, b, r, from + e) = d;
+    }
+}
+
+/* Fast exact comparison; the simulator's helpers then describe a mismatch. */
+static int same(const ic_sim_elem_t *x, const ic_sim_elem_t *want, int index)
+{
+    return x->flags == want->flags && x->lo == want->lo && x->hi == want->hi &&
+           x->index == index && x->mask == want->mask && x->hsum == want->hsum &&
+           x->nranks == want->nranks;
+}
+
+/*
+ * Build, run and check one case: algorithm alg on template a (rank and
+ * in_place are set per rank here).  Returns 0, or -1 with msg set.
+ */
+static int run_case(const ic_algorithm_t *alg, const ic_coll_args_t *a0, int in_place)
+{
+    int p = a0->size;
+    ic_coll_t c = a0->coll;
+    ic_coll_args_t a = *a0;
+    int ordered = is_reduction(c) && (alg->flags & IC_ALG_KEEPS_ORDER);
+    a.commutative = !ordered;
+    char who[160];
+    snprintf(who, sizeof(who), "%s/%s p=%d root=%d count=%zu in_place=%d displs=%s",
+             ic_coll_name(c), alg->name, p, a.root, a.count, in_place,
+             a.displs ? "yes" : "packed");
+
+    size_t total = (c == IC_COLL_BCAST || c == IC_COLL_REDUCE || c == IC_COLL_ALLREDUCE)
+                       ? a.count
+                   : a.counts ? ic_blocks_total(a.counts, p)
+                              : 0;
+    size_t sendlen = 0, recvlen = 0, maxc = 0;
+    for (int i = 0; a.counts && i < p; i++)
+        if (a.counts[i] > maxc)
+            maxc = a.counts[i];
+    switch (c) {
+    case IC_COLL_BCAST: recvlen = a.count; break;
+    case IC_COLL_REDUCE:
+    case IC_COLL_ALLREDUCE: sendlen = recvlen = a.count; break;
+    case IC_COLL_ALLGATHER:
+    case IC_COLL_ALLGATHERV:
+    case IC_COLL_GATHER:
+    case IC_COLL_GATHERV: sendlen = maxc; recvlen = layout_len(&a) + 2; break;
+    case IC_COLL_REDUCE_SCATTER:
+    case IC_COLL_REDUCE_SCATTER_BLOCK: sendlen = total; recvlen = total + 1; break;
+    case IC_COLL_SCATTER:
+    case IC_COLL_SCATTERV: sendlen = layout_len(&a); recvlen = maxc + 1; break;
+    default: break;
+    }
+
+    for (int r = 0; r < p; r++) {
+        a.rank = r;
+        a.in_place = rank_in_place(&a, r, in_place);
+        if (c == IC_COLL_GATHER || c == IC_COLL_GATHERV || c == IC_COLL_ALLGATHER ||
+            c == IC_COLL_ALLGATHERV)
+            a.sendcount = a.counts[r];
+        if (c == IC_COLL_SCATTER || c == IC_COLL_SCATTERV)
+            a.recvcount = a.counts[r];
+        ic_sched_reset(&scheds[r], r, p);
+        if (alg->build(&scheds[r], &a) != 0) {
+            snprintf(msg, sizeof(msg), "%s: builder failed on rank %d", who, r);
+            return -1;
+        }
+    }
+
+    ic_sim_t sim;
+    if (ic_sim_init(&sim, p, sendlen, recvlen) != 0) {
+        snprintf(msg, sizeof(msg), "%s: simulator out of memory", who);
+        return -1;
+    }
+    sim.scheds = scheds;
+    sim.ordered = ordered;
+    for (int r = 0; r < p; r++) {
+        fill_data(&sim, IC_BUF_SEND, r, 0, sendlen, r, 0);
+        fill_data(&sim, IC_BUF_RECV, r, 0, recvlen, r, SENT);
+    }
+    /* the reduction of every rank, once each (index set per element) */
+    ic_sim_elem_t red = ic_sim_data(0, 0);
+    for (int k = 1; k < p; k++) {
+        ic_sim_elem_t d = ic_sim_data(k, 0);
+        red.mask |= d.mask;
+        red.hsum += d.hsum;
+    }
+    red.hi = p - 1;
+    red.nranks = p;
+
+    xp_t *x = malloc((recvlen ? recvlen : 1) * sizeof(*x));
+    int rc = -1;
+    if (!x) {
+        snprintf(msg, sizeof(msg), "%s: out of memory", who);
+        goto out;
+    }
+    /* in_place inputs */
+    for (int r = 0; r < p; r++) {
+        if (c == IC_COLL_BCAST && r == a.root)
+            fill_data(&sim, IC_BUF_RECV, r, 0, a.count, r, 0);
+        if (!rank_in_place(&a, r, in_place))
+            continue;
+        switch (c) {
+        case IC_COLL_REDUCE:
+        case IC_COLL_ALLREDUCE:
+        case IC_COLL_REDUCE_SCATTER:
+        case IC_COLL_REDUCE_SCATTER_BLOCK:
+            fill_data(&sim, IC_BUF_RECV, r, 0, sendlen, r, 0);
+            break;
+        case IC_COLL_ALLGATHER:
+        case IC_COLL_ALLGATHERV:
+        case IC_COLL_GATHER:
+        case IC_COLL_GATHERV:
+            fill_data(&sim, IC_BUF_RECV, r, uoff(&a, r), a.counts[r], r, 0);
+            break;
+        default: break;
+        }
+    }
+
+    if (ic_sim_run(&sim) != 0) {
+        snprintf(msg, sizeof(msg), "%s: run failed: %s", who, sim.err);
+        goto out;
+    }
+
+    for (int r = 0; r < p; r++) {
+        int ip = rank_in_place(&a, r, in_place);
+        for (size_t e = 0; e < recvlen; e++)
+            x[e] = (xp_t){X_SENT, r, SENT + (int)e};
+        switch (c) {
+        case IC_COLL_BCAST:
+            for (size_t e = 0; e < a.count; e++)
+                x[e] = (xp_t){X_DATA, a.root, (int)e};
+            break;
+        case IC_COLL_REDUCE:
+        case IC_COLL_ALLREDUCE:
+            if (c == IC_COLL_ALLREDUCE || r == a.root)
+                for (size_t e = 0; e < a.count; e++)
+                    x[e] = (xp_t){X_RED, 0, (int)e};
+            break;
+        case IC_COLL_REDUCE_SCATTER:
+        case IC_COLL_REDUCE_SCATTER_BLOCK:
+            if (ip) /* the rest of an in_place RECV is not checked */
+                for (size_t e = 0; e < recvlen; e++)
+                    x[e].kind = -1;
+            for (size_t e = 0; e < a.counts[r]; e++)
+                x[e] = (xp_t){X_RED, 0, (int)(ic_blocks_prefix(a.counts, r) + e)};
+            break;
+        case IC_COLL_ALLGATHER:
+        case IC_COLL_ALLGATHERV:
+        case IC_COLL_GATHER:
+        case IC_COLL_GATHERV:
+            if (c == IC_COLL_GATHER || c == IC_COLL_GATHERV) {
+                if (r != a.root)
+                    break;
+            }
+            for (int i = 0; i < p; i++)
+                for (size_t e = 0; e < a.counts[i]; e++)
+                    x[uoff(&a, i) + e] = (xp_t){X_DATA, i, (int)e};
+            break;
+        case IC_COLL_SCATTER:
+        case IC_COLL_SCATTERV:
+            if (!ip)
+                for (size_t e = 0; e < a.counts[r]; e++)
+                    x[e] = (xp_t){X_DATA, a.root, (int)(uoff(&a, r) + e)};
+            break;
+        default: break;
+        }
+        ic_sim_elem_t dr = ic_sim_data(r, 0), dorg = dr;
+        for (size_t e = 0; e < recvlen; e++) {
+            int bad = 0;
+            const ic_sim_elem_t *got = ic_sim_at(&sim, IC_BUF_RECV, r, e);
+            if (x[e].kind == X_SENT || x[e].kind == X_DATA) {
+                if (dorg.lo != x[e].origin)
+                    dorg = x[e].origin == r ? dr : ic_sim_data(x[e].origin, 0);
+                if (same(got, &dorg, x[e].index))
+                    continue;
+            } else if (x[e].kind == X_RED && same(got, &red, x[e].index)) {
+                continue;
+            }
+            if (x[e].kind == X_SENT || x[e].kind == X_DATA)
+                bad = ic_sim_expect_data(&sim, IC_BUF_RECV, r, e, x[e].origin, x[e].index);
+            else if (x[e].kind == X_RED)
+                bad = ic_sim_expect_reduced(&sim, IC_BUF_RECV, r, e, 0, p - 1, x[e].index);
+            if (bad) {
+                snprintf(msg, sizeof(msg), "%s: %s%s", who, sim.err,
+                         x[e].kind == X_SENT ? " (should be untouched)" : "");
+                goto out;
+            }
+        }
+    }
+    rc = 0;
+out:
+    free(x);
+    ic_sim_free(&sim);
+    return rc;
+}
+
+/* ------------------------------------------------------------ layouts */
+
+enum { D_PACKED, D_GAPS, D_REVERSED, D_SHIFTED, D_KINDS };
+
+static size_t counts_buf[MAXP], displs_buf[MAXP];
+
+/* counts: all equal to c (uneven == 0), or an uneven pattern with zeros. */
+static void make_counts(int p, size_t c, int uneven)
+{
+    for (int i = 0; i < p; i++)
+        counts_buf[i] = uneven ? (size_t)((i * 7 + (int)c) % 5) * (1 + c / 5) : c;
+}
+
+static const size_t *make_displs(int p, int kind)
+{
+    size_t sum = 0;
+    switch (kind) {
+    case D_GAPS:
+        for (int i = 0; i < p; i++) {
+            displs_buf[i] = sum + 1;
+            sum += counts_buf[i] + 2;
+        }
+        return displs_buf;
+    case D_REVERSED:
+        for (int i = p - 1; i >= 0; i--) {
+            displs_buf[i] = sum;
+            sum += counts_buf[i] + (size_t)(i % 2);
+        }
+        return displs_buf;
+    case D_SHIFTED:
+        for (int i = 0; i < p; i++) {
+            displs_buf[i] = sum + 3;
+            sum += counts_buf[i];
+        }
+        return displs_buf;
+    default: return NULL;
+    }
+}
+
+static ic_coll_args_t args_of(ic_coll_t c, int p, int root, size_t count)
+{
+    ic_coll_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.coll = c;
+    a.size = p;
+    a.root = root;
+    a.count = count;
+    a.units_match = 1;
+    a.commutative = 1;
+    return a;
+}
+
+/* Run every algorithm of collective c on one argument set. */
+static void all_algs(ic_coll_t c, const ic_coll_args_t *a, int in_place)
+{
+    int n = 0;
+    for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++) {
+        if (alg->coll != c)
+            continue;
+        n++;
+        ck_assert_msg(run_case(alg, a, in_place) == 0, "%s", msg);
+    }
+    ck_assert_msg(n > 0, "no algorithm for %s", ic_coll_name(c));
+}
+
+/* One case of collective c with "size" c0 per block / vector. */
+static void one(ic_coll_t c, int p, int root, size_t c0, int uneven, int dkind, int in_place)
+{
+    ic_coll_args_t a = args_of(c, p, root, c0);
+    switch (c) {
+    case IC_COLL_BCAST:
+    case IC_COLL_REDUCE:
+    case IC_COLL_ALLREDUCE:
+    case IC_COLL_BARRIER: break;
+    default:
+        make_counts(p, c0, uneven);
+        a.counts = counts_buf;
+        a.displs = make_displs(p, dkind);
+        a.count = 0;
+        break;
+    }
+    if (c == IC_COLL_REDUCE_SCATTER || c == IC_COLL_REDUCE_SCATTER_BLOCK)
+        a.displs = NULL;
+    all_algs(c, &a, in_place);
+}
+
+/* -------------------------------------------------------------- tests */
+
+static const ic_coll_t rooted[] = {IC_COLL_BCAST, IC_COLL_REDUCE, IC_COLL_SCATTER,
+                                   IC_COLL_GATHER};
+static const ic_coll_t rootless[] = {IC_COLL_ALLREDUCE, IC_COLL_ALLGATHER,
+                                     IC_COLL_REDUCE_SCATTER_BLOCK};
+
+START_TEST(test_rooted_all_p_all_roots)
+{
+    scheds_setup();
+    for (int p = 1; p <= 64; p++) {
+        size_t cs[] = {0, 1, (size_t)p - 1, (size_t)p, (size_t)p + 1, 1001};
+        size_t blk[] = {0, 1, 2, 3, 5, 37};
+        for (int root = 0; root < p; root++)
+            for (size_t k = 0; k < sizeof(rooted) / sizeof(rooted[0]); k++)
+                for (size_t ci = 0; ci < 6; ci++) {
+                    size_t cnt = cs[ci];
+                    ic_coll_t c = rooted[k];
+                    /* per-block collectives: the edge cases are per block
+                     * (0, 1, small); p blocks of p or 1001 would only be slow */
+                    if (c == IC_COLL_SCATTER || c == IC_COLL_GATHER)
+                        cnt = blk[ci];
+                    /* the large count for a few roots only keeps the suite fast */
+                    if (ci == 5 && root != 0 && root != p - 1 && root != p / 2 && root % 7 != 3)
+                        continue;
+                    for (int ip = 0; ip <= (c == IC_COLL_BCAST ? 0 : 1); ip++)
+                        one(c, p, root, cnt, 0, D_PACKED, ip);
+                }
+    }
+}
+END_TEST
+
+START_TEST(test_rootless_all_p)
+{
+    scheds_setup();
+    for (int p = 1; p <= 64; p++) {
+        size_t cs[] = {0, 1, (size_t)p - 1, (size_t)p, (size_t)p + 1, 1001};
+        size_t blk[] = {0, 1, 2, 3, 5, 37};
+        for (size_t ci = 0; ci < 6; ci++)
+            for (int ip = 0; ip <= 1; ip++) {
+                for (size_t k = 0; k < sizeof(rootless) / sizeof(rootless[0]); k++) {
+                    ic_coll_t c = rootless[k];
+                    size_t cnt = c == IC_COLL_ALLREDUCE ? cs[ci] : blk[ci];
+                    one(c, p, 0, cnt, 0, D_PACKED, ip);
+                }
+                /* reduce_scatter with uneven counts (zeros included) */
+                one(IC_COLL_REDUCE_SCATTER, p, 0, cs[ci] % 40, 1, D_PACKED, ip);
+                one(IC_COLL_REDUCE_SCATTER, p, 0, cs[ci] % 40, 0, D_PACKED, ip);
+            }
+    }
+}
+END_TEST
+
+START_TEST(test_v_variants)
+{
+    scheds_setup();
+    const ic_coll_t vs[] = {IC_COLL_GATHERV, IC_COLL_SCATTERV, IC_COLL_ALLGATHERV};
+    for (int p = 1; p <= 64; p++) {
+        size_t cs[] = {0, 1, 3, 11};
+        int roots[] = {0, 1, p / 2, p - 1};
+        for (size_t k = 0; k < 3; k++)
+            for (int d = 0; d < D_KINDS; d++)
+                for (int ui = 0; ui < 2; ui++)
+                    for (size_t ci = 0; ci < 4; ci++)
+                        for (int ip = 0; ip <= 1; ip++)
+                            for (int ri = 0; ri < 4; ri++) {
+                                if (roots[ri] >= p || (ri > 0 && roots[ri] == roots[ri - 1]))
+                                    continue;
+                                if (vs[k] == IC_COLL_ALLGATHERV && ri > 0)
+                                    continue;
+                                one(vs[k], p, roots[ri], cs[ci], ui, d, ip);
+                            }
+    }
+}
+END_TEST
+
+START_TEST(test_large_p)
+{
+    scheds_setup();
+    const int ps[] = {97, 256, 1000};
+    for (int pi = 0; pi < 3; pi++) {
+        int p = ps[pi];
+        int root = p / 3;
+        for (int k = 0; k < IC_COLL_BARRIER; k++) {
+            ic_coll_t c = (ic_coll_t)k;
+            size_t cs[] = {1, (size_t)p + 1, 3};
+            for (int ci = 0; ci < 3; ci++) {
+                size_t cnt = cs[ci];
+                int vlike = c == IC_COLL_ALLGATHERV || c == IC_COLL_GATHERV ||
+                            c == IC_COLL_SCATTERV || c == IC_COLL_REDUCE_SCATTER;
+                if (ci == 1 && c != IC_COLL_BCAST && c != IC_COLL_REDUCE &&
+                    c != IC_COLL_ALLREDUCE)
+                    continue; /* p + 1 per block: too much for a quick test */
+                one(c, p, root, cnt, vlike && ci == 2, vlike ? D_REVERSED : D_PACKED, ci == 0);
+            }
+        }
+    }
+}
+END_TEST
+
+/* Barrier: from the schedules, rank r "has heard from" q when a chain of
+ * messages leads from q's start to r's end.  Computed to a fixed point:
+ * after round k, K[r] = K[r] before it, plus, for each RECV of round k from
+ * q, what q knew when it posted the matching SEND (the i-th message from q
+ * to r matches q's i-th SEND to r). */
+typedef unsigned long long set_t; /* p <= 64 */
+
+static set_t barrier_knowledge(int p, int r)
+{
+    static set_t K[64][256]; /* K[rank][round]: known after that round */
+    size_t nr[64];
+    for (int q = 0; q < p; q++) {
+        nr[q] = ic_sched_nrounds(&scheds[q]);
+        ck_assert_msg(nr[q] < 256, "too many rounds");
+        for (size_t k = 0; k < nr[q]; k++)
+            K[q][k] = 1ull << q;
+    }
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int q = 0; q < p; q++) {
+            set_t before = 1ull << q;
+            for (size_t k = 0; k < nr[q]; k++) {
+                set_t now = before | K[q][k];
+                size_t n;
+                const ic_action_t *acts = ic_sched_round_acts(&scheds[q], k, &n);
+                for (size_t i = 0; i < n; i++) {
+                    if (acts[i].kind != IC_ACT_RECV)
+                        continue;
+                    int src = acts[i].peer;
+                    /* which message from src to q is this? */
+                    int seq = 0;
+                    for (size_t kk = 0; kk <= k; kk++) {
+                        size_t m;
+                        const ic_action_t *b = ic_sched_round_acts(&scheds[q], kk, &m);
+                        for (size_t j = 0; j < m && !(kk == k && j == i); j++)
+                            seq += b[j].kind == IC_ACT_RECV && b[j].peer == src;
+                    }
+                    /* find src's seq-th SEND to q and what src knew before it */
+                    set_t got = 0;
+                    for (size_t kk = 0, found = 0; kk < nr[src] && !found; kk++) {
+                        size_t m;
+                        const ic_action_t *b = ic_sched_round_acts(&scheds[src], kk, &m);
+                        for (size_t j = 0; j < m; j++)
+                            if (b[j].kind == IC_ACT_SEND && b[j].peer == q && seq-- == 0) {
+                                got = (kk ? K[src][kk - 1] : 0) | (1ull << src);
+                                found = 1;
+                                break;
+                            }
+                    }
+                    now |= got;
+                }
+                if (now != K[q][k]) {
+                    K[q][k] = now;
+                    changed = 1;
+                }
+                before = now;
+            }
+        }
+    }
+    return nr[r] ? K[r][nr[r] - 1] : (1ull << r);
+}
+
+START_TEST(test_barrier)
+{
+    scheds_setup();
+    for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++) {
+        if (alg->coll != IC_COLL_BARRIER)
+            continue;
+        for (int p = 1; p <= 1000; p += (p < 64 ? 1 : p < 300 ? 61 : 313)) {
+            ic_coll_args_t a = args_of(IC_COLL_BARRIER, p, 0, 0);
+            for (int r = 0; r < p; r++) {
+                a.rank = r;
+                ic_sched_reset(&scheds[r], r, p);
+                ck_assert_msg(alg->build(&scheds[r], &a) == 0, "barrier/%s p=%d: build",
+                              alg->name, p);
+            }
+            ic_sim_t sim;
+            ck_assert(ic_sim_init(&sim, p, 0, 0) == 0);
+            sim.scheds = scheds;
+            int rc = ic_sim_run(&sim);
+            ck_assert_msg(rc == 0, "barrier/%s p=%d: %s", alg->name, p, sim.err);
+            ck_assert_msg(p == 1 || sim.nmsgs > 0, "barrier/%s p=%d: no messages", alg->name,
+                          p);
+            ic_sim_free(&sim);
+            if (p > 64)
+                continue;
+            set_t all = p == 64 ? ~0ull : (1ull << p) - 1;
+            for (int r = 0; r < p; r++) {
+                set_t k = barrier_knowledge(p, r);
+                ck_assert_msg(k == all,
+                              "barrier/%s p=%d: rank %d may leave before all ranks "
+                              "entered (heard from %llx)",
+                              alg->name, p, r, k);
+            }
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_registry)
+{
+    for (int c = 0; c < IC_COLL_COUNT; c++) {
+        int n = 0, keeps = 0;
+        for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++) {
+            if ((int)alg->coll != c)
+                continue;
+            n++;
+            keeps += !!(alg->flags & IC_ALG_KEEPS_ORDER);
+            ck_assert_msg(alg->build && alg->description && alg->description[0],
+                          "%s/%s incomplete", ic_coll_name(alg->coll), alg->name);
+            ck_assert_msg(ic_alg_find(alg->coll, alg->name) == alg, "%s/%s: name not unique",
+                          ic_coll_name(alg->coll), alg->name);
+            ic_coll_args_t a = args_of((ic_coll_t)c, 4, 0, 8);
+            const char *why = NULL;
+            ck_assert(ic_alg_usable(alg, &a, &why));
+            a.commutative = 0;
+            int ok = ic_alg_usable(alg, &a, &why);
+            ck_assert_int_eq(ok, !!(alg->flags & IC_ALG_KEEPS_ORDER));
+            if (!ok)
+                ck_assert_str_eq(why, "needs a commutative op");
+            a.commutative = 1;
+            a.coll = (ic_coll_t)((c + 1) % IC_COLL_COUNT);
+            ck_assert(!ic_alg_usable(alg, &a, NULL));
+        }
+        ck_assert_msg(n >= 1, "no algorithm for %s", ic_coll_name((ic_coll_t)c));
+        ck_assert_msg(keeps >= 1, "no order-keeping algorithm for %s",
+                      ic_coll_name((ic_coll_t)c));
+    }
+    ck_assert_ptr_null(ic_alg_find(IC_COLL_BCAST, "no-such-algorithm"));
+    ck_assert_ptr_null(ic_alg_find(IC_COLL_BCAST, NULL));
+    ck_assert_ptr_nonnull(ic_alg_find(IC_COLL_ALLREDUCE, "dcombine_collect"));
+}
+END_TEST
+
+/* The non-packed paths use scratch and per-block copies; the packed ones
+ * must not (they work on the user's buffer directly). */
+START_TEST(test_packed_paths_direct)
+{
+    scheds_setup();
+    int p = 8;
+    make_counts(p, 5, 0);
+    ic_coll_args_t a = args_of(IC_COLL_ALLGATHER, p, 0, 0);
+    a.counts = counts_buf;
+    a.rank = 3;
+    a.sendcount = 5;
+    const ic_algorithm_t *alg = ic_alg_find(IC_COLL_ALLGATHER, "bucket");
+    ck_assert_ptr_nonnull(alg);
+    ic_sched_reset(&scheds[3], 3, p);
+    ck_assert_int_eq(alg->build(&scheds[3], &a), 0);
+    ck_assert_uint_eq(scheds[3].scratch[IC_BUF_SCRATCH], 0);
+    a.displs = make_displs(p, D_GAPS);
+    ic_sched_reset(&scheds[3], 3, p);
+    ck_assert_int_eq(alg->build(&scheds[3], &a), 0);
+    ck_assert_uint_eq(scheds[3].scratch[IC_BUF_SCRATCH], 40);
+}
+END_TEST
+
+Suite *suite_collectives(void)
+{
+    Suite *s = suite_create("collectives");
+    TCase *tc = tcase_create("registry");
+    tcase_add_test(tc, test_registry);
+    tcase_add_test(tc, test_packed_paths_direct);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("sim");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_rooted_all_p_all_roots);
+    tcase_add_test(tc, test_rootless_all_p);
+    tcase_add_test(tc, test_v_variants);
+    tcase_add_test(tc, test_large_p);
+    tcase_add_test(tc, test_barrier);
+    suite_add_tcase(s, tc);
+    return s;
+}
