@@ -8,6 +8,10 @@
  *   - when the user frees the communicator (attribute delete callback), and
  *   - at MPI_Finalize, through an attribute on MPI_COMM_SELF, whose delete
  *     callback MPI runs first thing in MPI_Finalize (MPI-3.1 section 8.7.1).
+ * Open MPI and MPICH run that callback while MPI is still usable; SMPI runs
+ * it after MPI counts as finalized, so then nothing is done there and the
+ * contexts go with their communicators' own delete callbacks (ctx_destroy()
+ * makes no MPI call once MPI is finalized).
  * Contexts are not shared between threads: calls on one communicator must
  * not run concurrently (as for MPI collectives on one communicator).
  */
@@ -56,6 +60,14 @@ static int self_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
     (void)keyval;
     (void)attr;
     (void)extra;
+    /* Some MPIs (SimGrid's SMPI) run this callback when MPI already counts
+     * as finalized, and reject every call made from it.  Then the
+     * per-communicator callbacks, which those MPIs still run for their
+     * predefined communicators, release the contexts without calling MPI. */
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized)
+        return MPI_SUCCESS;
     while (live) {
         ic_ctx_t *ctx = live;
         /* Deleting the attribute runs ctx_delete_fn, which unlinks ctx. */
