@@ -116,6 +116,17 @@ void ic_bucket_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_
 void ic_bucket_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                         const size_t *counts, ic_buf_t tmp, size_t tmpbase);
 
+/* Pipelined chain broadcast: the vector is cut into segments of `seg`
+ * elements (the last one shorter; seg == 0 or seg >= data.count: one
+ * segment) that flow along the chain root, root+1, ..., root-1 (positions
+ * mod n); in each round a position receives one segment from its
+ * predecessor and forwards the previous one to its successor.
+ * Cost (n - 2 + k)(alpha + seg beta) for k segments: about m beta plus
+ * (n - 2) segment times when k is large, against ceil(log2 n) m beta for
+ * the MST broadcast and 2 (n-1)/n m beta for scatter + collect. */
+void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
+                   size_t seg);
+
 /* ------------------------------------------------- composed collectives */
 
 typedef enum ic_coll {
@@ -188,6 +199,9 @@ typedef struct ic_coll_args {
     int in_place;
     int commutative;
     int units_match;      /* SEND and RECV elements are interchangeable    */
+    size_t seg;           /* pipelined algorithms (those with a seg_rule):
+                             elements per segment, chosen by the selector;
+                             0 = one segment (no pipelining)                */
 } ic_coll_args_t;
 
 /* Restriction flags of an algorithm. */
@@ -201,12 +215,19 @@ enum {
  * first, so -1 here is a bug or an allocation failure). */
 typedef int (*ic_builder_fn)(ic_sched_t *s, const ic_coll_args_t *a);
 
+/* A pipelined algorithm's segment size (elements) for the call a, given the
+ * start-up alpha (s), the time per byte beta (s/B) and the element size:
+ * the minimum of the algorithm's own cost formula.  At least 1. */
+typedef size_t (*ic_seg_rule_fn)(const ic_coll_args_t *a, double alpha, double beta,
+                                 size_t elem);
+
 typedef struct ic_algorithm {
     const char *name;        /* registry name, unique per collective */
     ic_coll_t coll;
     const char *description; /* one line */
     unsigned flags;
     ic_builder_fn build;
+    ic_seg_rule_fn seg_rule; /* pipelined algorithms only, else NULL */
 } ic_algorithm_t;
 
 /* The registry: every algorithm of every collective, terminated by a

@@ -162,6 +162,8 @@ static inline void ic_layout_copy(ic_sched_t *s, const ic_layout_t *L, ic_buf_t 
 /* The builders of algorithms/coll_*.c, listed in algorithms/registry.c. */
 int ic_coll_bcast_mst(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_bcast_scatter_collect(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_bcast_pipeline(ic_sched_t *s, const ic_coll_args_t *a);
+size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, double alpha, double beta, size_t elem);
 int ic_coll_reduce_mst(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_reduce_dcombine_gather(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_allreduce_mst(ic_sched_t *s, const ic_coll_args_t *a);

@@ -10,50 +10,66 @@
 
 #define KEEPS IC_ALG_KEEPS_ORDER
 
+/* ALG(collective, name, flags, builder, description); SEGMENTED adds the
+ * pipelined algorithm's segment rule. */
+#define ALG(c, n, f, b, d)                                                                         \
+    {                                                                                              \
+        .name = n, .coll = c, .description = d, .flags = f, .build = b                             \
+    }
+#define SEGMENTED(c, n, f, b, r, d)                                                                \
+    {                                                                                              \
+        .name = n, .coll = c, .description = d, .flags = f, .build = b, .seg_rule = r              \
+    }
+
 const ic_algorithm_t ic_algorithms[] = {
-    {"mst", IC_COLL_BCAST, "MST broadcast (short vectors)", KEEPS, ic_coll_bcast_mst},
-    {"scatter_collect", IC_COLL_BCAST, "MST scatter + bucket collect (long vectors)", KEEPS,
-     ic_coll_bcast_scatter_collect},
+    ALG(IC_COLL_BCAST, "mst", KEEPS, ic_coll_bcast_mst, "MST broadcast (short vectors)"),
+    ALG(IC_COLL_BCAST, "scatter_collect", KEEPS, ic_coll_bcast_scatter_collect,
+        "MST scatter + bucket collect (long vectors)"),
+    SEGMENTED(IC_COLL_BCAST, "pipeline", KEEPS, ic_coll_bcast_pipeline, ic_seg_bcast_pipeline,
+              "pipelined chain broadcast in segments (long vectors)"),
 
-    {"mst", IC_COLL_REDUCE, "MST combine-to-one (short vectors)", KEEPS, ic_coll_reduce_mst},
-    {"dcombine_gather", IC_COLL_REDUCE,
-     "bucket distributed combine + MST gather (long vectors)", 0,
-     ic_coll_reduce_dcombine_gather},
+    ALG(IC_COLL_REDUCE, "mst", KEEPS, ic_coll_reduce_mst, "MST combine-to-one (short vectors)"),
+    ALG(IC_COLL_REDUCE, "dcombine_gather", 0, ic_coll_reduce_dcombine_gather,
+        "bucket distributed combine + MST gather (long vectors)"),
 
-    {"mst", IC_COLL_ALLREDUCE, "MST combine-to-one + MST broadcast (short vectors)", KEEPS,
-     ic_coll_allreduce_mst},
-    {"dcombine_collect", IC_COLL_ALLREDUCE,
-     "bucket distributed combine + bucket collect (long vectors)", 0,
-     ic_coll_allreduce_dcombine_collect},
+    ALG(IC_COLL_ALLREDUCE, "mst", KEEPS, ic_coll_allreduce_mst,
+        "MST combine-to-one + MST broadcast (short vectors)"),
+    ALG(IC_COLL_ALLREDUCE, "dcombine_collect", 0, ic_coll_allreduce_dcombine_collect,
+        "bucket distributed combine + bucket collect (long vectors)"),
 
-    {"gather_bcast", IC_COLL_ALLGATHER, "MST gather + MST broadcast (short vectors)", KEEPS,
-     ic_coll_allgather_gather_bcast},
-    {"bucket", IC_COLL_ALLGATHER, "bucket collect (long vectors)", KEEPS,
-     ic_coll_allgather_bucket},
-    {"gather_bcast", IC_COLL_ALLGATHERV, "MST gather + MST broadcast (short vectors)", KEEPS,
-     ic_coll_allgather_gather_bcast},
-    {"bucket", IC_COLL_ALLGATHERV, "bucket collect (long vectors)", KEEPS,
-     ic_coll_allgather_bucket},
+    ALG(IC_COLL_ALLGATHER, "gather_bcast", KEEPS, ic_coll_allgather_gather_bcast,
+        "MST gather + MST broadcast (short vectors)"),
+    ALG(IC_COLL_ALLGATHER, "bucket", KEEPS, ic_coll_allgather_bucket,
+        "bucket collect (long vectors)"),
 
-    {"mst", IC_COLL_REDUCE_SCATTER, "MST combine-to-one + MST scatter (short vectors)", KEEPS,
-     ic_coll_reduce_scatter_mst},
-    {"bucket", IC_COLL_REDUCE_SCATTER, "bucket distributed combine (long vectors)", 0,
-     ic_coll_reduce_scatter_bucket},
-    {"mst", IC_COLL_REDUCE_SCATTER_BLOCK, "MST combine-to-one + MST scatter (short vectors)",
-     KEEPS, ic_coll_reduce_scatter_mst},
-    {"bucket", IC_COLL_REDUCE_SCATTER_BLOCK, "bucket distributed combine (long vectors)", 0,
-     ic_coll_reduce_scatter_bucket},
+    ALG(IC_COLL_ALLGATHERV, "gather_bcast", KEEPS, ic_coll_allgather_gather_bcast,
+        "MST gather + MST broadcast (short vectors)"),
+    ALG(IC_COLL_ALLGATHERV, "bucket", KEEPS, ic_coll_allgather_bucket,
+        "bucket collect (long vectors)"),
 
-    {"mst", IC_COLL_SCATTER, "MST scatter", KEEPS, ic_coll_scatter_mst},
-    {"mst", IC_COLL_SCATTERV, "MST scatter", KEEPS, ic_coll_scatter_mst},
-    {"mst", IC_COLL_GATHER, "MST gather", KEEPS, ic_coll_gather_mst},
-    {"mst", IC_COLL_GATHERV, "MST gather", KEEPS, ic_coll_gather_mst},
+    ALG(IC_COLL_REDUCE_SCATTER, "mst", KEEPS, ic_coll_reduce_scatter_mst,
+        "MST combine-to-one + MST scatter (short vectors)"),
+    ALG(IC_COLL_REDUCE_SCATTER, "bucket", 0, ic_coll_reduce_scatter_bucket,
+        "bucket distributed combine (long vectors)"),
 
-    {"mst", IC_COLL_BARRIER, "empty MST fan-in + fan-out", KEEPS, ic_coll_barrier_mst},
-    {"dissemination", IC_COLL_BARRIER, "dissemination, ceil(log2 p) rounds", KEEPS,
-     ic_coll_barrier_dissemination},
+    ALG(IC_COLL_REDUCE_SCATTER_BLOCK, "mst", KEEPS, ic_coll_reduce_scatter_mst,
+        "MST combine-to-one + MST scatter (short vectors)"),
+    ALG(IC_COLL_REDUCE_SCATTER_BLOCK, "bucket", 0, ic_coll_reduce_scatter_bucket,
+        "bucket distributed combine (long vectors)"),
 
-    {NULL, IC_COLL_COUNT, NULL, 0, NULL}};
+    ALG(IC_COLL_SCATTER, "mst", KEEPS, ic_coll_scatter_mst, "MST scatter"),
+
+    ALG(IC_COLL_SCATTERV, "mst", KEEPS, ic_coll_scatter_mst, "MST scatter"),
+
+    ALG(IC_COLL_GATHER, "mst", KEEPS, ic_coll_gather_mst, "MST gather"),
+
+    ALG(IC_COLL_GATHERV, "mst", KEEPS, ic_coll_gather_mst, "MST gather"),
+
+    ALG(IC_COLL_BARRIER, "mst", KEEPS, ic_coll_barrier_mst, "empty MST fan-in + fan-out"),
+    ALG(IC_COLL_BARRIER, "dissemination", KEEPS, ic_coll_barrier_dissemination,
+        "dissemination, ceil(log2 p) rounds"),
+
+    {.name = NULL, .coll = IC_COLL_COUNT}};
 
 const ic_algorithm_t *ic_alg_find(ic_coll_t c, const char *name)
 {

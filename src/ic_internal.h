@@ -38,6 +38,7 @@ typedef struct ic_decision {
     int commutative;
     unsigned long key;   /* hash of counts for v-variants        */
     const ic_algorithm_t *alg;
+    size_t seg;          /* its segment (pipelined algorithms)   */
 } ic_decision_t;
 
 typedef struct ic_ctx {
@@ -124,9 +125,10 @@ int ic_typed_copy(ic_ctx_t *ctx, const void *src, size_t n_src, MPI_Datatype ts,
 
 /* ------------------------------------------------------------ selection */
 
-/* Choose the algorithm for a call (same answer on every rank).  `elem` is
- * the element size in bytes used for the cost model. */
-const ic_algorithm_t *ic_select(ic_ctx_t *ctx, const ic_coll_args_t *a, size_t elem);
+/* Choose the algorithm for a call (same answer on every rank), and set
+ * a->seg for a pipelined one.  `elem` is the element size in bytes used for
+ * the cost model. */
+const ic_algorithm_t *ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem);
 
 /* Forced algorithm for a collective (from IC_Set_algorithm or the
  * environment), or NULL. */

@@ -9,7 +9,9 @@
  *   2. automatic: ic_choose() (tuning/choose.c) builds every usable
  *      registered algorithm for all p ranks and prices it with the cost
  *      evaluator, using the alpha, beta, gamma of the environment; the
- *      cheapest wins.  Decisions are cached per communicator.  The tuning table will replace the built-in parameters.
+ *      cheapest wins.  Decisions are cached per communicator.
+ * A pipelined algorithm also gets its segment size here (a->seg), from its
+ * own cost formula and the same parameters.  The tuning table will replace the built-in parameters.
  * The inputs are only arguments that MPI requires to agree across ranks, so
  * every rank reaches the same decision without communicating.
  */
@@ -85,14 +87,16 @@ static size_t total_elems(const ic_coll_args_t *a)
     return a->count;
 }
 
-const ic_algorithm_t *ic_select(ic_ctx_t *ctx, const ic_coll_args_t *a, size_t elem)
+const ic_algorithm_t *ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem)
 {
     ic_coll_t c = a->coll;
     const ic_algorithm_t *f = ic_forced(c);
     if (f) {
         const char *why = NULL;
-        if (ic_alg_usable(f, a, &why))
+        if (ic_alg_usable(f, a, &why)) {
+            a->seg = ic_choose_seg(f, a, &ic_env()->cost, elem);
             return f;
+        }
         char msg[200];
         snprintf(msg, sizeof(msg),
                  "forced %s algorithm '%s' cannot serve this call (%s); using automatic selection",
@@ -104,13 +108,16 @@ const ic_algorithm_t *ic_select(ic_ctx_t *ctx, const ic_coll_args_t *a, size_t e
     for (int i = 0; i < IC_DECISION_CACHE; i++) {
         ic_decision_t *d = &ctx->decisions[i];
         if (d->valid && d->coll == c && d->bytes == bytes && d->root == a->root &&
-            d->commutative == a->commutative && d->key == key)
+            d->commutative == a->commutative && d->key == key) {
+            a->seg = d->seg;
             return d->alg;
+        }
     }
     double best_t = 0;
     const ic_algorithm_t *best = ic_choose(a, &ic_env()->cost, elem, &best_t);
     if (!best)
         return NULL;
+    a->seg = ic_choose_seg(best, a, &ic_env()->cost, elem);
     if (ic_env()->verbose && ctx->rank == 0)
         fprintf(stderr, "InterCom: %s p=%d bytes=%zu root=%d -> %s (predicted %.3g s)\n",
                 ic_coll_name(c), a->size, bytes, a->root, best->name, best_t);
@@ -122,6 +129,7 @@ const ic_algorithm_t *ic_select(ic_ctx_t *ctx, const ic_coll_args_t *a, size_t e
     d->commutative = a->commutative;
     d->key = key;
     d->alg = best;
+    d->seg = a->seg;
     return best;
 }
 

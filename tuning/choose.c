@@ -5,10 +5,19 @@
 
 #include <stdlib.h>
 
+size_t ic_choose_seg(const ic_algorithm_t *alg, const ic_coll_args_t *a,
+                     const ic_cost_params_t *c, size_t elem)
+{
+    if (!alg->seg_rule)
+        return 0;
+    return alg->seg_rule(a, c->alpha, c->beta, elem);
+}
+
 double ic_predict(const ic_algorithm_t *alg, const ic_coll_args_t *a0, const ic_cost_params_t *c0,
                   size_t elem)
 {
     int p = a0->size;
+    size_t seg = a0->seg ? a0->seg : ic_choose_seg(alg, a0, c0, elem);
     ic_sched_t *s = calloc((size_t)p, sizeof(*s));
     if (!s)
         return -1;
@@ -18,6 +27,7 @@ double ic_predict(const ic_algorithm_t *alg, const ic_coll_args_t *a0, const ic_
         ic_coll_args_t a = *a0;
         a.rank = r;
         a.in_place = 0; /* only arguments that agree across ranks matter */
+        a.seg = seg;
         ic_sched_init(&s[r], r, p);
         built = r + 1;
         ok = alg->build(&s[r], &a) == 0 && ic_sched_ok(&s[r]) == 0;

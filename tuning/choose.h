@@ -18,12 +18,20 @@ extern "C" {
 #endif
 
 /* Predicted time of `alg` for the call described by a (a->rank is ignored:
- * all ranks are built).  elem: bytes per element of every buffer.  Returns
+ * all ranks are built; a pipelined algorithm with a->seg == 0 gets the
+ * segment of ic_choose_seg()).  elem: bytes per element of every buffer.  Returns
  * a negative value if the algorithm cannot be built or priced. */
 double ic_predict(const ic_algorithm_t *alg, const ic_coll_args_t *a, const ic_cost_params_t *c,
                   size_t elem);
 
-/* Cheapest usable algorithm, or NULL.  *t (if not NULL) gets its time. */
+/* Segment size (elements) of a pipelined algorithm (one with a seg_rule)
+ * for the call a under the cost parameters c; 0 for other algorithms. */
+size_t ic_choose_seg(const ic_algorithm_t *alg, const ic_coll_args_t *a,
+                     const ic_cost_params_t *c, size_t elem);
+
+/* Cheapest usable algorithm, or NULL.  *t (if not NULL) gets its time.
+ * Pipelined algorithms are priced with the segment ic_choose_seg() gives
+ * (unless a->seg is set). */
 const ic_algorithm_t *ic_choose(const ic_coll_args_t *a, const ic_cost_params_t *c, size_t elem,
                                 double *t);
 

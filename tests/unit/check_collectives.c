@@ -370,7 +370,18 @@ static void all_algs(ic_coll_t c, const ic_coll_args_t *a, int in_place)
         if (alg->coll != c)
             continue;
         n++;
-        ck_assert_msg(run_case(alg, a, in_place) == 0, "%s", msg);
+        if (!alg->seg_rule) {
+            ck_assert_msg(run_case(alg, a, in_place) == 0, "%s", msg);
+            continue;
+        }
+        /* pipelined: one segment, segments of 1 element, and an uneven cut */
+        size_t total = a->count;
+        size_t segs[] = {0, 1, total > 2 ? total / 3 : 1};
+        for (size_t i = 0; i < 3; i++) {
+            ic_coll_args_t b = *a;
+            b.seg = segs[i];
+            ck_assert_msg(run_case(alg, &b, in_place) == 0, "%s (segment %zu)", msg, segs[i]);
+        }
     }
     ck_assert_msg(n > 0, "no algorithm for %s", ic_coll_name(c));
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "algorithms.h"
+#include "choose.h"
 #include "cost.h"
 #include "schedule.h"
 
@@ -350,6 +351,8 @@ static double formula_even(ic_coll_t coll, const char *name, int p, double n)
             /* 3.2.2 Broadcast, scatter followed by collect:
              *   (ceil(log p) + p - 1) alpha + 2 (p-1)/p n beta */
             return (lg(p) + p - 1) * ALPHA + 2.0 * (p - 1) / p * n * BETA;
+        if (!strcmp(name, "pipeline")) /* one segment (seg 0): the plain chain */
+            return p == 1 ? 0 : (p - 1) * (ALPHA + n * BETA);
         break;
     case IC_COLL_REDUCE:
         if (!strcmp(name, "mst")) /* 3.1.1: ceil(log p)(alpha + n beta + n gamma) */
@@ -532,6 +535,57 @@ START_TEST(test_registry_uneven)
 }
 END_TEST
 
+/*
+ * The pipelined chain broadcast (algorithms/pipe_bcast.c): k segments of
+ * `seg` elements flow through p - 1 hops; the last position receives
+ * segment k-1 in round p - 2 + k, every round costing alpha + seg beta when
+ * seg divides n:  (p - 2 + k)(alpha + seg beta)  (p >= 2; 0 for p = 1).
+ * With one segment this is the chain (p - 1)(alpha + n beta).  The
+ * segment rule must give k = round(sqrt((p-2) n beta / alpha)).
+ */
+START_TEST(test_pipeline_bcast)
+{
+    const ic_algorithm_t *alg = ic_alg_find(IC_COLL_BCAST, "pipeline");
+    ck_assert_ptr_nonnull(alg);
+    ck_assert_ptr_nonnull(alg->seg_rule);
+    ic_cost_params_t c;
+    params(&c);
+    for (int i = 0; i < NPS; i++) {
+        int p = ps[i];
+        const size_t ns[] = {64, 960, 4096};
+        for (size_t j = 0; j < 3; j++) {
+            size_t n = ns[j];
+            const size_t segs[] = {n, n / 4, n / 64, 1};
+            for (size_t q = 0; q < 4; q++) {
+                ic_coll_args_t a;
+                memset(&a, 0, sizeof(a));
+                a.coll = IC_COLL_BCAST;
+                a.size = p;
+                a.root = p / 2;
+                a.count = n;
+                a.seg = segs[q];
+                a.commutative = 1;
+                a.units_match = 1;
+                double k = (double)(n / segs[q]);
+                double want = p == 1 ? 0 : (p - 2 + k) * (ALPHA + (double)segs[q] * BETA);
+                CHECK_T(ic_predict(alg, &a, &c, 1), want, "pipeline", p, n, a.root);
+            }
+            /* the segment rule minimises the formula above */
+            ic_coll_args_t a;
+            memset(&a, 0, sizeof(a));
+            a.coll = IC_COLL_BCAST;
+            a.size = p;
+            a.count = n;
+            size_t seg = alg->seg_rule(&a, ALPHA, BETA, 1);
+            double kk = p > 2 ? floor(sqrt((p - 2) * (double)n * BETA / ALPHA) + 0.5) : 1;
+            if (kk < 1)
+                kk = 1;
+            ck_assert_uint_eq(seg, (size_t)ceil((double)n / kk));
+        }
+    }
+}
+END_TEST
+
 Suite *suite_cost_formulas(void)
 {
     Suite *s = suite_create("cost_formulas");
@@ -549,6 +603,7 @@ Suite *suite_cost_formulas(void)
     tcase_add_test(tr, test_registry_has_paper_algorithms);
     tcase_add_test(tr, test_registry_even);
     tcase_add_test(tr, test_registry_uneven);
+    tcase_add_test(tr, test_pipeline_bcast);
     suite_add_tcase(s, tr);
     return s;
 }
