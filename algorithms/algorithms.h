@@ -127,6 +127,14 @@ void ic_bucket_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size
 void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
                    size_t seg);
 
+/* Recursive-doubling combine-to-all: acc holds each position's
+ * contribution; on return every position's acc holds x_0 (op) ... (op)
+ * x_{n-1} in position order, bitwise the same everywhere.  tmp: acc.count
+ * elements for the partner's partial results.
+ * Cost floor(log2 n)(alpha + m beta + m gamma), plus 2 alpha + 2 m beta +
+ * m gamma when n is not a power of two. */
+void ic_rd_allreduce(ic_sched_t *s, const ic_line_t *line, ic_region_t acc, ic_region_t tmp);
+
 /* ------------------------------------------------- composed collectives */
 
 typedef enum ic_coll {

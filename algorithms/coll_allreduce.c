@@ -1,5 +1,5 @@
 /*
- * coll_allreduce.c -- allreduce (mitra-1995 section 3.2), two algorithms.
+ * coll_allreduce.c -- allreduce (mitra-1995 section 3.2), three algorithms.
  *
  * "mst": MST combine-to-one to position 0, then MST broadcast from it.
  *   The accumulator is RECV (input copied from SEND unless in_place),
@@ -14,6 +14,12 @@
  *     dcombine:  P0 b0       P1 b1       P2 b2        (2 ring steps)
  *     collect:   P0 b0 b1 b2 P1 b0 b1 b2 P2 b0 b1 b2  (2 ring steps)
  *   Cost: 2 (p-1) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma.
+ *
+ * "recursive_doubling": pairwise exchanges at distance 1, 2, 4, ... (see
+ *   rd_allreduce.c); half the start-ups of "mst", for the shortest vectors.
+ *   Keeps rank order.  Accumulator RECV, partner's partials in SCRATCH.
+ *   Cost: floor(log2 p)(alpha + n beta + n gamma)
+ *       + (p not a power of two)(2 alpha + 2 n beta + n gamma).
  */
 #include "coll_common.h"
 
@@ -45,5 +51,14 @@ int ic_coll_allreduce_dcombine_collect(ic_sched_t *s, const ic_coll_args_t *a)
     ic_bucket_collect(s, &L.line, IC_BUF_RECV, 0, L.pc);
     ic_sched_round(s);
     ic_layout_free(&L);
+    return ic_sched_ok(s);
+}
+
+int ic_coll_allreduce_rd(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_line_t line = ic_coll_line(a);
+    ic_region_t acc = allreduce_acc(s, a);
+    ic_rd_allreduce(s, &line, acc, ic_reg(IC_BUF_SCRATCH, 0, a->count));
+    ic_sched_round(s);
     return ic_sched_ok(s);
 }

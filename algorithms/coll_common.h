@@ -168,6 +168,7 @@ int ic_coll_reduce_mst(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_reduce_dcombine_gather(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_allreduce_mst(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_allreduce_dcombine_collect(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_allreduce_rd(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_allgather_gather_bcast(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_allgather_bucket(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_reduce_scatter_mst(ic_sched_t *s, const ic_coll_args_t *a);

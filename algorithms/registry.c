@@ -36,6 +36,8 @@ const ic_algorithm_t ic_algorithms[] = {
         "MST combine-to-one + MST broadcast (short vectors)"),
     ALG(IC_COLL_ALLREDUCE, "dcombine_collect", 0, ic_coll_allreduce_dcombine_collect,
         "bucket distributed combine + bucket collect (long vectors)"),
+    ALG(IC_COLL_ALLREDUCE, "recursive_doubling", KEEPS, ic_coll_allreduce_rd,
+        "pairwise exchanges at distance 1, 2, 4, ... (shortest vectors)"),
 
     ALG(IC_COLL_ALLGATHER, "gather_bcast", KEEPS, ic_coll_allgather_gather_bcast,
         "MST gather + MST broadcast (short vectors)"),

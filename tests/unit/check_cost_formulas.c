@@ -374,6 +374,18 @@ static double formula_even(ic_coll_t coll, const char *name, int p, double n)
              * collect: 2(p-1) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma */
             return 2 * (p - 1) * ALPHA + 2.0 * (p - 1) / p * n * BETA +
                    (double)(p - 1) / p * n * GAMMA;
+        if (!strcmp(name, "recursive_doubling")) {
+            /* Not in the paper (rd_allreduce.c): floor(log p) exchanges of the
+             * whole vector, each followed by a combine, plus a fold and an
+             * unfold when p is not a power of two:
+             *   floor(log p)(alpha + n beta + n gamma)
+             *   + (p != 2^k)(2 alpha + 2 n beta + n gamma) */
+            int fl = lg(p) - ((p & (p - 1)) != 0);
+            double t = fl * (ALPHA + n * (BETA + GAMMA));
+            if (p & (p - 1))
+                t += 2 * ALPHA + 2 * n * BETA + n * GAMMA;
+            return t;
+        }
         break;
     case IC_COLL_ALLGATHER:
     case IC_COLL_ALLGATHERV:
