@@ -135,6 +135,21 @@ void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region
  * m gamma when n is not a power of two. */
 void ic_rd_allreduce(ic_sched_t *s, const ic_line_t *line, ic_region_t acc, ic_region_t tmp);
 
+/* Collect in ceil(log2 n) steps (Bruck): like ic_bucket_collect (block
+ * me at base + prefix(me) of buf on entry, all blocks on return), working
+ * on a rotated copy in tmp (room for the total at tmpbase).
+ * Cost ceil(log2 n) alpha + (n-1)/n m beta for even blocks. */
+void ic_bruck_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                      const size_t *counts, ic_buf_t tmp, size_t tmpbase);
+
+/* Distributed combine by recursive halving: like ic_bucket_dcombine (full
+ * vectors in, block p complete on position p), in log2 n steps (plus a fold
+ * and an unfold when n is not a power of two).  Needs a commutative op; tmp
+ * needs room for the total at tmpbase.
+ * Cost (n = 2^k) k alpha + (n-1)/n m (beta + gamma). */
+void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                    const size_t *counts, ic_buf_t tmp, size_t tmpbase);
+
 /* ------------------------------------------------- composed collectives */
 
 typedef enum ic_coll {

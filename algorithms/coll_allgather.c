@@ -1,6 +1,6 @@
 /*
  * coll_allgather.c -- allgather and allgatherv (mitra-1995 section 3.2),
- * two algorithms, each serving both collectives and any displacements.
+ * three algorithms, each serving both collectives and any displacements.
  *
  * The primitives work on blocks packed in line-position order.  When the
  * user's RECV layout is that packed layout (possibly shifted), they work on
@@ -20,6 +20,11 @@
  *     step 1  2> 0> 1>    -> everyone {0,1,2}
  *   Cost: (p-1) alpha + (p-1)/p n beta.
  *
+ * "bruck": Bruck's collect (bruck_collect.c), distance-doubling exchanges
+ *   on a rotated copy in SCRATCH2.  Not in mitra-1995; the fewest start-ups
+ *   for any p, so it wins for short and middle vectors.
+ *   Cost: ceil(log2 p) alpha + (p-1)/p n beta.
+ *
  * (n = total elements gathered.)  Restrictions: none.
  */
 #include "coll_common.h"
@@ -37,7 +42,9 @@ static void own_block(ic_sched_t *s, const ic_coll_args_t *a, const ic_layout_t 
     }
 }
 
-static int allgather(ic_sched_t *s, const ic_coll_args_t *a, int use_bucket)
+enum { AG_GATHER_BCAST, AG_BUCKET, AG_BRUCK };
+
+static int allgather(ic_sched_t *s, const ic_coll_args_t *a, int how)
 {
     ic_layout_t L;
     if (ic_layout_init(&L, a, a->counts, a->displs) != 0)
@@ -51,8 +58,10 @@ static int allgather(ic_sched_t *s, const ic_coll_args_t *a, int use_bucket)
     }
     own_block(s, a, &L, w, base + L.poff[L.me]);
     if (L.total > 0) {
-        if (use_bucket) {
+        if (how == AG_BUCKET) {
             ic_bucket_collect(s, &L.line, w, base, L.pc);
+        } else if (how == AG_BRUCK) {
+            ic_bruck_collect(s, &L.line, w, base, L.pc, IC_BUF_SCRATCH2, 0);
         } else {
             ic_mst_gather(s, &L.line, 0, w, base, L.pc);
             ic_mst_bcast(s, &L.line, 0, ic_reg(w, base, L.total));
@@ -69,10 +78,15 @@ static int allgather(ic_sched_t *s, const ic_coll_args_t *a, int use_bucket)
 
 int ic_coll_allgather_gather_bcast(ic_sched_t *s, const ic_coll_args_t *a)
 {
-    return allgather(s, a, 0);
+    return allgather(s, a, AG_GATHER_BCAST);
 }
 
 int ic_coll_allgather_bucket(ic_sched_t *s, const ic_coll_args_t *a)
 {
-    return allgather(s, a, 1);
+    return allgather(s, a, AG_BUCKET);
+}
+
+int ic_coll_allgather_bruck(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    return allgather(s, a, AG_BRUCK);
 }

@@ -1,5 +1,5 @@
 /*
- * coll_allreduce.c -- allreduce (mitra-1995 section 3.2), three algorithms.
+ * coll_allreduce.c -- allreduce (mitra-1995 section 3.2), four algorithms.
  *
  * "mst": MST combine-to-one to position 0, then MST broadcast from it.
  *   The accumulator is RECV (input copied from SEND unless in_place),
@@ -20,6 +20,13 @@
  *   Keeps rank order.  Accumulator RECV, partner's partials in SCRATCH.
  *   Cost: floor(log2 p)(alpha + n beta + n gamma)
  *       + (p not a power of two)(2 alpha + 2 n beta + n gamma).
+ *
+ * "halving_doubling": the long-vector recipe of "dcombine_collect" with
+ *   the logarithmic primitives: distributed combine by recursive halving
+ *   (rh_dcombine.c), then Bruck's collect (bruck_collect.c).  Needs a
+ *   commutative op.  For middle lengths, where p - 1 start-ups per phase
+ *   cost more than the extra fold of a non-power-of-two p.
+ *   Cost (p = 2^k): 2 log2 p alpha + 2 (p-1)/p n beta + (p-1)/p n gamma.
  */
 #include "coll_common.h"
 
@@ -60,5 +67,18 @@ int ic_coll_allreduce_rd(ic_sched_t *s, const ic_coll_args_t *a)
     ic_region_t acc = allreduce_acc(s, a);
     ic_rd_allreduce(s, &line, acc, ic_reg(IC_BUF_SCRATCH, 0, a->count));
     ic_sched_round(s);
+    return ic_sched_ok(s);
+}
+
+int ic_coll_allreduce_halving_doubling(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_layout_t L;
+    if (ic_layout_init(&L, a, NULL, NULL) != 0)
+        return -1;
+    allreduce_acc(s, a);
+    ic_rh_dcombine(s, &L.line, IC_BUF_RECV, 0, L.pc, IC_BUF_SCRATCH, 0);
+    ic_bruck_collect(s, &L.line, IC_BUF_RECV, 0, L.pc, IC_BUF_SCRATCH, 0);
+    ic_sched_round(s);
+    ic_layout_free(&L);
     return ic_sched_ok(s);
 }

@@ -1,6 +1,6 @@
 /*
  * coll_reduce_scatter.c -- reduce_scatter and reduce_scatter_block
- * (mitra-1995 section 3.2), two algorithms serving both (block counts may
+ * (mitra-1995 section 3.2), three algorithms serving both (block counts may
  * be uneven and zero).
  *
  * Both work on a full copy of the input in SCRATCH, blocks packed in line
@@ -20,11 +20,18 @@
  *     step 1  P0 sends 1>, P1 2>, P2 0>  -> P0 0:all   P1 1:all   P2 2:all
  *   Cost: (p-1) alpha + (p-1)/p n (beta + gamma).
  *
+ * "recursive_halving": the distributed combine by recursive halving
+ *   (rh_dcombine.c).  Not in mitra-1995; log2 p start-ups instead of p - 1.
+ *   Needs a commutative op.
+ *   Cost (p = 2^k): log2 p alpha + (p-1)/p n (beta + gamma).
+ *
  * (n = sum of the block counts.)
  */
 #include "coll_common.h"
 
-static int reduce_scatter(ic_sched_t *s, const ic_coll_args_t *a, int use_bucket)
+enum { RS_MST, RS_BUCKET, RS_HALVING };
+
+static int reduce_scatter(ic_sched_t *s, const ic_coll_args_t *a, int how)
 {
     ic_layout_t L;
     if (ic_layout_init(&L, a, a->counts, NULL) != 0)
@@ -32,8 +39,10 @@ static int reduce_scatter(ic_sched_t *s, const ic_coll_args_t *a, int use_bucket
     ic_sched_need(s, IC_BUF_SCRATCH, L.total);
     ic_layout_copy(s, &L, a->in_place ? IC_BUF_RECV : IC_BUF_SEND, L.uoff, 0, IC_BUF_SCRATCH,
                    L.poff, 0, -1);
-    if (use_bucket) {
+    if (how == RS_BUCKET) {
         ic_bucket_dcombine(s, &L.line, IC_BUF_SCRATCH, 0, L.pc, IC_BUF_SCRATCH2, 0);
+    } else if (how == RS_HALVING) {
+        ic_rh_dcombine(s, &L.line, IC_BUF_SCRATCH, 0, L.pc, IC_BUF_SCRATCH2, 0);
     } else {
         ic_mst_combine(s, &L.line, 0, ic_reg(IC_BUF_SCRATCH, 0, L.total),
                        ic_reg(IC_BUF_SCRATCH2, 0, L.total));
@@ -50,10 +59,15 @@ static int reduce_scatter(ic_sched_t *s, const ic_coll_args_t *a, int use_bucket
 
 int ic_coll_reduce_scatter_mst(ic_sched_t *s, const ic_coll_args_t *a)
 {
-    return reduce_scatter(s, a, 0);
+    return reduce_scatter(s, a, RS_MST);
 }
 
 int ic_coll_reduce_scatter_bucket(ic_sched_t *s, const ic_coll_args_t *a)
 {
-    return reduce_scatter(s, a, 1);
+    return reduce_scatter(s, a, RS_BUCKET);
+}
+
+int ic_coll_reduce_scatter_halving(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    return reduce_scatter(s, a, RS_HALVING);
 }

@@ -38,26 +38,36 @@ const ic_algorithm_t ic_algorithms[] = {
         "bucket distributed combine + bucket collect (long vectors)"),
     ALG(IC_COLL_ALLREDUCE, "recursive_doubling", KEEPS, ic_coll_allreduce_rd,
         "pairwise exchanges at distance 1, 2, 4, ... (shortest vectors)"),
+    ALG(IC_COLL_ALLREDUCE, "halving_doubling", 0, ic_coll_allreduce_halving_doubling,
+        "recursive-halving distributed combine + Bruck collect (middle vectors)"),
 
     ALG(IC_COLL_ALLGATHER, "gather_bcast", KEEPS, ic_coll_allgather_gather_bcast,
         "MST gather + MST broadcast (short vectors)"),
     ALG(IC_COLL_ALLGATHER, "bucket", KEEPS, ic_coll_allgather_bucket,
         "bucket collect (long vectors)"),
+    ALG(IC_COLL_ALLGATHER, "bruck", KEEPS, ic_coll_allgather_bruck,
+        "Bruck collect, ceil(log2 p) steps (short and middle vectors)"),
 
     ALG(IC_COLL_ALLGATHERV, "gather_bcast", KEEPS, ic_coll_allgather_gather_bcast,
         "MST gather + MST broadcast (short vectors)"),
     ALG(IC_COLL_ALLGATHERV, "bucket", KEEPS, ic_coll_allgather_bucket,
         "bucket collect (long vectors)"),
+    ALG(IC_COLL_ALLGATHERV, "bruck", KEEPS, ic_coll_allgather_bruck,
+        "Bruck collect, ceil(log2 p) steps (short and middle vectors)"),
 
     ALG(IC_COLL_REDUCE_SCATTER, "mst", KEEPS, ic_coll_reduce_scatter_mst,
         "MST combine-to-one + MST scatter (short vectors)"),
     ALG(IC_COLL_REDUCE_SCATTER, "bucket", 0, ic_coll_reduce_scatter_bucket,
         "bucket distributed combine (long vectors)"),
+    ALG(IC_COLL_REDUCE_SCATTER, "recursive_halving", 0, ic_coll_reduce_scatter_halving,
+        "recursive-halving distributed combine (short and middle vectors)"),
 
     ALG(IC_COLL_REDUCE_SCATTER_BLOCK, "mst", KEEPS, ic_coll_reduce_scatter_mst,
         "MST combine-to-one + MST scatter (short vectors)"),
     ALG(IC_COLL_REDUCE_SCATTER_BLOCK, "bucket", 0, ic_coll_reduce_scatter_bucket,
         "bucket distributed combine (long vectors)"),
+    ALG(IC_COLL_REDUCE_SCATTER_BLOCK, "recursive_halving", 0, ic_coll_reduce_scatter_halving,
+        "recursive-halving distributed combine (short and middle vectors)"),
 
     ALG(IC_COLL_SCATTER, "mst", KEEPS, ic_coll_scatter_mst, "MST scatter"),
 
