@@ -238,11 +238,25 @@ enum {
  * first, so -1 here is a bug or an allocation failure). */
 typedef int (*ic_builder_fn)(ic_sched_t *s, const ic_coll_args_t *a);
 
-/* A pipelined algorithm's segment size (elements) for the call a, given the
- * start-up alpha (s), the time per byte beta (s/B) and the element size:
- * the minimum of the algorithm's own cost formula.  At least 1. */
-typedef size_t (*ic_seg_rule_fn)(const ic_coll_args_t *a, double alpha, double beta,
-                                 size_t elem);
+/* The alpha-beta-gamma parameters the algorithms' closed-form costs and
+ * segment rules are written in (tuning/cost.h has the full model). */
+typedef struct ic_model {
+    double alpha; /* start-up of a message, s        */
+    double beta;  /* transfer time per byte, s/B      */
+    double gamma; /* reduction time per byte, s/B     */
+    size_t elem;  /* bytes per element of the call    */
+} ic_model_t;
+
+/* An algorithm's cost for the call a in closed form, as its file states it
+ * (seconds).  Exact for even blocks where the file says so, an estimate
+ * otherwise; tests/unit/check_cost_formulas.c holds each against the cost
+ * evaluator run on the real schedules.  The selector prices candidates with
+ * it, so choosing costs O(1) per algorithm whatever p is. */
+typedef double (*ic_cost_fn)(const ic_coll_args_t *a, const ic_model_t *m);
+
+/* A pipelined algorithm's segment size (elements) for the call a: the
+ * minimum of its cost formula.  At least 1. */
+typedef size_t (*ic_seg_rule_fn)(const ic_coll_args_t *a, const ic_model_t *m);
 
 typedef struct ic_algorithm {
     const char *name;        /* registry name, unique per collective */
@@ -250,6 +264,7 @@ typedef struct ic_algorithm {
     const char *description; /* one line */
     unsigned flags;
     ic_builder_fn build;
+    ic_cost_fn cost;         /* closed-form cost                    */
     ic_seg_rule_fn seg_rule; /* pipelined algorithms only, else NULL */
 } ic_algorithm_t;
 

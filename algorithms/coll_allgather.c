@@ -90,3 +90,22 @@ int ic_coll_allgather_bruck(ic_sched_t *s, const ic_coll_args_t *a)
 {
     return allgather(s, a, AG_BRUCK);
 }
+
+double ic_cost_allgather_gather_bcast(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return 2 * t.L * t.a + (t.f + t.L) * t.n * t.b;
+}
+
+/* With uneven blocks the largest one sets the pace of every ring step. */
+double ic_cost_allgather_bucket(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return (t.p - 1) * (t.a + t.bmax * t.b);
+}
+
+double ic_cost_allgather_bruck(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return t.L * t.a + t.f * t.n * t.b;
+}

@@ -47,3 +47,15 @@ int ic_coll_barrier_dissemination(ic_sched_t *s, const ic_coll_args_t *a)
     }
     return ic_sched_ok(s);
 }
+
+double ic_cost_barrier_mst(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return 2 * t.L * t.a;
+}
+
+double ic_cost_barrier_dissemination(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return t.L * t.a;
+}

@@ -60,16 +60,38 @@ int ic_coll_bcast_pipeline(ic_sched_t *s, const ic_coll_args_t *a)
 /* k = sqrt((p - 2) m beta / alpha) segments minimise
  * (p - 2 + k)(alpha + (m / k) beta) for m bytes; p = 2 gains nothing from
  * pipelining (k = 1). */
-size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, double alpha, double beta, size_t elem)
+size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *md)
 {
-    double m = (double)a->count * (double)elem;
+    double m = (double)a->count * (double)md->elem;
     double k = 1;
-    if (a->size > 2 && alpha > 0 && beta > 0)
-        k = floor(sqrt((double)(a->size - 2) * m * beta / alpha) + 0.5);
+    if (a->size > 2 && md->alpha > 0 && md->beta > 0)
+        k = floor(sqrt((double)(a->size - 2) * m * md->beta / md->alpha) + 0.5);
     if (k < 1)
         k = 1;
     if (k > (double)a->count)
         k = (double)a->count;
     size_t seg = (size_t)ceil((double)a->count / k);
     return seg ? seg : 1;
+}
+
+double ic_cost_bcast_mst(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return t.L * (t.a + t.n * t.b);
+}
+
+double ic_cost_bcast_scatter_collect(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return (t.L + t.p - 1) * t.a + 2 * t.f * t.n * t.b;
+}
+
+double ic_cost_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    if (a->size <= 1)
+        return 0;
+    size_t seg = a->seg && a->seg < a->count ? a->seg : a->count;
+    double k = seg ? (double)((a->count + seg - 1) / seg) : 1;
+    return (t.p - 2 + k) * (t.a + (double)seg * (double)m->elem * t.b);
 }

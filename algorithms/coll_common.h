@@ -159,11 +159,55 @@ static inline void ic_layout_copy(ic_sched_t *s, const ic_layout_t *L, ic_buf_t 
         ic_sched_copy(s, ic_reg(from, rs, len), ic_reg(to, rd, len));
 }
 
+/* ---------------------------------------------------- closed-form costs
+ *
+ * The terms the cost formulas of the coll_*.c files are written in, for the
+ * call a under the model m (see ic_cost_fn in algorithms.h).
+ */
+typedef struct ic_terms {
+    double p;     /* ranks                                            */
+    double L;     /* ceil(log2 p)                                     */
+    double F;     /* floor(log2 p)                                    */
+    int np2;      /* p is not a power of two (folds are needed)       */
+    double f;     /* (p - 1) / p                                      */
+    double n;     /* bytes: the vector, or all blocks together        */
+    double bmax;  /* bytes of the largest block (per-rank blocks)     */
+    double a, b, g; /* alpha, beta, gamma                             */
+} ic_terms_t;
+
+static inline ic_terms_t ic_terms(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t;
+    int p = a->size > 0 ? a->size : 1;
+    t.p = p;
+    t.L = ic_ceil_log2(p);
+    t.np2 = (p & (p - 1)) != 0;
+    t.F = t.L - t.np2;
+    t.f = (double)(p - 1) / p;
+    size_t total = a->count, bmax = p > 0 ? (a->count + (size_t)p - 1) / (size_t)p : 0;
+    if (a->counts && a->coll != IC_COLL_BCAST && a->coll != IC_COLL_REDUCE &&
+        a->coll != IC_COLL_ALLREDUCE) {
+        total = 0;
+        bmax = 0;
+        for (int i = 0; i < a->size; i++) {
+            total += a->counts[i];
+            if (a->counts[i] > bmax)
+                bmax = a->counts[i];
+        }
+    }
+    t.n = (double)total * (double)m->elem;
+    t.bmax = (double)bmax * (double)m->elem;
+    t.a = m->alpha;
+    t.b = m->beta;
+    t.g = m->gamma;
+    return t;
+}
+
 /* The builders of algorithms/coll_*.c, listed in algorithms/registry.c. */
 int ic_coll_bcast_mst(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_bcast_scatter_collect(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_bcast_pipeline(ic_sched_t *s, const ic_coll_args_t *a);
-size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, double alpha, double beta, size_t elem);
+size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 int ic_coll_reduce_mst(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_reduce_dcombine_gather(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_allreduce_mst(ic_sched_t *s, const ic_coll_args_t *a);
@@ -180,5 +224,26 @@ int ic_coll_scatter_mst(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_gather_mst(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_barrier_mst(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_barrier_dissemination(ic_sched_t *s, const ic_coll_args_t *a);
+
+/* Their closed-form costs (ic_cost_fn), in the same files. */
+double ic_cost_bcast_mst(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_bcast_scatter_collect(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_reduce_mst(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_reduce_dcombine_gather(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allreduce_mst(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allreduce_dcombine_collect(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allreduce_rd(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allreduce_halving_doubling(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allgather_gather_bcast(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allgather_bucket(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allgather_bruck(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_reduce_scatter_mst(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_reduce_scatter_bucket(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_reduce_scatter_halving(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_scatter_mst(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_gather_mst(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_barrier_mst(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_barrier_dissemination(const ic_coll_args_t *a, const ic_model_t *m);
 
 #endif /* IC_COLL_COMMON_H */

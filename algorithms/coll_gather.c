@@ -42,3 +42,9 @@ int ic_coll_gather_mst(ic_sched_t *s, const ic_coll_args_t *a)
     ic_layout_free(&L);
     return ic_sched_ok(s);
 }
+
+double ic_cost_gather_mst(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return t.L * t.a + t.f * t.n * t.b;
+}

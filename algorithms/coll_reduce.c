@@ -57,3 +57,15 @@ int ic_coll_reduce_dcombine_gather(ic_sched_t *s, const ic_coll_args_t *a)
     ic_layout_free(&L);
     return ic_sched_ok(s);
 }
+
+double ic_cost_reduce_mst(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return t.L * (t.a + t.n * (t.b + t.g));
+}
+
+double ic_cost_reduce_dcombine_gather(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return (t.L + t.p - 1) * t.a + 2 * t.f * t.n * t.b + t.f * t.n * t.g;
+}

@@ -43,3 +43,9 @@ int ic_coll_scatter_mst(ic_sched_t *s, const ic_coll_args_t *a)
     ic_layout_free(&L);
     return ic_sched_ok(s);
 }
+
+double ic_cost_scatter_mst(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return t.L * t.a + t.f * t.n * t.b;
+}

@@ -5,12 +5,33 @@
 
 #include <stdlib.h>
 
+ic_model_t ic_model_of(const ic_cost_params_t *c, size_t elem)
+{
+    ic_model_t m;
+    m.alpha = c->alpha;
+    m.beta = c->beta;
+    m.gamma = c->gamma;
+    m.elem = elem;
+    return m;
+}
+
 size_t ic_choose_seg(const ic_algorithm_t *alg, const ic_coll_args_t *a,
                      const ic_cost_params_t *c, size_t elem)
 {
     if (!alg->seg_rule)
         return 0;
-    return alg->seg_rule(a, c->alpha, c->beta, elem);
+    ic_model_t m = ic_model_of(c, elem);
+    return alg->seg_rule(a, &m);
+}
+
+double ic_estimate(const ic_algorithm_t *alg, const ic_coll_args_t *a0, const ic_cost_params_t *c,
+                   size_t elem)
+{
+    ic_coll_args_t a = *a0;
+    if (!a.seg)
+        a.seg = ic_choose_seg(alg, &a, c, elem);
+    ic_model_t m = ic_model_of(c, elem);
+    return alg->cost(&a, &m);
 }
 
 double ic_predict(const ic_algorithm_t *alg, const ic_coll_args_t *a0, const ic_cost_params_t *c0,
@@ -56,7 +77,7 @@ const ic_algorithm_t *ic_choose(const ic_coll_args_t *a, const ic_cost_params_t 
     for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++) {
         if (alg->coll != a->coll || !ic_alg_usable(alg, a, NULL))
             continue;
-        double x = ic_predict(alg, a, c, elem);
+        double x = ic_estimate(alg, a, c, elem);
         if (x < 0)
             continue;
         if (!best || x < best_t) {

@@ -2,10 +2,14 @@
  * choose.h -- choosing an algorithm with the cost model, without MPI.
  *
  * Every registered algorithm of the call's collective that can serve the
- * call is built for all p ranks and priced with the cost evaluator; the
- * cheapest wins (ties: registry order).  The MPI runtime (src/select.c)
- * caches these decisions per communicator; the info tool and the unit
- * tests call this directly.
+ * call is priced with its closed-form cost (ic_algorithm_t.cost, written as
+ * in the papers and held against the cost evaluator by the unit tests), and
+ * the cheapest wins (ties: registry order).  That takes O(1) per algorithm
+ * whatever p is, so every rank can afford it at run time.  ic_predict()
+ * prices one algorithm exactly instead: it builds the schedules of all p
+ * ranks and runs the cost evaluator (for reports, the benchmark's
+ * prediction column and the info tool).  The MPI runtime (src/select.c)
+ * caches decisions per communicator.
  */
 #ifndef IC_CHOOSE_H
 #define IC_CHOOSE_H
@@ -17,21 +21,29 @@
 extern "C" {
 #endif
 
-/* Predicted time of `alg` for the call described by a (a->rank is ignored:
- * all ranks are built; a pipelined algorithm with a->seg == 0 gets the
- * segment of ic_choose_seg()).  elem: bytes per element of every buffer.  Returns
- * a negative value if the algorithm cannot be built or priced. */
-double ic_predict(const ic_algorithm_t *alg, const ic_coll_args_t *a, const ic_cost_params_t *c,
-                  size_t elem);
+/* The closed-form model of cost parameters c for elements of elem bytes. */
+ic_model_t ic_model_of(const ic_cost_params_t *c, size_t elem);
 
 /* Segment size (elements) of a pipelined algorithm (one with a seg_rule)
  * for the call a under the cost parameters c; 0 for other algorithms. */
 size_t ic_choose_seg(const ic_algorithm_t *alg, const ic_coll_args_t *a,
                      const ic_cost_params_t *c, size_t elem);
 
-/* Cheapest usable algorithm, or NULL.  *t (if not NULL) gets its time.
- * Pipelined algorithms are priced with the segment ic_choose_seg() gives
- * (unless a->seg is set). */
+/* Closed-form cost of `alg` for the call a (a pipelined algorithm with
+ * a->seg == 0 gets the segment of ic_choose_seg()). */
+double ic_estimate(const ic_algorithm_t *alg, const ic_coll_args_t *a, const ic_cost_params_t *c,
+                   size_t elem);
+
+/* Predicted time of `alg` by the cost evaluator on the schedules of all p
+ * ranks (a->rank is ignored; a pipelined algorithm with a->seg == 0 gets
+ * the segment of ic_choose_seg()).  elem: bytes per element of every
+ * buffer.  Returns a negative value if the algorithm cannot be built or
+ * priced.  O(p x schedule length): for reports, not for every call. */
+double ic_predict(const ic_algorithm_t *alg, const ic_coll_args_t *a, const ic_cost_params_t *c,
+                  size_t elem);
+
+/* Cheapest usable algorithm by ic_estimate(), or NULL.  *t (if not NULL)
+ * gets its estimated time. */
 const ic_algorithm_t *ic_choose(const ic_coll_args_t *a, const ic_cost_params_t *c, size_t elem,
                                 double *t);
 
