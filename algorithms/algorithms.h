@@ -145,7 +145,8 @@ void ic_bruck_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t
 /* Distributed combine by recursive halving: like ic_bucket_dcombine (full
  * vectors in, block p complete on position p), in log2 n steps (plus a fold
  * and an unfold when n is not a power of two).  Needs a commutative op; tmp
- * needs room for the total at tmpbase.
+ * receives partner data (at most the total at tmpbase; a scratch tmp is
+ * declared with the size the schedule really uses).
  * Cost (n = 2^k) k alpha + (n-1)/n m (beta + gamma). */
 void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                     const size_t *counts, ic_buf_t tmp, size_t tmpbase);

@@ -23,7 +23,8 @@
  * not adjacent).  Every position holds a full vector (blocks packed in
  * position order) at base of buf; on return position p's block p holds the
  * combination over all positions; other parts of buf are clobbered.  tmp
- * receives partner data: room for the total count.
+ * receives partner data: the schedule asks for the largest receive (about
+ * half the vector; the whole one on the positions that take a fold).
  *
  * Cost (n = 2^k, even blocks): k alpha + (n-1)/n m (beta + gamma); when n
  * is not a power of two add alpha + m (beta + gamma) for the fold and
@@ -42,8 +43,7 @@ void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t b
     if (me < 0 || n <= 1)
         return;
     size_t total = ic_blocks_total(counts, n);
-    if (tmp == IC_BUF_SCRATCH || tmp == IC_BUF_SCRATCH2)
-        ic_sched_need(s, tmp, tmpbase + total);
+    size_t need = 0; /* the largest receive into tmp */
     int pof2 = 1;
     while (pof2 <= n / 2)
         pof2 *= 2;
@@ -65,6 +65,7 @@ void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t b
     if (folded && v < 0)
         ic_sched_send(s, ic_line_rank(line, me + 1), all);
     if (folded && v >= 0) {
+        need = total;
         ic_sched_recv(s, ic_line_rank(line, me - 1), ic_reg(tmp, tmpbase, total));
         if (total > 0)
             ic_sched_reduce(s, ic_reg(tmp, tmpbase, total), all, 1);
@@ -81,6 +82,7 @@ void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t b
         if (glen > 0)
             ic_sched_send(s, peer, ic_reg(buf, base + vpre[give_lo], glen));
         if (klen > 0) {
+            need = klen > need ? klen : need;
             ic_sched_recv(s, peer, ic_reg(tmp, tmpbase, klen));
             ic_sched_reduce(s, ic_reg(tmp, tmpbase, klen),
                             ic_reg(buf, base + vpre[keep_lo], klen), (v ^ mask) < v);
@@ -102,5 +104,7 @@ void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t b
         }
         ic_sched_round(s);
     }
+    if (need > 0 && (tmp == IC_BUF_SCRATCH || tmp == IC_BUF_SCRATCH2))
+        ic_sched_need(s, tmp, tmpbase + need);
     free(vpre);
 }
