@@ -98,6 +98,24 @@ static int ensure_keyvals(void)
     return MPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL);
 }
 
+/* The selector's cost model: shared memory's figures when every rank of
+ * the communicator is on this node, a cluster's otherwise (collective, like
+ * the duplication; every rank reaches the same answer). */
+static int pick_model(ic_ctx_t *ctx)
+{
+    MPI_Comm node;
+    int nsize = 0;
+    ctx->cost = &ic_env()->cost;
+    if (MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
+        MPI_SUCCESS)
+        return MPI_SUCCESS; /* no node information: keep the cluster's model */
+    int rc = MPI_Comm_size(node, &nsize);
+    MPI_Comm_free(&node);
+    if (rc == MPI_SUCCESS && nsize == ctx->size)
+        ctx->cost = &ic_env()->cost_node;
+    return MPI_SUCCESS;
+}
+
 int ic_ctx_get(MPI_Comm comm, ic_ctx_t **out)
 {
     int rc = ensure_keyvals();
@@ -124,6 +142,8 @@ int ic_ctx_get(MPI_Comm comm, ic_ctx_t **out)
         rc = MPI_Comm_rank(ctx->comm, &ctx->rank);
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_size(ctx->comm, &ctx->size);
+    if (rc == MPI_SUCCESS)
+        rc = pick_model(ctx);
     if (rc != MPI_SUCCESS) {
         if (ctx->comm != MPI_COMM_NULL)
             MPI_Comm_free(&ctx->comm);

@@ -5,7 +5,11 @@
  *                                 communicator) and every error message
  *   INTERCOM_ALPHA, _BETA, _GAMMA cost-model parameters for the selector:
  *                                 seconds, seconds per byte, seconds per
- *                                 byte reduced
+ *                                 byte reduced.  Without them the selector
+ *                                 uses built-in figures of a switched
+ *                                 cluster for communicators that span
+ *                                 nodes, and of shared memory for those
+ *                                 within one node (ic_ctx_get decides)
  *   INTERCOM_SCRATCH_CACHE=BYTES  scratch kept between calls (default 16 MiB)
  *   INTERCOM_<OP>_ALGORITHM=NAME  force an algorithm (see select.c)
  */
@@ -41,9 +45,16 @@ const ic_env_t *ic_env(void)
     const char *v = getenv("INTERCOM_VERBOSE");
     env.verbose = (v && *v && *v != '0');
     ic_cost_defaults(&env.cost);
-    env.cost.alpha = getd("INTERCOM_ALPHA", env.cost.alpha);
-    env.cost.beta = getd("INTERCOM_BETA", env.cost.beta);
-    env.cost.gamma = getd("INTERCOM_GAMMA", env.cost.gamma);
+    env.cost_node = env.cost;
+    env.cost_node.alpha = 1e-6;       /* shared memory: about 1 us ...       */
+    env.cost_node.beta = 1.0 / 5e9;   /* ... 5 GB/s per copy ...             */
+    env.cost_node.gamma = 1.0 / 2e9;  /* ... and 2 GB/s reduced             */
+    ic_cost_params_t *both[2] = {&env.cost, &env.cost_node};
+    for (int i = 0; i < 2; i++) {
+        both[i]->alpha = getd("INTERCOM_ALPHA", both[i]->alpha);
+        both[i]->beta = getd("INTERCOM_BETA", both[i]->beta);
+        both[i]->gamma = getd("INTERCOM_GAMMA", both[i]->gamma);
+    }
     env.scratch_cache = (size_t)getd("INTERCOM_SCRATCH_CACHE", 16.0 * 1024 * 1024);
     env_ready = 1;
     return &env;

@@ -45,6 +45,7 @@ typedef struct ic_ctx {
     MPI_Comm user;      /* the user's communicator (attribute holder) */
     MPI_Comm comm;      /* private duplicate: all library traffic     */
     int rank, size;
+    const ic_cost_params_t *cost; /* the selector's model for this comm */
     ic_sched_t sched;   /* reused between calls                       */
     MPI_Request *reqs;  /* reused request array                       */
     size_t nreqs_cap;
@@ -140,7 +141,10 @@ void ic_record_last(ic_coll_t c, const ic_algorithm_t *alg);
 
 typedef struct ic_env {
     int verbose;                /* INTERCOM_VERBOSE                      */
-    ic_cost_params_t cost;      /* INTERCOM_ALPHA, _BETA, _GAMMA         */
+    ic_cost_params_t cost;      /* INTERCOM_ALPHA, _BETA, _GAMMA, or a
+                                   switched cluster's figures           */
+    ic_cost_params_t cost_node; /* the same, or shared memory's figures,
+                                   for communicators within one node    */
     size_t scratch_cache;       /* INTERCOM_SCRATCH_CACHE (bytes)        */
 } ic_env_t;
 

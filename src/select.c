@@ -94,7 +94,7 @@ const ic_algorithm_t *ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem)
     if (f) {
         const char *why = NULL;
         if (ic_alg_usable(f, a, &why)) {
-            a->seg = ic_choose_seg(f, a, &ic_env()->cost, elem);
+            a->seg = ic_choose_seg(f, a, ctx->cost, elem);
             return f;
         }
         char msg[200];
@@ -114,10 +114,10 @@ const ic_algorithm_t *ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem)
         }
     }
     double best_t = 0;
-    const ic_algorithm_t *best = ic_choose(a, &ic_env()->cost, elem, &best_t);
+    const ic_algorithm_t *best = ic_choose(a, ctx->cost, elem, &best_t);
     if (!best)
         return NULL;
-    a->seg = ic_choose_seg(best, a, &ic_env()->cost, elem);
+    a->seg = ic_choose_seg(best, a, ctx->cost, elem);
     if (ic_env()->verbose && ctx->rank == 0)
         fprintf(stderr, "InterCom: %s p=%d bytes=%zu root=%d -> %s (predicted %.3g s)\n",
                 ic_coll_name(c), a->size, bytes, a->root, best->name, best_t);
