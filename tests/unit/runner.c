@@ -25,6 +25,7 @@ static const struct {
     {"cost_formulas", suite_cost_formulas},
     {"primitives", suite_primitives},
     {"collectives", suite_collectives},
+    {"bench_fit", suite_bench_fit},
 };
 
 int main(int argc, char **argv)

@@ -14,5 +14,6 @@ Suite *suite_cost(void);
 Suite *suite_cost_formulas(void);
 Suite *suite_primitives(void);
 Suite *suite_collectives(void);
+Suite *suite_bench_fit(void);
 
 #endif

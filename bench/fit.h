@@ -1,0 +1,116 @@
+/*
+ * fit.h -- the statistics and model fits of intercom-bench, without MPI.
+ *
+ * Summary statistics of repeated timings (median, quartiles, extremes),
+ * weighted linear least squares, Hockney's COMMS1/COMMS2 fit
+ * t = (n + n_1/2) / r_inf with an optional breakpoint (a separate fit for
+ * each side), and the alpha-beta-gamma lower bounds of the collectives.
+ * Unit tests (tests/unit/check_bench_fit.c) link this file alone.
+ */
+#ifndef IC_BENCH_FIT_H
+#define IC_BENCH_FIT_H
+
+#include "algorithms.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ statistics */
+
+typedef struct ic_stats {
+    int n;
+    double min, q1, median, q3, max, mean;
+} ic_stats_t;
+
+/* Statistics of x[0..n-1] (x is not modified; n == 0 gives NaNs).
+ * Quartiles interpolate linearly between order statistics. */
+void ic_stats(const double *x, int n, ic_stats_t *s);
+double ic_median(const double *x, int n);
+
+/* ----------------------------------------------------- least squares */
+
+/* Weighted least squares y = a + b x over n points; w == NULL weighs every
+ * point 1.  Returns 0, or -1 if the points do not determine a line (fewer
+ * than two distinct x with positive weight). */
+int ic_linfit(const double *x, const double *y, const double *w, int n, double *a, double *b);
+
+/* ------------------------------------------------------ Hockney's model
+ *
+ * t(n) = (n + n_1/2) / r_inf = t0 + n / r_inf  (hockney-comms1-comms2, eq. 2)
+ *   r_inf   asymptotic rate (bytes/s)
+ *   n_1/2   half-performance message length (bytes)
+ *   t0      start-up time n_1/2 / r_inf (s), eq. 5
+ *   pi0     specific performance 1 / t0 = r_inf / n_1/2 (1/s), eq. 8
+ *
+ * The fit minimises relative residuals (each point weighted by 1/t^2): over
+ * message lengths spanning several decades an unweighted fit would let the
+ * noise of the longest messages decide the start-up time.
+ */
+typedef struct ic_hockney {
+    double r_inf, n_half, t0, pi0;
+    double rms_rel;     /* root mean square of (t_fit - t) / t over the points */
+    double n_lo, n_hi;  /* shortest and longest message fitted                 */
+    int npoints;
+} ic_hockney_t;
+
+/* Fit points (n[i], t[i]), i < m, t[i] > 0.  Returns 0, or -1 when they
+ * cannot be fitted (fewer than two distinct lengths, non-positive times);
+ * a non-increasing time gives r_inf = +inf and n_1/2 = NaN (still 0). */
+int ic_hockney_fit(const double *n, const double *t, int m, ic_hockney_t *out);
+
+/* Predicted time of message length n. */
+double ic_hockney_time(const ic_hockney_t *h, double n);
+
+/* Piecewise fits: the points split into regions at the breakpoints
+ * bps[0] < bps[1] < ... (a length n belongs to region k when
+ * bps[k-1] <= n < bps[k]); fits[k] is region k's own fit (nbp + 1 entries).
+ * Returns 0, or -1 when a region has fewer than two distinct lengths or
+ * cannot be fitted. */
+int ic_hockney_fit_regions(const double *n, const double *t, int m, const double *bps, int nbp,
+                           ic_hockney_t *fits);
+
+/* Breakpoints chosen from the data (segmented least squares): for k = 1 ..
+ * max_bps the k breakpoints that minimise the total sum of squared relative
+ * residuals with at least min_points distinct lengths per region; a
+ * larger k is kept only if its sum is below half the sum of the number
+ * kept so far (starting from one region).  A breakpoint sits at the
+ * geometric mean of the two lengths around it.  Returns their number (0: one region describes the data); bps needs
+ * max_bps entries. */
+int ic_hockney_breakpoints(const double *n, const double *t, int m, int min_points, int max_bps,
+                           double *bps);
+
+/* One line for a piecewise fit: start-up from the shortest messages, rate
+ * from the longest (Hockney: pi0 characterises short messages, r_inf long
+ * ones): t0 and pi0 of fits[0], r_inf of fits[nregions-1], n_1/2 =
+ * r_inf t0; n_lo, n_hi and npoints span all regions; rms_rel is NaN.  With
+ * one region this is that region's fit. */
+void ic_hockney_summary(const ic_hockney_t *fits, int nregions, ic_hockney_t *out);
+
+/* The time of the region of length n (bps as for ic_hockney_fit_regions). */
+double ic_hockney_time_regions(const ic_hockney_t *fits, const double *bps, int nbp, double n);
+
+/* ------------------------------------------------------- lower bounds
+ *
+ * Lower bound of a collective on p ranks moving n bytes in the
+ * alpha-beta-gamma model (n: the whole vector: the broadcast message, the
+ * reduced vector, the gathered or scattered vector):
+ *   bcast                    max(ceil(log2 p) alpha, n beta)
+ *   allgather(v)             ceil(log2 p) alpha + (p-1)/p n beta
+ *   reduce_scatter(_block)   ceil(log2 p) alpha + (p-1)/p n (beta + gamma)
+ *   allreduce                ceil(log2 p) alpha + (p-1)/p n (2 beta + gamma)
+ *   reduce                   ceil(log2 p) alpha + (p-1)/p n (beta + gamma)
+ *   scatter(v), gather(v)    ceil(log2 p) alpha + (p-1)/p n beta
+ *   barrier                  ceil(log2 p) alpha
+ * The first four are those of BENCHMARKING.md; the others are the same
+ * arguments applied to the rooted operations (the root sends or receives
+ * (p-1)/p n bytes, the reduce root combines them).  p == 1 gives 0.
+ */
+double ic_lower_bound(ic_coll_t coll, int p, double n, double alpha, double beta, double gamma);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IC_BENCH_FIT_H */

@@ -1,0 +1,251 @@
+/*
+ * check_bench_fit.c -- the statistics and fits of intercom-bench
+ * (bench/fit.c) on synthetic data with known parameters: Hockney's
+ * t = (n + n_1/2) / r_inf recovered exactly from exact data and within 1%
+ * from noisy data, breakpoints, and the alpha-beta-gamma lower bounds.
+ */
+#include "suites.h"
+#include "fit.h"
+
+#include <math.h>
+#include <stdint.h>
+
+#define NMAX 64
+
+/* Relative difference. */
+static double rel(double got, double want)
+{
+    return fabs(got - want) / fabs(want);
+}
+
+/* Deterministic noise in [-amp, amp] (a 64-bit LCG). */
+static double noise(uint64_t *s, double amp)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return amp * (2.0 * (double)(*s >> 11) / 9007199254740992.0 - 1.0);
+}
+
+/* Lengths 1, 2, 4, ..., 2^(m-1) and their times under (r_inf, n_half),
+ * with relative noise of +-amp. */
+static int make_points(double *n, double *t, int m, double r_inf, double n_half, double amp,
+                       uint64_t seed)
+{
+    for (int i = 0; i < m; i++) {
+        n[i] = ldexp(1.0, i);
+        t[i] = (n[i] + n_half) / r_inf * (1.0 + noise(&seed, amp));
+    }
+    return m;
+}
+
+START_TEST(stats_known_values)
+{
+    const double x[] = {5, 1, 4, 2, 3};
+    ic_stats_t s;
+    ic_stats(x, 5, &s);
+    ck_assert_int_eq(s.n, 5);
+    ck_assert_double_eq(s.min, 1);
+    ck_assert_double_eq(s.max, 5);
+    ck_assert_double_eq(s.median, 3);
+    ck_assert_double_eq(s.q1, 2);
+    ck_assert_double_eq(s.q3, 4);
+    ck_assert_double_eq(s.mean, 3);
+    const double y[] = {4, 1, 3, 2};
+    ck_assert_double_eq(ic_median(y, 4), 2.5);
+    ck_assert_double_eq(x[0], 5); /* input untouched */
+    ic_stats(x, 0, &s);
+    ck_assert(isnan(s.median));
+}
+END_TEST
+
+START_TEST(linfit_exact_and_weighted)
+{
+    double x[6], y[6], w[6], a, b;
+    for (int i = 0; i < 6; i++) {
+        x[i] = i;
+        y[i] = 3.0 - 0.5 * i;
+        w[i] = 1.0 + i;
+    }
+    ck_assert_int_eq(ic_linfit(x, y, NULL, 6, &a, &b), 0);
+    ck_assert(fabs(a - 3.0) < 1e-12 && fabs(b + 0.5) < 1e-12);
+    /* an outlier with zero weight is ignored */
+    y[5] = 100;
+    w[5] = 0;
+    ck_assert_int_eq(ic_linfit(x, y, w, 6, &a, &b), 0);
+    ck_assert(fabs(a - 3.0) < 1e-12 && fabs(b + 0.5) < 1e-12);
+    /* one distinct x: no line */
+    double xs[3] = {2, 2, 2};
+    ck_assert_int_eq(ic_linfit(xs, y, NULL, 3, &a, &b), -1);
+}
+END_TEST
+
+START_TEST(hockney_exact_recovery)
+{
+    double n[NMAX], t[NMAX];
+    const double r_inf = 12.5e6, n_half = 850;
+    int m = make_points(n, t, 23, r_inf, n_half, 0, 1);
+    ic_hockney_t h;
+    ck_assert_int_eq(ic_hockney_fit(n, t, m, &h), 0);
+    ck_assert(rel(h.r_inf, r_inf) < 1e-9);
+    ck_assert(rel(h.n_half, n_half) < 1e-9);
+    ck_assert(rel(h.t0, n_half / r_inf) < 1e-9);
+    ck_assert(rel(h.pi0, r_inf / n_half) < 1e-9);
+    ck_assert(h.rms_rel < 1e-9);
+    ck_assert_int_eq(h.npoints, 23);
+    ck_assert_double_eq(h.n_lo, 1);
+    ck_assert_double_eq(h.n_hi, ldexp(1.0, 22));
+    ck_assert(rel(ic_hockney_time(&h, 1e6), (1e6 + n_half) / r_inf) < 1e-9);
+}
+END_TEST
+
+/* Noisy measurements (+-2% per point) of several machines: r_inf and n_1/2
+ * within 1% of the truth. */
+START_TEST(hockney_noisy_within_one_percent)
+{
+    static const double machines[][2] = {
+        {12.0e6, 250},   /* 100 Mbit/s Ethernet, TCP */
+        {110.0e6, 2400}, /* 1 Gbit/s                  */
+        {5.0e9, 25000},  /* shared memory             */
+        {175.0e6, 8750}, /* the Paragon of mitra-1995 */
+    };
+    for (int k = 0; k < 4; k++) {
+        double n[NMAX], t[NMAX];
+        int m = make_points(n, t, 24, machines[k][0], machines[k][1], 0.02, 1000 + k);
+        ic_hockney_t h;
+        ck_assert_int_eq(ic_hockney_fit(n, t, m, &h), 0);
+        ck_assert_msg(rel(h.r_inf, machines[k][0]) < 0.01, "machine %d: r_inf %g", k, h.r_inf);
+        ck_assert_msg(rel(h.n_half, machines[k][1]) < 0.01, "machine %d: n_1/2 %g", k,
+                      h.n_half);
+        ck_assert(h.rms_rel < 0.02);
+    }
+}
+END_TEST
+
+START_TEST(hockney_degenerate)
+{
+    double n[3] = {64, 64, 64}, t[3] = {1e-5, 1e-5, 1e-5};
+    ic_hockney_t h;
+    ck_assert_int_eq(ic_hockney_fit(n, t, 3, &h), -1);
+    double n2[2] = {1, 1024}, t2[2] = {1e-5, -1};
+    ck_assert_int_eq(ic_hockney_fit(n2, t2, 2, &h), -1);
+    /* a time that does not grow: infinite rate, t0 kept */
+    double t3[2] = {1e-5, 1e-5};
+    ck_assert_int_eq(ic_hockney_fit(n2, t3, 2, &h), 0);
+    ck_assert(isinf(h.r_inf));
+    ck_assert(rel(h.t0, 1e-5) < 1e-12);
+}
+END_TEST
+
+/* Two protocols (eager below 8 KiB, rendezvous above): a separate fit per
+ * region recovers both, at a given breakpoint and at the one found. */
+START_TEST(hockney_breakpoint_regions)
+{
+    double n[NMAX], t[NMAX];
+    const double r1 = 300e6, h1 = 1500, r2 = 1.2e9, h2 = 40000;
+    uint64_t seed = 7;
+    int m = 0;
+    for (int i = 0; i < 23; i++, m++) {
+        n[m] = ldexp(1.0, i);
+        double r = n[m] < 8192 ? r1 : r2, nh = n[m] < 8192 ? h1 : h2;
+        t[m] = (n[m] + nh) / r * (1.0 + noise(&seed, 0.01));
+    }
+    ic_hockney_t f[3];
+    double bp = 8192;
+    ck_assert_int_eq(ic_hockney_fit_regions(n, t, m, &bp, 1, f), 0);
+    ck_assert(rel(f[0].r_inf, r1) < 0.01 && rel(f[0].n_half, h1) < 0.01);
+    ck_assert(rel(f[1].r_inf, r2) < 0.01 && rel(f[1].n_half, h2) < 0.01);
+    ck_assert_double_eq(f[0].n_hi, 4096);
+    ck_assert_double_eq(f[1].n_lo, 8192);
+
+    double bps[2];
+    ck_assert_int_eq(ic_hockney_breakpoints(n, t, m, 3, 2, bps), 1);
+    ck_assert_msg(bps[0] > 4096 && bps[0] <= 8192, "breakpoint %g", bps[0]);
+    ck_assert_int_eq(ic_hockney_fit_regions(n, t, m, bps, 1, f), 0);
+    ck_assert(rel(f[0].r_inf, r1) < 0.01 && rel(f[1].r_inf, r2) < 0.01);
+    /* the summary: start-up of the short messages, rate of the long ones */
+    ic_hockney_t s;
+    ic_hockney_summary(f, 2, &s);
+    ck_assert(rel(s.t0, h1 / r1) < 0.01 && rel(s.r_inf, r2) < 0.01);
+    ck_assert(rel(s.n_half, r2 * h1 / r1) < 0.02);
+    ck_assert(rel(ic_hockney_time_regions(f, bps, 1, 1e6), (1e6 + h2) / r2) < 0.01);
+    ck_assert(rel(ic_hockney_time_regions(f, bps, 1, 100), (100 + h1) / r1) < 0.01);
+
+    /* one region: no breakpoint is found */
+    m = make_points(n, t, 23, r2, h2, 0.01, 8);
+    ck_assert_int_eq(ic_hockney_breakpoints(n, t, m, 3, 2, bps), 0);
+    /* a breakpoint beyond the data leaves a region without points */
+    bp = 1e12;
+    ck_assert_int_eq(ic_hockney_fit_regions(n, t, m, &bp, 1, f), -1);
+}
+END_TEST
+
+/* A shaped link: fast short messages (a token bucket's burst), a
+ * transition, and the shaped rate: two breakpoints, and the rate of the
+ * longest region is the link's (the single fit is far off). */
+START_TEST(hockney_three_regions)
+{
+    double n[NMAX], t[NMAX];
+    uint64_t seed = 11;
+    int m = 24;
+    for (int i = 0; i < m; i++) {
+        n[i] = ldexp(1.0, i);
+        if (n[i] < 8192)
+            t[i] = (n[i] + 3000) / 200e6;
+        else if (n[i] < 131072)
+            t[i] = (n[i] + 100) / 25e6;
+        else
+            t[i] = (n[i] + 500) / 12e6;
+        t[i] *= 1.0 + noise(&seed, 0.01);
+    }
+    double bps[2];
+    ck_assert_int_eq(ic_hockney_breakpoints(n, t, m, 3, 2, bps), 2);
+    ck_assert_msg(bps[0] > 4096 && bps[0] <= 8192, "first breakpoint %g", bps[0]);
+    ck_assert_msg(bps[1] > 65536 && bps[1] <= 131072, "second breakpoint %g", bps[1]);
+    ic_hockney_t f[3], s, one;
+    ck_assert_int_eq(ic_hockney_fit_regions(n, t, m, bps, 2, f), 0);
+    ic_hockney_summary(f, 3, &s);
+    ck_assert(rel(s.r_inf, 12e6) < 0.01);
+    ck_assert(rel(s.t0, 3000 / 200e6) < 0.02);
+    ck_assert_int_eq(ic_hockney_fit(n, t, m, &one), 0);
+    ck_assert(rel(one.r_inf, 12e6) > 0.1);
+}
+END_TEST
+
+/* The lower bounds of BENCHMARKING.md, written out. */
+START_TEST(lower_bounds)
+{
+    const double a = 20e-6, b = 1e-8, g = 1e-9, n = 4e6;
+    const int p = 8; /* ceil(log2 8) = 3 */
+    const double f = 7.0 / 8.0 * n;
+    ck_assert(rel(ic_lower_bound(IC_COLL_BCAST, p, n, a, b, g), n * b) < 1e-12);
+    ck_assert(rel(ic_lower_bound(IC_COLL_BCAST, p, 8, a, b, g), 3 * a) < 1e-12);
+    ck_assert(rel(ic_lower_bound(IC_COLL_ALLGATHER, p, n, a, b, g), 3 * a + f * b) < 1e-12);
+    ck_assert(rel(ic_lower_bound(IC_COLL_REDUCE_SCATTER, p, n, a, b, g), 3 * a + f * (b + g)) <
+              1e-12);
+    ck_assert(rel(ic_lower_bound(IC_COLL_ALLREDUCE, p, n, a, b, g), 3 * a + 2 * f * b + f * g) <
+              1e-12);
+    ck_assert(rel(ic_lower_bound(IC_COLL_BARRIER, p, 0, a, b, g), 3 * a) < 1e-12);
+    /* p = 5: ceil(log2 5) = 3, (p-1)/p = 4/5 */
+    ck_assert(rel(ic_lower_bound(IC_COLL_GATHER, 5, n, a, b, g), 3 * a + 0.8 * n * b) < 1e-12);
+    ck_assert_double_eq(ic_lower_bound(IC_COLL_ALLREDUCE, 1, n, a, b, g), 0);
+}
+END_TEST
+
+Suite *suite_bench_fit(void)
+{
+    Suite *s = suite_create("bench_fit");
+    TCase *tc = tcase_create("stats");
+    tcase_add_test(tc, stats_known_values);
+    tcase_add_test(tc, linfit_exact_and_weighted);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("hockney");
+    tcase_add_test(tc, hockney_exact_recovery);
+    tcase_add_test(tc, hockney_noisy_within_one_percent);
+    tcase_add_test(tc, hockney_degenerate);
+    tcase_add_test(tc, hockney_breakpoint_regions);
+    tcase_add_test(tc, hockney_three_regions);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("bounds");
+    tcase_add_test(tc, lower_bounds);
+    suite_add_tcase(s, tc);
+    return s;
+}
