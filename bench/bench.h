@@ -1,0 +1,168 @@
+/*
+ * bench.h -- what the subcommands of intercom-bench share: options, the
+ * run context, sizes and repetitions, data patterns, progress output, the
+ * node check, and the ping-pong sweep that pingpong, exchange, comet and
+ * coll all measure with.
+ *
+ * Conventions of every subcommand:
+ *   - times come from MPI_Wtime; a repeated measurement is summarised by its
+ *     median, with min/max and the quartiles as the spread;
+ *   - a measured point runs `--warmup` untimed repetitions first, then a
+ *     number of repetitions that fits `--time` seconds (between
+ *     `--min-reps` and `--max-reps`), or exactly `--reps`;
+ *   - every transfer is verified (data patterns, or the vendor's result);
+ *     a failed check marks the row and makes the exit status 1;
+ *   - rank 0 collects the results and writes the report.
+ */
+#ifndef IC_BENCH_H
+#define IC_BENCH_H
+
+#include "fit.h"
+#include "plot.h"
+#include "report.h"
+
+#include <mpi.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ic_bench_opts {
+    ic_format_t format;
+    const char *plot;        /* --plot PREFIX, or NULL                          */
+    int reps;                /* --reps N: exactly N repetitions (0: adaptive)   */
+    int min_reps, max_reps;  /* --min-reps, --max-reps                          */
+    double budget;           /* --time S: seconds per measured point            */
+    int warmup;              /* --warmup N                                      */
+    size_t *sizes;           /* --sizes LIST (owned), or NULL                   */
+    int nsizes;
+    long long min_size;      /* --min BYTES (-1: the subcommand's default)      */
+    long long max_size;      /* --max BYTES (-1: the subcommand's default)      */
+    double factor;           /* --factor F between consecutive sizes (0: default) */
+    int peer;                /* --peer R (-1: the last rank)                    */
+    size_t *bps;             /* --breakpoint LIST (owned)                       */
+    int nbps;                /* -1: auto (default), 0: none, else |bps|         */
+    const char *label;       /* --label TEXT: what the run is, for the header   */
+    /* coll */
+    const char *ops;         /* --ops LIST                                      */
+    int table2, algorithms, root, selector_fit;
+    const char *type;        /* --type int|double|float|char                    */
+    /* loggp */
+    const char *modes;       /* --modes LIST                                    */
+    /* comet */
+    const char *kernels;     /* --kernels LIST                                  */
+    size_t *dims;            /* --ld LIST: local matrix orders                  */
+    int ndims;
+    size_t *vecs;            /* --vec LIST: DAXPY vector lengths                */
+    int nvecs;
+} ic_bench_opts_t;
+
+typedef struct ic_bench {
+    MPI_Comm comm;
+    int rank, size;
+    ic_bench_opts_t o;
+    ic_report_t *rep;  /* rank 0 only                                          */
+    int progress;      /* rank 0 writes a progress line (stderr is a terminal) */
+    int failures;      /* verification failures (meaningful on rank 0)         */
+} ic_bench_t;
+
+/* ------------------------------------------------------- subcommands */
+
+int ic_bench_pingpong(ic_bench_t *b, int exchange); /* pingpong (COMMS1), exchange (COMMS2) */
+int ic_bench_loggp(ic_bench_t *b);
+int ic_bench_comet(ic_bench_t *b);
+int ic_bench_coll(ic_bench_t *b);
+
+/* ------------------------------------------------------------ helpers */
+
+/* Message lengths: --sizes, or dmin..dmax (overridden by --min/--max)
+ * growing by --factor (default `factor`).  Returns the count; *out is
+ * malloc'ed.  A length of 0 is kept only when asked for explicitly. */
+int ic_bench_sizes(const ic_bench_t *b, size_t dmin, size_t dmax, double factor, size_t **out);
+
+/* Repetitions for a point whose one repetition takes about t seconds
+ * (the same t must be given on every rank that uses the answer). */
+int ic_bench_reps(const ic_bench_t *b, double t);
+
+/* Deterministic data: byte i of a buffer filled with seed s. */
+static inline unsigned char ic_bench_byte(size_t i, unsigned s)
+{
+    return (unsigned char)((i * 131u + s * 7919u + (i >> 8) * 17u) ^ (s >> 3));
+}
+void ic_bench_fill(void *buf, size_t bytes, unsigned seed);
+/* Number of bytes of buf that differ from the pattern of seed. */
+size_t ic_bench_check(const void *buf, size_t bytes, unsigned seed);
+
+/* Progress line on stderr (rank 0, terminal only); _end clears it. */
+void ic_bench_progress(const ic_bench_t *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void ic_bench_progress_end(const ic_bench_t *b);
+
+/* Report what runs where: MPI library, p, nodes, ranks per node, cores.
+ * Warns (report note and stderr) when a node has more ranks than cores.
+ * Collective. */
+void ic_bench_describe(ic_bench_t *b);
+
+/* Sleep at least s seconds (yielding the processor). */
+void ic_bench_sleep(double s);
+
+/* Allocate or fail the whole run (collective failure is not recoverable
+ * for a benchmark): prints and calls MPI_Abort. */
+void *ic_bench_alloc(const ic_bench_t *b, size_t bytes);
+
+/* Add a Hockney fit as a row of a table made by ic_bench_fit_table(). */
+ic_table_t *ic_bench_fit_table(ic_bench_t *b, const char *name, const char *title);
+void ic_bench_fit_row(ic_table_t *t, const char *label, const ic_hockney_t *h);
+
+/* ------------------------------------------------- ping-pong sweeps */
+
+/* One ping-pong (or exchange) sweep between ranks a and peer of comm.
+ * Every rank of comm calls it (ranks other than a and peer only take part
+ * in the broadcasts of repetition counts).  Results on rank a:
+ * stats[i] of the one-way times (half a round trip) for sizes[i], and the
+ * number of failed verifications.  Exchange: both ranks send at once
+ * (MPI_Sendrecv) and return what they received.  progress_tag labels
+ * the progress line. */
+typedef struct ic_pp_result {
+    ic_stats_t *stats; /* nsizes entries, on rank a */
+    int failures;
+} ic_pp_result_t;
+
+int ic_bench_pingpong_sweep(ic_bench_t *b, MPI_Comm comm, int a, int peer, const size_t *sizes,
+                            int nsizes, int exchange, const char *progress_tag,
+                            ic_pp_result_t *res);
+
+/* Hockney fits of the medians of a sweep (rank a): one region, or one per
+ * region between breakpoints, and their summary (fit.h:
+ * ic_hockney_summary).  The fit of all points in one region is kept too. */
+#define IC_PP_MAX_REGIONS 8
+typedef struct ic_pp_fit {
+    int nregions;                        /* 1 .. IC_PP_MAX_REGIONS          */
+    double bps[IC_PP_MAX_REGIONS - 1];   /* breakpoints, in bytes of n      */
+    ic_hockney_t region[IC_PP_MAX_REGIONS];
+    ic_hockney_t all;                    /* every point in one region       */
+    ic_hockney_t summary;                /* t0, pi0 short; r_inf long       */
+} ic_pp_fit_t;
+
+/* bytes_scale multiplies the lengths (2 for an exchange: both directions
+ * count).  nbp < 0: breakpoints chosen from the data (at most 2); 0: one
+ * region; otherwise the nbp message lengths bps.  Returns 0, 1 when given
+ * breakpoints left a region with fewer than two lengths (one region was
+ * fitted instead), or -1 when the points cannot be fitted at all. */
+int ic_bench_pingpong_fit(const size_t *sizes, int nsizes, const ic_stats_t *stats,
+                          double bytes_scale, int nbp, const size_t *bps, ic_pp_fit_t *out);
+/* The fitted time of length n (bytes of n, scaled), region by region. */
+double ic_bench_pingpong_fit_time(const ic_pp_fit_t *f, double n);
+/* Rows of a fit table (ic_bench_fit_table): the summary labelled `label`,
+ * and, with several regions, one row per region labelled prefix + range. */
+void ic_bench_pingpong_fit_rows(ic_table_t *t, const char *label, const char *prefix,
+                                const ic_pp_fit_t *f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IC_BENCH_H */

@@ -1,0 +1,821 @@
+/*
+ * coll.c -- `intercom-bench coll`: every collective of the vendor MPI
+ * against InterCom's, over a sweep of message sizes.
+ *
+ * One row per (operation, p, bytes) [and algorithm with --algorithms]:
+ * median time of the vendor's call and of InterCom's, with their spread,
+ * the ratio vendor / InterCom, the alpha-beta-gamma lower bound (fit.h),
+ * InterCom's algorithm (IC_Last_algorithm) and the cost model's predicted
+ * time of that algorithm (ic_predict with this run's alpha, beta, gamma).
+ *
+ * Method.
+ *   - alpha and beta: a COMMS1 ping-pong between ranks 0 and p-1 in the same
+ *     run, fitted with Hockney's model (per region when the protocol
+ *     changes, see pingpong.c): alpha = t0 of the shortest messages,
+ *     beta = 1 / r_inf of the longest;
+ *     gamma: MPI_Reduce_local of the benchmark's type and MPI_SUM, per
+ *     byte.
+ *   - bytes is the whole vector n of the lower bounds: the broadcast
+ *     message, the reduced vector, the vector gathered, scattered or
+ *     reduce-scattered (blocks of n/p; the v-variants use uneven blocks of
+ *     3/4 and 5/4 of that, alternating).  Element type int (--type), op
+ *     MPI_SUM; data are small integers, so every reduction is exact in any
+ *     order and results are compared bitwise.
+ *   - per point: --warmup untimed calls of each library, then repetitions,
+ *     each timing one vendor call and one InterCom call, alternating which
+ *     goes first; each call starts after an MPI_Barrier and its time is
+ *     that of the slowest rank (MPI_Reduce MAX of the per-rank times, done
+ *     after the repetitions); medians and quartiles over the repetitions.
+ *   - every repetition compares InterCom's result with the vendor's, byte
+ *     for byte, on every rank where the result is defined (outputs are
+ *     poisoned before each call, so a call that writes nothing fails).
+ *     The barrier is checked for its one promise: a rank that left it
+ *     cannot have sent a message before the last rank entered it.
+ */
+#include "config.h"
+#include "bench.h"
+#include "choose.h"
+#include "intercom.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { LIB_VENDOR = 0, LIB_IC = 1 };
+enum { TAG_BARRIER_CHECK = 301 };
+
+typedef struct point {
+    MPI_Comm comm;
+    ic_coll_t c;
+    int p, rank, root;
+    MPI_Datatype type;
+    size_t esz;
+    size_t count;       /* bcast / reduce / allreduce elements          */
+    size_t blk;         /* even block (elements)                         */
+    int *counts;        /* per-rank blocks (elements)                    */
+    int *displs;        /* packed displacements (elements)               */
+    size_t total;       /* elements of the whole vector                  */
+    char *sbuf;         /* input (root pattern for bcast)                */
+    char *out[2];       /* vendor / InterCom outputs                      */
+    size_t sbytes, rbytes, cmp_bytes;
+} point_t;
+
+typedef struct result {
+    ic_stats_t v, i;
+    int reps;
+    int mismatch;       /* ranks x repetitions with differing results    */
+    char alg[96];
+} result_t;
+
+typedef struct model {
+    double alpha, beta, gamma;
+    ic_cost_params_t cost;
+} model_t;
+
+/* ------------------------------------------------------------- data */
+
+static int type_of(const char *name, MPI_Datatype *t)
+{
+    if (!name || !strcmp(name, "int"))
+        *t = MPI_INT;
+    else if (!strcmp(name, "double"))
+        *t = MPI_DOUBLE;
+    else if (!strcmp(name, "float"))
+        *t = MPI_FLOAT;
+    else if (!strcmp(name, "long"))
+        *t = MPI_LONG;
+    else
+        return -1;
+    return 0;
+}
+
+/* Small integers (|v| <= 510): sums over up to 2^20 ranks are exact in
+ * every type, so any summation order gives the same bits. */
+static void fill_values(char *buf, size_t n, MPI_Datatype t, int rank)
+{
+    for (size_t i = 0; i < n; i++) {
+        long v = (long)(((size_t)rank * 131u + i * 7u + 3u) % 1021u) - 510;
+        if (t == MPI_INT)
+            ((int *)buf)[i] = (int)v;
+        else if (t == MPI_DOUBLE)
+            ((double *)buf)[i] = (double)v;
+        else if (t == MPI_FLOAT)
+            ((float *)buf)[i] = (float)v;
+        else
+            ((long *)buf)[i] = v;
+    }
+}
+
+static int is_v(ic_coll_t c)
+{
+    return c == IC_COLL_ALLGATHERV || c == IC_COLL_GATHERV || c == IC_COLL_SCATTERV ||
+           c == IC_COLL_REDUCE_SCATTER;
+}
+
+/* Lay out a point of about `bytes` bytes; allocates the buffers. */
+static void point_setup(ic_bench_t *b, point_t *pt, ic_coll_t c, size_t bytes, MPI_Datatype t,
+                        int root)
+{
+    memset(pt, 0, sizeof(*pt));
+    pt->comm = b->comm;
+    pt->c = c;
+    pt->p = b->size;
+    pt->rank = b->rank;
+    pt->root = root;
+    pt->type = t;
+    int sz;
+    MPI_Type_size(t, &sz);
+    pt->esz = (size_t)sz;
+    int p = pt->p, me = pt->rank, is_root = me == root;
+    size_t elems = bytes / pt->esz;
+    pt->count = elems > 0 ? elems : 1;
+    pt->blk = elems / (size_t)p > 0 ? elems / (size_t)p : 1;
+    pt->counts = ic_bench_alloc(b, (size_t)p * sizeof(int));
+    pt->displs = ic_bench_alloc(b, (size_t)p * sizeof(int));
+    size_t tot = 0;
+    for (int i = 0; i < p; i++) {
+        size_t k = pt->blk;
+        if (is_v(c)) /* 3/4 and 5/4 of the even block, alternating */
+            k = i % 2 ? pt->blk + pt->blk / 4 : pt->blk - pt->blk / 4;
+        pt->counts[i] = (int)k;
+        pt->displs[i] = (int)tot;
+        tot += k;
+    }
+    size_t own = (size_t)pt->counts[me], in = 0, out = 0;
+    int sig = 1; /* is the result defined on this rank */
+    switch (c) {
+    case IC_COLL_BCAST:
+        pt->total = pt->count;
+        in = is_root ? pt->count : 0;
+        out = pt->count;
+        break;
+    case IC_COLL_REDUCE:
+    case IC_COLL_ALLREDUCE:
+        pt->total = pt->count;
+        in = out = pt->count;
+        sig = c == IC_COLL_ALLREDUCE || is_root;
+        break;
+    case IC_COLL_ALLGATHER:
+    case IC_COLL_ALLGATHERV:
+        pt->total = tot;
+        in = own;
+        out = tot;
+        break;
+    case IC_COLL_REDUCE_SCATTER:
+    case IC_COLL_REDUCE_SCATTER_BLOCK:
+        pt->total = tot;
+        in = tot;
+        out = own;
+        break;
+    case IC_COLL_SCATTER:
+    case IC_COLL_SCATTERV:
+        pt->total = tot;
+        in = is_root ? tot : 0;
+        out = own;
+        break;
+    case IC_COLL_GATHER:
+    case IC_COLL_GATHERV:
+        pt->total = tot;
+        in = own;
+        out = is_root ? tot : 0;
+        sig = is_root;
+        break;
+    default: /* barrier */
+        pt->total = 0;
+        sig = 0;
+        break;
+    }
+    pt->sbytes = in * pt->esz;
+    pt->rbytes = out * pt->esz;
+    pt->cmp_bytes = sig ? pt->rbytes : 0;
+    pt->sbuf = ic_bench_alloc(b, pt->sbytes);
+    pt->out[0] = ic_bench_alloc(b, pt->rbytes);
+    pt->out[1] = ic_bench_alloc(b, pt->rbytes);
+    fill_values(pt->sbuf, in, t, me);
+}
+
+static void point_free(point_t *pt)
+{
+    free(pt->counts);
+    free(pt->displs);
+    free(pt->sbuf);
+    free(pt->out[0]);
+    free(pt->out[1]);
+}
+
+/* Inputs in place, outputs poisoned. */
+static void point_reset(point_t *pt, int lib)
+{
+    if (pt->c == IC_COLL_BCAST && pt->rank == pt->root)
+        memcpy(pt->out[lib], pt->sbuf, pt->rbytes);
+    else if (pt->rbytes)
+        memset(pt->out[lib], 0xA5, pt->rbytes);
+}
+
+/* ------------------------------------------------------------- calls */
+
+static int call(const point_t *pt, int lib)
+{
+    MPI_Comm comm = pt->comm;
+    MPI_Datatype t = pt->type;
+    int root = pt->root, n = (int)pt->count, blk = (int)pt->blk;
+    int own = pt->counts[pt->rank];
+    void *s = pt->sbuf, *r = pt->out[lib];
+    const int *cs = pt->counts, *ds = pt->displs;
+    int ic = lib == LIB_IC;
+    switch (pt->c) {
+    case IC_COLL_BCAST:
+        return ic ? IC_Bcast(r, n, t, root, comm) : MPI_Bcast(r, n, t, root, comm);
+    case IC_COLL_REDUCE:
+        return ic ? IC_Reduce(s, r, n, t, MPI_SUM, root, comm)
+                  : MPI_Reduce(s, r, n, t, MPI_SUM, root, comm);
+    case IC_COLL_ALLREDUCE:
+        return ic ? IC_Allreduce(s, r, n, t, MPI_SUM, comm)
+                  : MPI_Allreduce(s, r, n, t, MPI_SUM, comm);
+    case IC_COLL_ALLGATHER:
+        return ic ? IC_Allgather(s, blk, t, r, blk, t, comm)
+                  : MPI_Allgather(s, blk, t, r, blk, t, comm);
+    case IC_COLL_ALLGATHERV:
+        return ic ? IC_Allgatherv(s, own, t, r, cs, ds, t, comm)
+                  : MPI_Allgatherv(s, own, t, r, cs, ds, t, comm);
+    case IC_COLL_REDUCE_SCATTER:
+        return ic ? IC_Reduce_scatter(s, r, cs, t, MPI_SUM, comm)
+                  : MPI_Reduce_scatter(s, r, cs, t, MPI_SUM, comm);
+    case IC_COLL_REDUCE_SCATTER_BLOCK:
+        return ic ? IC_Reduce_scatter_block(s, r, blk, t, MPI_SUM, comm)
+                  : MPI_Reduce_scatter_block(s, r, blk, t, MPI_SUM, comm);
+    case IC_COLL_SCATTER:
+        return ic ? IC_Scatter(s, blk, t, r, blk, t, root, comm)
+                  : MPI_Scatter(s, blk, t, r, blk, t, root, comm);
+    case IC_COLL_SCATTERV:
+        return ic ? IC_Scatterv(s, cs, ds, t, r, own, t, root, comm)
+                  : MPI_Scatterv(s, cs, ds, t, r, own, t, root, comm);
+    case IC_COLL_GATHER:
+        return ic ? IC_Gather(s, blk, t, r, blk, t, root, comm)
+                  : MPI_Gather(s, blk, t, r, blk, t, root, comm);
+    case IC_COLL_GATHERV:
+        return ic ? IC_Gatherv(s, own, t, r, cs, ds, t, root, comm)
+                  : MPI_Gatherv(s, own, t, r, cs, ds, t, root, comm);
+    default:
+        return ic ? IC_Barrier(comm) : MPI_Barrier(comm);
+    }
+}
+
+/* One timed call of one library on this rank. */
+static double timed_call(const point_t *pt, int lib, int *errors)
+{
+    point_reset((point_t *)pt, lib);
+    MPI_Barrier(pt->comm);
+    double t0 = MPI_Wtime();
+    int rc = call(pt, lib);
+    double t = MPI_Wtime() - t0;
+    *errors += rc != MPI_SUCCESS;
+    return t;
+}
+
+/* The barrier's promise: rank 0 enters late; the last rank sends it a
+ * message right after leaving.  Had anyone left before rank 0 entered,
+ * the message could already be there when rank 0 looks, before entering.
+ * A correct barrier can never fail this check.  Returns 1 on violation
+ * (rank 0). */
+static int barrier_check(const point_t *pt, int lib)
+{
+    int p = pt->p, me = pt->rank, bad = 0, flag = 0, token = 1;
+    if (p < 2)
+        return 0;
+    MPI_Barrier(pt->comm);
+    if (me == 0) {
+        ic_bench_sleep(0.005);
+        MPI_Iprobe(p - 1, TAG_BARRIER_CHECK, pt->comm, &flag, MPI_STATUS_IGNORE);
+        bad = flag;
+    }
+    if (lib == LIB_IC)
+        IC_Barrier(pt->comm);
+    else
+        MPI_Barrier(pt->comm);
+    if (me == p - 1)
+        MPI_Send(&token, 1, MPI_INT, 0, TAG_BARRIER_CHECK, pt->comm);
+    if (me == 0)
+        MPI_Recv(&token, 1, MPI_INT, p - 1, TAG_BARRIER_CHECK, pt->comm, MPI_STATUS_IGNORE);
+    return bad;
+}
+
+static void measure(ic_bench_t *b, const point_t *pt, result_t *res)
+{
+    int errors = 0, mism = 0;
+    double est = 0, gest = 0;
+    for (int w = 0; w < b->o.warmup; w++) {
+        double t0 = MPI_Wtime(); /* a whole repetition: both calls, barriers, checks */
+        for (int lib = 0; lib < 2; lib++)
+            timed_call(pt, lib, &errors);
+        if (pt->cmp_bytes)
+            mism += memcmp(pt->out[0], pt->out[1], pt->cmp_bytes) != 0;
+        est = MPI_Wtime() - t0;
+    }
+    MPI_Allreduce(&est, &gest, 1, MPI_DOUBLE, MPI_MAX, pt->comm);
+    int reps = ic_bench_reps(b, gest);
+    double *t = ic_bench_alloc(b, 4 * (size_t)reps * sizeof(double));
+    for (int r = 0; r < reps; r++) {
+        int first = r % 2 ? LIB_IC : LIB_VENDOR;
+        t[2 * r + first] = timed_call(pt, first, &errors);
+        t[2 * r + !first] = timed_call(pt, !first, &errors);
+        if (pt->cmp_bytes && memcmp(pt->out[0], pt->out[1], pt->cmp_bytes) != 0)
+            mism++;
+    }
+    if (pt->c == IC_COLL_BARRIER)
+        mism += barrier_check(pt, LIB_VENDOR) + barrier_check(pt, LIB_IC);
+    double *tmax = t + 2 * reps;
+    MPI_Reduce(t, tmax, 2 * reps, MPI_DOUBLE, MPI_MAX, 0, pt->comm);
+    int local[2] = {mism, errors}, sum[2] = {0, 0};
+    MPI_Reduce(local, sum, 2, MPI_INT, MPI_SUM, 0, pt->comm);
+    if (b->rank == 0) {
+        /* the local times are no longer needed: their room takes the series */
+        double *v = t, *ic = t + reps;
+        for (int r = 0; r < reps; r++) {
+            v[r] = tmax[2 * r];
+            ic[r] = tmax[2 * r + 1];
+        }
+        ic_stats(v, reps, &res->v);
+        ic_stats(ic, reps, &res->i);
+        res->reps = reps;
+        res->mismatch = sum[0] + sum[1];
+        const char *alg = pt->p > 1 ? IC_Last_algorithm((IC_Coll)pt->c) : "";
+        snprintf(res->alg, sizeof(res->alg), "%s", *alg ? alg : "-");
+    }
+    free(t);
+}
+
+/* ------------------------------------------------------ model, bound */
+
+/* Cost-model prediction of algorithm `name` for this point (rank 0). */
+static double predict(const point_t *pt, const char *name, const model_t *m)
+{
+    const ic_algorithm_t *alg = ic_alg_find(pt->c, name);
+    if (!alg || isnan(m->alpha))
+        return NAN;
+    int p = pt->p;
+    size_t *counts = calloc((size_t)p, sizeof(size_t));
+    if (!counts)
+        return NAN;
+    ic_coll_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.coll = pt->c;
+    a.size = p;
+    a.root = pt->root;
+    a.commutative = 1;
+    a.units_match = 1;
+    size_t elem = pt->esz;
+    switch (pt->c) {
+    case IC_COLL_BCAST:
+    case IC_COLL_REDUCE:
+    case IC_COLL_ALLREDUCE:
+        a.count = pt->count;
+        break;
+    case IC_COLL_REDUCE_SCATTER:
+    case IC_COLL_REDUCE_SCATTER_BLOCK:
+        for (int i = 0; i < p; i++)
+            counts[i] = (size_t)pt->counts[i];
+        a.counts = counts;
+        a.count = pt->total;
+        break;
+    case IC_COLL_BARRIER:
+        elem = 1;
+        break;
+    default: /* the gather family works in bytes (src/api.c) */
+        for (int i = 0; i < p; i++)
+            counts[i] = (size_t)pt->counts[i] * pt->esz;
+        a.counts = counts;
+        a.sendcount = a.recvcount = counts[0];
+        elem = 1;
+        break;
+    }
+    double t = ic_predict(alg, &a, &m->cost, elem);
+    free(counts);
+    return t < 0 ? NAN : t;
+}
+
+/* alpha, beta from a ping-pong fit between ranks 0 and p-1; gamma from
+ * MPI_Reduce_local.  Collective; the answer is the same on every rank. */
+static void fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, model_t *m)
+{
+    double v[3] = {NAN, NAN, NAN};
+    ic_bench_opts_t saved = b->o;
+    b->o.budget = 0.05;
+    b->o.max_reps = 200;
+    b->o.reps = 0;
+    b->o.sizes = NULL;
+    b->o.min_size = b->o.max_size = -1;
+    b->o.factor = 0;
+    if (b->size > 1) {
+        size_t *sizes;
+        size_t top = max_bytes < 65536 ? 65536 : max_bytes > (4u << 20) ? 4u << 20 : max_bytes;
+        int ns = ic_bench_sizes(b, 1, top, 4, &sizes);
+        ic_pp_result_t res;
+        ic_bench_pingpong_sweep(b, b->comm, 0, b->size - 1, sizes, ns, 0, "coll: ping-pong",
+                                &res);
+        ic_pp_fit_t fit;
+        if (b->rank == 0) {
+            b->failures += res.failures;
+            int ok = ic_bench_pingpong_fit(sizes, ns, res.stats, 1, saved.nbps, saved.bps,
+                                           &fit) >= 0;
+            if (ok) {
+                ic_table_t *f = ic_bench_fit_table(b, "pingpong_fit",
+                                                   "Ping-pong between ranks 0 and p-1: alpha = "
+                                                   "t0, beta = 1/r_inf");
+                ic_bench_pingpong_fit_rows(f, fit.nregions > 1 ? "summary" : "all", "  ", &fit);
+            }
+            if (ok && fit.summary.t0 > 0 && fit.summary.r_inf > 0 && !isinf(fit.summary.r_inf)) {
+                v[0] = fit.summary.t0;
+                v[1] = 1.0 / fit.summary.r_inf;
+            } else if (ns > 0) {
+                /* timings too noisy for the model: the shortest message's time
+                 * and the longest message's time per byte */
+                v[0] = res.stats[0].median;
+                v[1] = res.stats[ns - 1].median / (double)sizes[ns - 1];
+                ic_report_note(b->rep, "the ping-pong fit is unusable (t0 <= 0 or r_inf not "
+                                       "finite): alpha = t(%zu B), beta = t(%zu B) / %zu B",
+                               sizes[0], sizes[ns - 1], sizes[ns - 1]);
+            }
+            free(res.stats);
+        }
+        free(sizes);
+    }
+    b->o = saved;
+    /* gamma: time per byte of MPI_Reduce_local */
+    if (b->rank == 0) {
+        int esz;
+        MPI_Type_size(type, &esz);
+        size_t n = (256u << 10) / (size_t)esz;
+        char *x = ic_bench_alloc(b, n * (size_t)esz), *y = ic_bench_alloc(b, n * (size_t)esz);
+        fill_values(x, n, type, 1);
+        fill_values(y, n, type, 2);
+        double t[9];
+        for (int r = 0; r < 11; r++) {
+            double t0 = MPI_Wtime();
+            MPI_Reduce_local(x, y, (int)n, type, MPI_SUM);
+            if (r >= 2)
+                t[r - 2] = MPI_Wtime() - t0;
+            fill_values(y, n, type, 2); /* keep values small */
+        }
+        v[2] = ic_median(t, 9) / (double)(n * (size_t)esz);
+        free(x);
+        free(y);
+    }
+    MPI_Bcast(v, 3, MPI_DOUBLE, 0, b->comm);
+    m->alpha = v[0];
+    m->beta = v[1];
+    m->gamma = v[2];
+    ic_cost_defaults(&m->cost);
+    m->cost.alpha = m->alpha;
+    m->cost.beta = m->beta;
+    m->cost.gamma = m->gamma;
+}
+
+/* ------------------------------------------------------------ tables */
+
+static ic_table_t *coll_table(ic_bench_t *b, const char *name, const char *title)
+{
+    ic_table_t *t = ic_report_table(b->rep, name, title);
+    ic_table_col(t, "op", NULL, IC_COL_STR, NULL);
+    ic_table_col(t, "p", NULL, IC_COL_INT, NULL);
+    ic_table_col(t, "bytes", NULL, IC_COL_INT, NULL);
+    ic_table_col(t, "reps", NULL, IC_COL_INT, NULL);
+    ic_table_col(t, "vendor", NULL, IC_COL_SEC, NULL);
+    ic_table_col(t, "vendor_iqr", "v_iqr%", IC_COL_NUM, "%.0f");
+    ic_table_col(t, "intercom", NULL, IC_COL_SEC, NULL);
+    ic_table_col(t, "intercom_iqr", "i_iqr%", IC_COL_NUM, "%.0f");
+    ic_table_col(t, "ratio", "vendor/ic", IC_COL_NUM, "%.2f");
+    ic_table_col(t, "bound", NULL, IC_COL_SEC, NULL);
+    ic_table_col(t, "ic_over_bound", "ic/bound", IC_COL_NUM, "%.2f");
+    ic_table_col(t, "predicted", NULL, IC_COL_SEC, NULL);
+    ic_table_col(t, "algorithm", NULL, IC_COL_STR, NULL);
+    ic_table_col(t, "check", NULL, IC_COL_STR, NULL);
+    ic_table_col(t, "vendor_min", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
+    ic_table_col(t, "vendor_q1", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
+    ic_table_col(t, "vendor_q3", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
+    ic_table_col(t, "vendor_max", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
+    ic_table_col(t, "intercom_min", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
+    ic_table_col(t, "intercom_q1", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
+    ic_table_col(t, "intercom_q3", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
+    ic_table_col(t, "intercom_max", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
+    return t;
+}
+
+static double rel_iqr(const ic_stats_t *s)
+{
+    return s->median > 0 ? (s->q3 - s->q1) / s->median * 100 : NAN;
+}
+
+static void coll_row(ic_table_t *t, const point_t *pt, const result_t *r, double bound,
+                     double pred)
+{
+    ic_table_row(t);
+    ic_table_str(t, ic_coll_name(pt->c));
+    ic_table_num(t, pt->p);
+    ic_table_num(t, (double)(pt->total * pt->esz));
+    ic_table_num(t, r->reps);
+    ic_table_num(t, r->v.median);
+    ic_table_num(t, rel_iqr(&r->v));
+    ic_table_num(t, r->i.median);
+    ic_table_num(t, rel_iqr(&r->i));
+    ic_table_num(t, r->i.median > 0 ? r->v.median / r->i.median : NAN);
+    ic_table_num(t, bound);
+    ic_table_num(t, bound > 0 ? r->i.median / bound : NAN);
+    ic_table_num(t, pred);
+    ic_table_str(t, r->alg);
+    ic_table_str(t, r->mismatch ? "MISMATCH" : "ok");
+    ic_table_num(t, r->v.min);
+    ic_table_num(t, r->v.q1);
+    ic_table_num(t, r->v.q3);
+    ic_table_num(t, r->v.max);
+    ic_table_num(t, r->i.min);
+    ic_table_num(t, r->i.q1);
+    ic_table_num(t, r->i.q3);
+    ic_table_num(t, r->i.max);
+}
+
+/* Per-operation figure data (rank 0). */
+typedef struct series {
+    char name[80];
+    double *x, *y;
+    int n;
+} series_t;
+
+typedef struct figure {
+    ic_coll_t c;
+    series_t s[24]; /* vendor, intercom, bound, predicted, one per algorithm */
+    int ns;
+} figure_t;
+
+static void fig_add(figure_t *f, const char *name, double x, double y, int cap)
+{
+    series_t *s = NULL;
+    for (int i = 0; i < f->ns && !s; i++)
+        if (!strcmp(f->s[i].name, name))
+            s = &f->s[i];
+    if (!s) {
+        if (f->ns == (int)(sizeof(f->s) / sizeof(f->s[0])))
+            return;
+        s = &f->s[f->ns++];
+        memset(s, 0, sizeof(*s));
+        snprintf(s->name, sizeof(s->name), "%s", name);
+        s->x = calloc((size_t)cap, sizeof(double));
+        s->y = calloc((size_t)cap, sizeof(double));
+        if (!s->x || !s->y) {
+            f->ns--;
+            return;
+        }
+    }
+    if (s->n < cap) {
+        s->x[s->n] = x;
+        s->y[s->n] = y;
+        s->n++;
+    }
+}
+
+static void fig_finish(ic_bench_t *b, figure_t *f)
+{
+    char name[64], title[128];
+    snprintf(name, sizeof(name), "coll-%s", ic_coll_name(f->c));
+    snprintf(title, sizeof(title), "%s, p = %d: time against size", ic_coll_name(f->c),
+             b->size);
+    ic_plot_t *pl = ic_plot_new(b->o.plot, name, title, "bytes", "time [s]", 1, 1);
+    for (int i = 0; i < f->ns; i++) {
+        series_t *s = &f->s[i];
+        int model = !strncmp(s->name, "lower bound", 11) || !strncmp(s->name, "predicted", 9);
+        ic_plot_series(pl, s->name, model ? IC_PLOT_LINES : IC_PLOT_LINESPOINTS, s->x, s->y,
+                       s->n);
+        free(s->x);
+        free(s->y);
+    }
+    f->ns = 0;
+    b->failures += ic_plot_finish(pl) != 0;
+}
+
+/* ------------------------------------------------------------ driver */
+
+/* Parse --ops; returns the count or -1 (message on rank 0). */
+static int parse_ops(const ic_bench_t *b, const char *list, ic_coll_t *ops)
+{
+    int n = 0;
+    if (!list) {
+        for (int c = 0; c < IC_COLL_COUNT; c++)
+            ops[n++] = (ic_coll_t)c;
+        return n;
+    }
+    char *copy = strdup(list);
+    if (!copy)
+        return -1;
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        int found = -1;
+        for (int c = 0; c < IC_COLL_COUNT && found < 0; c++)
+            if (!strcmp(tok, ic_coll_name((ic_coll_t)c)))
+                found = c;
+        if (found < 0 || n == IC_COLL_COUNT) {
+            if (b->rank == 0)
+                fprintf(stderr, "intercom-bench coll: unknown operation '%s'\n", tok);
+            free(copy);
+            return -1;
+        }
+        ops[n++] = (ic_coll_t)found;
+    }
+    free(copy);
+    return n;
+}
+
+static void table2(ic_bench_t *b, const double *ratio_bcast, const double *ratio_allreduce,
+                   const double *tv, const double *ti, const size_t *sizes, int ns)
+{
+    ic_table_t *t = ic_report_table(b->rep, "table2",
+                                    "mitra-1995 Table 2 layout: vendor time / InterCom time");
+    ic_table_col(t, "bytes", NULL, IC_COL_INT, NULL);
+    ic_table_col(t, "bcast_ratio", "Broadcast vendor/InterCom", IC_COL_NUM, "%.2f");
+    ic_table_col(t, "allreduce_ratio", "Sum-to-all vendor/InterCom", IC_COL_NUM, "%.2f");
+    ic_table_col(t, "bcast_vendor", NULL, IC_COL_SEC, NULL);
+    ic_table_col(t, "bcast_intercom", NULL, IC_COL_SEC, NULL);
+    ic_table_col(t, "allreduce_vendor", NULL, IC_COL_SEC, NULL);
+    ic_table_col(t, "allreduce_intercom", NULL, IC_COL_SEC, NULL);
+    for (int i = 0; i < ns; i++) {
+        ic_table_row(t);
+        ic_table_num(t, (double)sizes[i]);
+        ic_table_num(t, ratio_bcast[i]);
+        ic_table_num(t, ratio_allreduce[i]);
+        ic_table_num(t, tv[i]);
+        ic_table_num(t, ti[i]);
+        ic_table_num(t, tv[ns + i]);
+        ic_table_num(t, ti[ns + i]);
+    }
+}
+
+int ic_bench_coll(ic_bench_t *b)
+{
+    ic_coll_t ops[IC_COLL_COUNT];
+    int nops;
+    MPI_Datatype type;
+    const char *tname = b->o.type ? b->o.type : b->o.table2 ? "double" : "int";
+    if (type_of(tname, &type) != 0) {
+        if (b->rank == 0)
+            fprintf(stderr, "intercom-bench coll: --type must be int, long, float or double\n");
+        return 2;
+    }
+    if (b->o.table2) {
+        ops[0] = IC_COLL_BCAST;
+        ops[1] = IC_COLL_ALLREDUCE;
+        nops = 2;
+    } else if ((nops = parse_ops(b, b->o.ops, ops)) < 0) {
+        return 2;
+    }
+    if (b->o.root >= b->size) {
+        if (b->rank == 0)
+            fprintf(stderr, "intercom-bench coll: --root must be below p = %d\n", b->size);
+        return 2;
+    }
+    if (b->o.budget < 0)
+        b->o.budget = 0.2;
+    if (b->o.max_reps < 0)
+        b->o.max_reps = 100;
+    if (b->o.warmup < 0)
+        b->o.warmup = 2;
+    size_t *sizes;
+    int ns;
+    if (b->o.table2) {
+        static const size_t t2[4] = {16, 1024, 65536, 1048576};
+        sizes = ic_bench_alloc(b, sizeof(t2));
+        memcpy(sizes, t2, sizeof(t2));
+        ns = 4;
+    } else {
+        ns = ic_bench_sizes(b, 8, 2u << 20, 8, &sizes);
+    }
+    size_t max_bytes = 0;
+    for (int i = 0; i < ns; i++)
+        if (sizes[i] > max_bytes)
+            max_bytes = sizes[i];
+
+    ic_bench_describe(b);
+    model_t m;
+    fit_model(b, type, max_bytes, &m);
+    if (b->o.selector_fit && !isnan(m.alpha)) {
+        char v[32];
+        snprintf(v, sizeof(v), "%.9g", m.alpha);
+        setenv("INTERCOM_ALPHA", v, 1);
+        snprintf(v, sizeof(v), "%.9g", m.beta);
+        setenv("INTERCOM_BETA", v, 1);
+        snprintf(v, sizeof(v), "%.9g", m.gamma);
+        setenv("INTERCOM_GAMMA", v, 1);
+    }
+    ic_table_t *t = NULL;
+    if (b->rank == 0) {
+        ic_report_t *r = b->rep;
+        char tn[MPI_MAX_OBJECT_NAME];
+        int len;
+        MPI_Type_get_name(type, tn, &len);
+        ic_report_info(r, "data", "%s, MPI_SUM, root %d; bytes = the whole vector n", tn,
+                       b->o.root);
+        ic_report_info_num(r, "alpha", m.alpha, "s");
+        ic_report_info_num(r, "beta", m.beta, "s/B");
+        ic_report_info_num(r, "gamma", m.gamma, "s/B");
+        ic_report_info(r, "selector", "%s",
+                       b->o.selector_fit ? "InterCom chooses with this run's alpha, beta, gamma"
+                                         : "InterCom's own parameters (INTERCOM_ALPHA/_BETA/"
+                                           "_GAMMA or built-in)");
+        ic_report_note(r, "times: median over the repetitions of the slowest rank's time; "
+                          "*_iqr%%: interquartile range / median; ratio = vendor / InterCom; "
+                          "bound: alpha-beta-gamma lower bound; predicted: InterCom's cost "
+                          "model for its algorithm");
+        t = coll_table(b, "coll", "Collectives: vendor MPI against InterCom");
+    }
+    double *t2v = NULL, *t2i = NULL;
+    if (b->o.table2) {
+        t2v = ic_bench_alloc(b, 2 * (size_t)ns * sizeof(double));
+        t2i = ic_bench_alloc(b, 2 * (size_t)ns * sizeof(double));
+    }
+    figure_t fig;
+    memset(&fig, 0, sizeof(fig));
+    int npoints = 0, done = 0;
+    for (int k = 0; k < nops; k++)
+        npoints += ops[k] == IC_COLL_BARRIER ? 1 : ns;
+    for (int k = 0; k < nops; k++) {
+        ic_coll_t c = ops[k];
+        IC_Coll id = (IC_Coll)c;
+        fig.c = c;
+        int nalg = b->o.algorithms ? IC_Algorithm_count(id) : 0;
+        for (int si = 0; si < (c == IC_COLL_BARRIER ? 1 : ns); si++) {
+            size_t bytes = c == IC_COLL_BARRIER ? 0 : sizes[si];
+            point_t pt;
+            point_setup(b, &pt, c, bytes, type, b->o.root);
+            double n = (double)(pt.total * pt.esz);
+            double bound = isnan(m.alpha) ? NAN
+                                          : ic_lower_bound(c, b->size, n, m.alpha, m.beta, m.gamma);
+            ic_bench_progress(b, "[coll] %s %.0f B (%d/%d)", ic_coll_name(c), n, ++done,
+                              npoints);
+            for (int a = -1; a < nalg; a++) {
+                /* --algorithms: the automatic choice, then each one forced */
+                const char *force = a < 0 ? NULL : IC_Algorithm_name(id, a);
+                if (nalg)
+                    IC_Set_algorithm(id, force);
+                result_t res;
+                memset(&res, 0, sizeof(res));
+                measure(b, &pt, &res);
+                if (b->rank != 0)
+                    continue;
+                char label[80];
+                double pred = predict(&pt, res.alg, &m);
+                if (nalg && !force && strlen(res.alg) + 8 < sizeof(res.alg))
+                    strcat(res.alg, " (auto)");
+                if (force && strcmp(res.alg, force) != 0) {
+                    char ran[sizeof(res.alg)];
+                    memcpy(ran, res.alg, sizeof(ran));
+                    snprintf(res.alg, sizeof(res.alg), "%.36s (unusable: ran %.36s)", force,
+                             ran);
+                }
+                b->failures += res.mismatch != 0;
+                coll_row(t, &pt, &res, bound, pred);
+                if (b->o.table2) {
+                    int row = (c == IC_COLL_BCAST ? 0 : ns) + si;
+                    t2v[row] = res.v.median;
+                    t2i[row] = res.i.median;
+                }
+                if (b->o.plot) {
+                    if (a < 0) {
+                        fig_add(&fig, "vendor", n, res.v.median, ns);
+                        snprintf(label, sizeof(label), "InterCom (%s)",
+                                 nalg ? "automatic" : "automatic choice");
+                        fig_add(&fig, label, n, res.i.median, ns);
+                        fig_add(&fig, "lower bound", n, bound, ns);
+                        fig_add(&fig, "predicted (chosen algorithm)", n, pred, ns);
+                    } else {
+                        snprintf(label, sizeof(label), "InterCom %s", force);
+                        fig_add(&fig, label, n, res.i.median, ns);
+                    }
+                }
+            }
+            if (nalg)
+                IC_Set_algorithm(id, NULL);
+            point_free(&pt);
+        }
+        if (b->rank == 0 && b->o.plot && c != IC_COLL_BARRIER)
+            fig_finish(b, &fig);
+        else if (b->rank == 0)
+            for (int i = 0; i < fig.ns; i++) {
+                free(fig.s[i].x);
+                free(fig.s[i].y);
+            }
+        fig.ns = 0;
+    }
+    ic_bench_progress_end(b);
+    if (b->rank == 0 && b->o.table2) {
+        double *rb = ic_bench_alloc(b, 2 * (size_t)ns * sizeof(double)), *ra = rb + ns;
+        for (int i = 0; i < ns; i++) {
+            rb[i] = t2v[i] / t2i[i];
+            ra[i] = t2v[ns + i] / t2i[ns + i];
+        }
+        table2(b, rb, ra, t2v, t2i, sizes, ns);
+        free(rb);
+    }
+    free(t2v);
+    free(t2i);
+    free(sizes);
+    return 0;
+}

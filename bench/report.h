@@ -1,0 +1,76 @@
+/*
+ * report.h -- the results of one intercom-bench run and their three
+ * renderings: an aligned text table (default), CSV (--csv) and JSON
+ * (--json).  No MPI: rank 0 fills a report and writes it.
+ *
+ * A report has
+ *   - info: ordered key/value pairs about the run (MPI library, p, fitted
+ *     parameters such as r_inf or alpha), text lines "# key: value" in text
+ *     and CSV output, an object in JSON;
+ *   - notes: free-text lines (warnings, how to read a table);
+ *   - tables: named, with typed columns.  Numbers are kept as doubles
+ *     (NaN renders as "-" in text, empty in CSV, null in JSON); seconds
+ *     render with a unit in text (12.3 us, 4.56 ms) and as plain seconds in
+ *     CSV and JSON.
+ */
+#ifndef IC_BENCH_REPORT_H
+#define IC_BENCH_REPORT_H
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ic_col_kind {
+    IC_COL_STR = 0, /* text                                         */
+    IC_COL_INT,     /* integer (kept as a double)                   */
+    IC_COL_SEC,     /* seconds                                      */
+    IC_COL_NUM,     /* other number, printf format given per column */
+    IC_COL_DETAIL = 0x100 /* flag: CSV and JSON only, not the text table */
+} ic_col_kind_t;
+
+typedef enum ic_format { IC_FMT_TEXT = 0, IC_FMT_CSV, IC_FMT_JSON } ic_format_t;
+
+typedef struct ic_report ic_report_t;
+typedef struct ic_table ic_table_t;
+
+ic_report_t *ic_report_new(const char *command);
+void ic_report_free(ic_report_t *r);
+
+/* Info: a value shown as text; the _num form also keeps the number for
+ * JSON (unit is appended in text output only). */
+void ic_report_info(ic_report_t *r, const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void ic_report_info_num(ic_report_t *r, const char *key, double v, const char *unit);
+void ic_report_note(ic_report_t *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* A table: name (a key for JSON/CSV) and a title line for text output. */
+ic_table_t *ic_report_table(ic_report_t *r, const char *name, const char *title);
+/* Column: key (CSV/JSON), head (text header; NULL = key), kind (possibly
+ * with IC_COL_DETAIL or'ed in), printf format for IC_COL_NUM (NULL =
+ * "%.4g"). */
+void ic_table_col(ic_table_t *t, const char *key, const char *head, int kind, const char *fmt);
+/* Append a row; then set its cells in column order (missing cells stay
+ * empty). */
+void ic_table_row(ic_table_t *t);
+void ic_table_str(ic_table_t *t, const char *s);
+void ic_table_num(ic_table_t *t, double v);
+int ic_table_nrows(const ic_table_t *t);
+
+void ic_report_write(const ic_report_t *r, FILE *out, ic_format_t fmt);
+
+/* "12.3 us" style rendering of seconds into buf (size >= 16). */
+const char *ic_fmt_seconds(double s, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IC_BENCH_REPORT_H */
