@@ -52,6 +52,65 @@ int ic_bench_sizes(const ic_bench_t *b, size_t dmin, size_t dmax, double factor,
     return n;
 }
 
+void ic_bench_defaults(ic_bench_t *b, double budget, int max_reps, int warmup)
+{
+    if (b->o.budget < 0)
+        b->o.budget = budget;
+    if (b->o.max_reps < 0)
+        b->o.max_reps = max_reps;
+    if (b->o.warmup < 0)
+        b->o.warmup = warmup;
+}
+
+int ic_bench_peer(const ic_bench_t *b, const char *cmd)
+{
+    int peer = b->o.peer >= 0 ? b->o.peer : b->size - 1;
+    if (b->size < 2 || peer <= 0 || peer >= b->size) {
+        if (b->rank == 0) {
+            if (b->size < 2)
+                fprintf(stderr, "intercom-bench %s: needs at least 2 ranks\n", cmd);
+            else
+                fprintf(stderr, "intercom-bench %s: --peer must be 1..%d\n", cmd, b->size - 1);
+        }
+        return -1;
+    }
+    return peer;
+}
+
+int ic_bench_names(const ic_bench_t *b, const char *list, const char *const *names, int n, int *out,
+                   const char *what)
+{
+    char *copy = strdup(list);
+    if (!copy)
+        return -1;
+    int k = 0;
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && k >= 0;
+         tok = strtok_r(NULL, ",", &save)) {
+        int f = -1;
+        for (int i = 0; i < n && f < 0; i++)
+            if (!strcmp(tok, names[i]))
+                f = i;
+        for (int i = 0; i < k && f >= 0; i++)
+            if (out[i] == f)
+                f = -2;
+        if (f < 0) {
+            if (b->rank == 0) {
+                fprintf(stderr,
+                        "intercom-bench: %s %s '%s'; one of:", f == -2 ? "repeated" : "unknown",
+                        what, tok);
+                for (int i = 0; i < n; i++)
+                    fprintf(stderr, "%s%s", i ? "," : " ", names[i]);
+                fprintf(stderr, "\n");
+            }
+            k = -1;
+        } else {
+            out[k++] = f;
+        }
+    }
+    free(copy);
+    return k;
+}
+
 int ic_bench_reps(const ic_bench_t *b, double t)
 {
     if (b->o.reps > 0)
@@ -194,8 +253,8 @@ void ic_bench_describe(ic_bench_t *b)
     ic_report_info(r, "MPI", "%s", lib);
     ic_report_info(r, "InterCom", "%s", INTERCOM_VERSION_STRING);
     ic_report_info(r, "p", "%d", b->size);
-    ic_report_info(r, "nodes", "%.0f (at most %d ranks per node, %d cores per node)",
-                   nodes, per_node, min_cores);
+    ic_report_info(r, "nodes", "%.0f (at most %d ranks per node, %d cores per node)", nodes,
+                   per_node, min_cores);
 #ifdef SMPI_H
     ic_report_note(r, "SimGrid SMPI: all times are simulated (deterministic)");
 #else

@@ -30,31 +30,31 @@ extern "C" {
 
 typedef struct ic_bench_opts {
     ic_format_t format;
-    const char *plot;        /* --plot PREFIX, or NULL                          */
-    int reps;                /* --reps N: exactly N repetitions (0: adaptive)   */
-    int min_reps, max_reps;  /* --min-reps, --max-reps                          */
-    double budget;           /* --time S: seconds per measured point            */
-    int warmup;              /* --warmup N                                      */
-    size_t *sizes;           /* --sizes LIST (owned), or NULL                   */
+    const char *plot;       /* --plot PREFIX, or NULL                          */
+    int reps;               /* --reps N: exactly N repetitions (0: adaptive)   */
+    int min_reps, max_reps; /* --min-reps, --max-reps                          */
+    double budget;          /* --time S: seconds per measured point            */
+    int warmup;             /* --warmup N                                      */
+    size_t *sizes;          /* --sizes LIST (owned), or NULL                   */
     int nsizes;
-    long long min_size;      /* --min BYTES (-1: the subcommand's default)      */
-    long long max_size;      /* --max BYTES (-1: the subcommand's default)      */
-    double factor;           /* --factor F between consecutive sizes (0: default) */
-    int peer;                /* --peer R (-1: the last rank)                    */
-    size_t *bps;             /* --breakpoint LIST (owned)                       */
-    int nbps;                /* -1: auto (default), 0: none, else |bps|         */
-    const char *label;       /* --label TEXT: what the run is, for the header   */
+    long long min_size; /* --min BYTES (-1: the subcommand's default)      */
+    long long max_size; /* --max BYTES (-1: the subcommand's default)      */
+    double factor;      /* --factor F between consecutive sizes (0: default) */
+    int peer;           /* --peer R (-1: the last rank)                    */
+    size_t *bps;        /* --breakpoint LIST (owned)                       */
+    int nbps;           /* -1: auto (default), 0: none, else |bps|         */
+    const char *label;  /* --label TEXT: what the run is, for the header   */
     /* coll */
-    const char *ops;         /* --ops LIST                                      */
+    const char *ops; /* --ops LIST                                      */
     int table2, algorithms, root, selector_fit;
-    const char *type;        /* --type int|double|float|char                    */
+    const char *type; /* --type int|double|float|char                    */
     /* loggp */
-    const char *modes;       /* --modes LIST                                    */
+    const char *modes; /* --modes LIST                                    */
     /* comet */
-    const char *kernels;     /* --kernels LIST                                  */
-    size_t *dims;            /* --ld LIST: local matrix orders                  */
+    const char *kernels; /* --kernels LIST                                  */
+    size_t *dims;        /* --ld LIST: local matrix orders                  */
     int ndims;
-    size_t *vecs;            /* --vec LIST: DAXPY vector lengths                */
+    size_t *vecs; /* --vec LIST: DAXPY vector lengths                */
     int nvecs;
 } ic_bench_opts_t;
 
@@ -62,9 +62,9 @@ typedef struct ic_bench {
     MPI_Comm comm;
     int rank, size;
     ic_bench_opts_t o;
-    ic_report_t *rep;  /* rank 0 only                                          */
-    int progress;      /* rank 0 writes a progress line (stderr is a terminal) */
-    int failures;      /* verification failures (meaningful on rank 0)         */
+    ic_report_t *rep; /* rank 0 only                                          */
+    int progress;     /* rank 0 writes a progress line (stderr is a terminal) */
+    int failures;     /* verification failures (meaningful on rank 0)         */
 } ic_bench_t;
 
 /* ------------------------------------------------------- subcommands */
@@ -80,6 +80,21 @@ int ic_bench_coll(ic_bench_t *b);
  * growing by --factor (default `factor`).  Returns the count; *out is
  * malloc'ed.  A length of 0 is kept only when asked for explicitly. */
 int ic_bench_sizes(const ic_bench_t *b, size_t dmin, size_t dmax, double factor, size_t **out);
+
+/* A subcommand's defaults for what the options left unset: seconds per
+ * point, most repetitions, warm-up repetitions. */
+void ic_bench_defaults(ic_bench_t *b, double budget, int max_reps, int warmup);
+
+/* The partner of rank 0 for a two-rank measurement (--peer, default the
+ * last rank), or -1 after a message on rank 0 (fewer than 2 ranks, bad
+ * --peer). */
+int ic_bench_peer(const ic_bench_t *b, const char *cmd);
+
+/* A comma-separated list of names (e.g. --ops) as indices into names[0..n-1],
+ * in the list's order; out needs n entries (a name may appear once).
+ * Returns the count, or -1 after a message on rank 0 naming `what`. */
+int ic_bench_names(const ic_bench_t *b, const char *list, const char *const *names, int n, int *out,
+                   const char *what);
 
 /* Repetitions for a point whose one repetition takes about t seconds
  * (the same t must be given on every rank that uses the answer). */
@@ -141,11 +156,11 @@ int ic_bench_pingpong_sweep(ic_bench_t *b, MPI_Comm comm, int a, int peer, const
  * ic_hockney_summary).  The fit of all points in one region is kept too. */
 #define IC_PP_MAX_REGIONS 8
 typedef struct ic_pp_fit {
-    int nregions;                        /* 1 .. IC_PP_MAX_REGIONS          */
-    double bps[IC_PP_MAX_REGIONS - 1];   /* breakpoints, in bytes of n      */
+    int nregions;                      /* 1 .. IC_PP_MAX_REGIONS          */
+    double bps[IC_PP_MAX_REGIONS - 1]; /* breakpoints, in bytes of n      */
     ic_hockney_t region[IC_PP_MAX_REGIONS];
-    ic_hockney_t all;                    /* every point in one region       */
-    ic_hockney_t summary;                /* t0, pi0 short; r_inf long       */
+    ic_hockney_t all;     /* every point in one region       */
+    ic_hockney_t summary; /* t0, pi0 short; r_inf long       */
 } ic_pp_fit_t;
 
 /* bytes_scale multiplies the lengths (2 for an exchange: both directions

@@ -51,20 +51,20 @@ typedef struct point {
     int p, rank, root;
     MPI_Datatype type;
     size_t esz;
-    size_t count;       /* bcast / reduce / allreduce elements          */
-    size_t blk;         /* even block (elements)                         */
-    int *counts;        /* per-rank blocks (elements)                    */
-    int *displs;        /* packed displacements (elements)               */
-    size_t total;       /* elements of the whole vector                  */
-    char *sbuf;         /* input (root pattern for bcast)                */
-    char *out[2];       /* vendor / InterCom outputs                      */
+    size_t count; /* bcast / reduce / allreduce elements          */
+    size_t blk;   /* even block (elements)                         */
+    int *counts;  /* per-rank blocks (elements)                    */
+    int *displs;  /* packed displacements (elements)               */
+    size_t total; /* elements of the whole vector                  */
+    char *sbuf;   /* input (root pattern for bcast)                */
+    char *out[2]; /* vendor / InterCom outputs                      */
     size_t sbytes, rbytes, cmp_bytes;
 } point_t;
 
 typedef struct result {
     ic_stats_t v, i;
     int reps;
-    int mismatch;       /* ranks x repetitions with differing results    */
+    int mismatch; /* ranks x repetitions with differing results    */
     char alg[96];
 } result_t;
 
@@ -412,13 +412,12 @@ static void fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, model_
         size_t top = max_bytes < 65536 ? 65536 : max_bytes > (4u << 20) ? 4u << 20 : max_bytes;
         int ns = ic_bench_sizes(b, 1, top, 4, &sizes);
         ic_pp_result_t res;
-        ic_bench_pingpong_sweep(b, b->comm, 0, b->size - 1, sizes, ns, 0, "coll: ping-pong",
-                                &res);
+        ic_bench_pingpong_sweep(b, b->comm, 0, b->size - 1, sizes, ns, 0, "coll: ping-pong", &res);
         ic_pp_fit_t fit;
         if (b->rank == 0) {
             b->failures += res.failures;
-            int ok = ic_bench_pingpong_fit(sizes, ns, res.stats, 1, saved.nbps, saved.bps,
-                                           &fit) >= 0;
+            int ok =
+                ic_bench_pingpong_fit(sizes, ns, res.stats, 1, saved.nbps, saved.bps, &fit) >= 0;
             if (ok) {
                 ic_table_t *f = ic_bench_fit_table(b, "pingpong_fit",
                                                    "Ping-pong between ranks 0 and p-1: alpha = "
@@ -433,8 +432,9 @@ static void fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, model_
                  * and the longest message's time per byte */
                 v[0] = res.stats[0].median;
                 v[1] = res.stats[ns - 1].median / (double)sizes[ns - 1];
-                ic_report_note(b->rep, "the ping-pong fit is unusable (t0 <= 0 or r_inf not "
-                                       "finite): alpha = t(%zu B), beta = t(%zu B) / %zu B",
+                ic_report_note(b->rep,
+                               "the ping-pong fit is unusable (t0 <= 0 or r_inf not "
+                               "finite): alpha = t(%zu B), beta = t(%zu B) / %zu B",
                                sizes[0], sizes[ns - 1], sizes[ns - 1]);
             }
             free(res.stats);
@@ -507,8 +507,7 @@ static double rel_iqr(const ic_stats_t *s)
     return s->median > 0 ? (s->q3 - s->q1) / s->median * 100 : NAN;
 }
 
-static void coll_row(ic_table_t *t, const point_t *pt, const result_t *r, double bound,
-                     double pred)
+static void coll_row(ic_table_t *t, const point_t *pt, const result_t *r, double bound, double pred)
 {
     ic_table_row(t);
     ic_table_str(t, ic_coll_name(pt->c));
@@ -578,14 +577,12 @@ static void fig_finish(ic_bench_t *b, figure_t *f)
 {
     char name[64], title[128];
     snprintf(name, sizeof(name), "coll-%s", ic_coll_name(f->c));
-    snprintf(title, sizeof(title), "%s, p = %d: time against size", ic_coll_name(f->c),
-             b->size);
+    snprintf(title, sizeof(title), "%s, p = %d: time against size", ic_coll_name(f->c), b->size);
     ic_plot_t *pl = ic_plot_new(b->o.plot, name, title, "bytes", "time [s]", 1, 1);
     for (int i = 0; i < f->ns; i++) {
         series_t *s = &f->s[i];
         int model = !strncmp(s->name, "lower bound", 11) || !strncmp(s->name, "predicted", 9);
-        ic_plot_series(pl, s->name, model ? IC_PLOT_LINES : IC_PLOT_LINESPOINTS, s->x, s->y,
-                       s->n);
+        ic_plot_series(pl, s->name, model ? IC_PLOT_LINES : IC_PLOT_LINESPOINTS, s->x, s->y, s->n);
         free(s->x);
         free(s->y);
     }
@@ -595,41 +592,11 @@ static void fig_finish(ic_bench_t *b, figure_t *f)
 
 /* ------------------------------------------------------------ driver */
 
-/* Parse --ops; returns the count or -1 (message on rank 0). */
-static int parse_ops(const ic_bench_t *b, const char *list, ic_coll_t *ops)
-{
-    int n = 0;
-    if (!list) {
-        for (int c = 0; c < IC_COLL_COUNT; c++)
-            ops[n++] = (ic_coll_t)c;
-        return n;
-    }
-    char *copy = strdup(list);
-    if (!copy)
-        return -1;
-    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        int found = -1;
-        for (int c = 0; c < IC_COLL_COUNT && found < 0; c++)
-            if (!strcmp(tok, ic_coll_name((ic_coll_t)c)))
-                found = c;
-        if (found < 0 || n == IC_COLL_COUNT) {
-            if (b->rank == 0)
-                fprintf(stderr, "intercom-bench coll: unknown operation '%s'\n", tok);
-            free(copy);
-            return -1;
-        }
-        ops[n++] = (ic_coll_t)found;
-    }
-    free(copy);
-    return n;
-}
-
 static void table2(ic_bench_t *b, const double *ratio_bcast, const double *ratio_allreduce,
                    const double *tv, const double *ti, const size_t *sizes, int ns)
 {
-    ic_table_t *t = ic_report_table(b->rep, "table2",
-                                    "mitra-1995 Table 2 layout: vendor time / InterCom time");
+    ic_table_t *t =
+        ic_report_table(b->rep, "table2", "mitra-1995 Table 2 layout: vendor time / InterCom time");
     ic_table_col(t, "bytes", NULL, IC_COL_INT, NULL);
     ic_table_col(t, "bcast_ratio", "Broadcast vendor/InterCom", IC_COL_NUM, "%.2f");
     ic_table_col(t, "allreduce_ratio", "Sum-to-all vendor/InterCom", IC_COL_NUM, "%.2f");
@@ -664,20 +631,25 @@ int ic_bench_coll(ic_bench_t *b)
         ops[0] = IC_COLL_BCAST;
         ops[1] = IC_COLL_ALLREDUCE;
         nops = 2;
-    } else if ((nops = parse_ops(b, b->o.ops, ops)) < 0) {
-        return 2;
+    } else if (!b->o.ops) {
+        for (nops = 0; nops < IC_COLL_COUNT; nops++)
+            ops[nops] = (ic_coll_t)nops;
+    } else {
+        const char *names[IC_COLL_COUNT];
+        int idx[IC_COLL_COUNT];
+        for (int c = 0; c < IC_COLL_COUNT; c++)
+            names[c] = ic_coll_name((ic_coll_t)c);
+        if ((nops = ic_bench_names(b, b->o.ops, names, IC_COLL_COUNT, idx, "operation")) < 0)
+            return 2;
+        for (int k = 0; k < nops; k++)
+            ops[k] = (ic_coll_t)idx[k];
     }
     if (b->o.root >= b->size) {
         if (b->rank == 0)
             fprintf(stderr, "intercom-bench coll: --root must be below p = %d\n", b->size);
         return 2;
     }
-    if (b->o.budget < 0)
-        b->o.budget = 0.2;
-    if (b->o.max_reps < 0)
-        b->o.max_reps = 100;
-    if (b->o.warmup < 0)
-        b->o.warmup = 2;
+    ic_bench_defaults(b, 0.2, 100, 2);
     size_t *sizes;
     int ns;
     if (b->o.table2) {
@@ -746,10 +718,9 @@ int ic_bench_coll(ic_bench_t *b)
             point_t pt;
             point_setup(b, &pt, c, bytes, type, b->o.root);
             double n = (double)(pt.total * pt.esz);
-            double bound = isnan(m.alpha) ? NAN
-                                          : ic_lower_bound(c, b->size, n, m.alpha, m.beta, m.gamma);
-            ic_bench_progress(b, "[coll] %s %.0f B (%d/%d)", ic_coll_name(c), n, ++done,
-                              npoints);
+            double bound =
+                isnan(m.alpha) ? NAN : ic_lower_bound(c, b->size, n, m.alpha, m.beta, m.gamma);
+            ic_bench_progress(b, "[coll] %s %.0f B (%d/%d)", ic_coll_name(c), n, ++done, npoints);
             for (int a = -1; a < nalg; a++) {
                 /* --algorithms: the automatic choice, then each one forced */
                 const char *force = a < 0 ? NULL : IC_Algorithm_name(id, a);
@@ -767,8 +738,7 @@ int ic_bench_coll(ic_bench_t *b)
                 if (force && strcmp(res.alg, force) != 0) {
                     char ran[sizeof(res.alg)];
                     memcpy(ran, res.alg, sizeof(ran));
-                    snprintf(res.alg, sizeof(res.alg), "%.36s (unusable: ran %.36s)", force,
-                             ran);
+                    snprintf(res.alg, sizeof(res.alg), "%.36s (unusable: ran %.36s)", force, ran);
                 }
                 b->failures += res.mismatch != 0;
                 coll_row(t, &pt, &res, bound, pred);

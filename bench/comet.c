@@ -67,13 +67,13 @@ static const char *const kernel_names[] = {"echo",    "exchange",   "bcast",   "
 typedef struct comet {
     ic_bench_t *b;
     MPI_Comm cart;
-    int r, c;             /* mesh rows and columns  */
-    int i, j;             /* this rank's position   */
-    ic_table_t *t;        /* rank 0                 */
-    ic_table_t *fits;     /* rank 0                 */
+    int r, c;         /* mesh rows and columns  */
+    int i, j;         /* this rank's position   */
+    ic_table_t *t;    /* rank 0                 */
+    ic_table_t *fits; /* rank 0                 */
     size_t *sizes;
     int ns;
-    double n_half1;       /* hop-1 echo n_1/2 (for contention loads) */
+    double n_half1; /* hop-1 echo n_1/2 (for contention loads) */
 } comet_t;
 
 /* ------------------------------------------------------------- rows */
@@ -106,7 +106,7 @@ typedef struct kern {
     int (*run)(struct kern *k);
     size_t (*verify)(struct kern *k); /* wrong values on this rank */
     void *ctx;
-    int lib;                          /* 0 vendor, 1 InterCom       */
+    int lib; /* 0 vendor, 1 InterCom       */
 } kern_t;
 
 /* Warm up, repeat, take the slowest rank per repetition; stats and the
@@ -173,8 +173,7 @@ static void echo_kernels(comet_t *cm, int do_echo, int do_exchange)
         if (b->rank == 0 && b->o.plot) {
             char fig[32], title[96];
             snprintf(fig, sizeof(fig), "comet-%s", kname);
-            snprintf(title, sizeof(title), "CoMet %s by hop distance: measured and fitted",
-                     kname);
+            snprintf(title, sizeof(title), "CoMet %s by hop distance: measured and fitted", kname);
             pl = ic_plot_new(b->o.plot, fig, title, "bytes", "time [s]", 1, 1);
         }
         for (int h = 1; h <= maxhop; h++) {
@@ -191,8 +190,8 @@ static void echo_kernels(comet_t *cm, int do_echo, int do_exchange)
             ic_pp_fit_t fit;
             char label[48];
             snprintf(label, sizeof(label), "%s %d hop%s", kname, h, h > 1 ? "s" : "");
-            int fitted = ic_bench_pingpong_fit(cm->sizes, cm->ns, res.stats, 1, b->o.nbps,
-                                               b->o.bps, &fit) >= 0;
+            int fitted = ic_bench_pingpong_fit(cm->sizes, cm->ns, res.stats, 1, b->o.nbps, b->o.bps,
+                                               &fit) >= 0;
             if (fitted) {
                 char prefix[56];
                 snprintf(prefix, sizeof(prefix), "%s: ", label);
@@ -239,7 +238,7 @@ typedef struct gctx {
     comet_t *cm;
     char *buf;
     double *x, *y;
-    size_t n;  /* bytes (bcast) or doubles (gsum) */
+    size_t n; /* bytes (bcast) or doubles (gsum) */
 } gctx_t;
 
 static void bcast_prepare(kern_t *k)
@@ -448,7 +447,7 @@ typedef struct octx {
     size_t bytes, vec;
     char *sbuf, *rbuf;
     double *x, *y;
-    long applied;  /* DAXPYs applied to y since the last reset */
+    long applied; /* DAXPYs applied to y since the last reset */
 } octx_t;
 
 static void daxpy(size_t n, double a, const double *x, double *y)
@@ -566,12 +565,12 @@ static void overlap_kernel(comet_t *cm)
 
 typedef struct mctx {
     comet_t *cm;
-    int ld, w;        /* local order, row width ld + 2 */
-    double *a;        /* (ld+2) x (ld+2) with the guard wrapper */
-    double *buf[8];   /* 4 send and 4 receive vectors, or blocks */
+    int ld, w;      /* local order, row width ld + 2 */
+    double *a;      /* (ld+2) x (ld+2) with the guard wrapper */
+    double *buf[8]; /* 4 send and 4 receive vectors, or blocks */
     MPI_Comm rowc, colc;
     int top, bottom, pred, succ;
-    int kind;         /* which matrix kernel */
+    int kind; /* which matrix kernel */
     int lib;
 } mctx_t;
 
@@ -655,7 +654,7 @@ static int transpose_run(kern_t *k)
     mctx_t *m = k->ctx;
     const comet_t *cm = m->cm;
     int ld = m->ld, me = cm->b->rank;
-    int to = cm->j * cm->r + cm->i;              /* (j,i) of the c x r mesh */
+    int to = cm->j * cm->r + cm->i;               /* (j,i) of the c x r mesh */
     int from = (me % cm->r) * cm->c + me / cm->r; /* whose block lands here */
     double *s = m->buf[0], *rcv = m->buf[1];
     for (int x = 0; x < ld; x++)
@@ -809,45 +808,19 @@ static void matrix_kernels(comet_t *cm, const int *use)
 
 /* ---------------------------------------------------------------- main */
 
-static int parse_kernels(const ic_bench_t *b, int *use)
-{
-    for (int k = 0; k < NKERNELS; k++)
-        use[k] = b->o.kernels == NULL;
-    if (!b->o.kernels)
-        return 0;
-    char *copy = strdup(b->o.kernels);
-    if (!copy)
-        return -1;
-    int rc = 0;
-    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && !rc;
-         tok = strtok_r(NULL, ",", &save)) {
-        int f = -1;
-        for (int k = 0; k < NKERNELS; k++)
-            if (!strcmp(tok, kernel_names[k]))
-                f = k;
-        if (f < 0) {
-            if (b->rank == 0)
-                fprintf(stderr, "intercom-bench comet: unknown kernel '%s'\n", tok);
-            rc = -1;
-        } else {
-            use[f] = 1;
-        }
-    }
-    free(copy);
-    return rc;
-}
-
 int ic_bench_comet(ic_bench_t *b)
 {
-    int use[NKERNELS];
-    if (parse_kernels(b, use) != 0)
-        return 2;
-    if (b->o.budget < 0)
-        b->o.budget = 0.05;
-    if (b->o.max_reps < 0)
-        b->o.max_reps = 200;
-    if (b->o.warmup < 0)
-        b->o.warmup = 2;
+    int use[NKERNELS], idx[NKERNELS];
+    for (int k = 0; k < NKERNELS; k++)
+        use[k] = b->o.kernels == NULL;
+    if (b->o.kernels) {
+        int n = ic_bench_names(b, b->o.kernels, kernel_names, NKERNELS, idx, "kernel");
+        if (n < 0)
+            return 2;
+        for (int k = 0; k < n; k++)
+            use[idx[k]] = 1;
+    }
+    ic_bench_defaults(b, 0.05, 200, 2);
     comet_t cm;
     memset(&cm, 0, sizeof(cm));
     cm.b = b;

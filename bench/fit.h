@@ -51,8 +51,8 @@ int ic_linfit(const double *x, const double *y, const double *w, int n, double *
  */
 typedef struct ic_hockney {
     double r_inf, n_half, t0, pi0;
-    double rms_rel;     /* root mean square of (t_fit - t) / t over the points */
-    double n_lo, n_hi;  /* shortest and longest message fitted                 */
+    double rms_rel;    /* root mean square of (t_fit - t) / t over the points */
+    double n_lo, n_hi; /* shortest and longest message fitted                 */
     int npoints;
 } ic_hockney_t;
 
@@ -77,8 +77,8 @@ int ic_hockney_fit_regions(const double *n, const double *t, int m, const double
  * residuals with at least min_points distinct lengths per region; a
  * larger k is kept only if its sum is below half the sum of the number
  * kept so far (starting from one region).  A breakpoint sits at the
- * geometric mean of the two lengths around it.  Returns their number (0: one region describes the data); bps needs
- * max_bps entries. */
+ * geometric mean of the two lengths around it.  Returns their number (0:
+ * one region describes the data); bps needs max_bps entries. */
 int ic_hockney_breakpoints(const double *n, const double *t, int m, int min_points, int max_bps,
                            double *bps);
 

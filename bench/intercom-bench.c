@@ -44,8 +44,9 @@ static const struct {
     {"pingpong", S_PP, "COMMS1 ping-pong: fit t = (n + n_1/2)/r_inf (r_inf, n_1/2, t0, pi0)"},
     {"exchange", S_EX, "COMMS2 exchange: the same fit for a simultaneous exchange"},
     {"loggp", S_LOGGP, "LogGP signature: o_s, o_r, L, g, G per send mode"},
-    {"comet", S_COMET, "CoMet kernels: echo by hops, exchange, global ops, contention, "
-                       "overlap, matrix kernels"},
+    {"comet", S_COMET,
+     "CoMet kernels: echo by hops, exchange, global ops, contention, "
+     "overlap, matrix kernels"},
     {"coll", S_COLL, "collectives: vendor MPI against InterCom, bound and prediction"},
 };
 

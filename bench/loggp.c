@@ -136,37 +136,6 @@ typedef struct cell {
     double o_s, t12, t21, t22, delta;
 } cell_t;
 
-static int parse_modes(const ic_bench_t *b, int *use)
-{
-    memset(use, 0, NMODES * sizeof(int));
-    if (!b->o.modes) {
-        for (int i = 0; i < NMODES; i++)
-            use[i] = 1;
-        return 0;
-    }
-    char *copy = strdup(b->o.modes);
-    if (!copy)
-        return -1;
-    int rc = 0;
-    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && rc == 0;
-         tok = strtok_r(NULL, ",", &save)) {
-        int k = -1;
-        for (int i = 0; i < NMODES; i++)
-            if (!strcmp(tok, all_modes[i].name))
-                k = i;
-        if (k < 0) {
-            if (b->rank == 0)
-                fprintf(stderr, "intercom-bench loggp: unknown mode '%s' "
-                                "(send, ssend, isend, issend)\n", tok);
-            rc = -1;
-        } else {
-            use[k] = 1;
-        }
-    }
-    free(copy);
-    return rc;
-}
-
 static double o_r_of(const send_mode_t *m, const cell_t *c)
 {
     return m->nonblocking ? c->t21 : c->t12;
@@ -174,25 +143,24 @@ static double o_r_of(const send_mode_t *m, const cell_t *c)
 
 int ic_bench_loggp(ic_bench_t *b)
 {
-    int use[NMODES];
-    if (parse_modes(b, use) != 0)
-        return 2;
-    if (b->size < 2) {
-        if (b->rank == 0)
-            fprintf(stderr, "intercom-bench loggp: needs at least 2 ranks\n");
-        return 2;
+    int use[NMODES], idx[NMODES];
+    for (int k = 0; k < NMODES; k++)
+        use[k] = b->o.modes == NULL;
+    if (b->o.modes) {
+        const char *names[NMODES];
+        for (int k = 0; k < NMODES; k++)
+            names[k] = all_modes[k].name;
+        int n = ic_bench_names(b, b->o.modes, names, NMODES, idx, "send mode");
+        if (n < 0)
+            return 2;
+        for (int k = 0; k < n; k++)
+            use[idx[k]] = 1;
     }
-    int peer = b->o.peer >= 0 ? b->o.peer : b->size - 1;
-    if (peer <= 0 || peer >= b->size) {
-        if (b->rank == 0)
-            fprintf(stderr, "intercom-bench loggp: --peer must be 1..%d\n", b->size - 1);
+    int peer = ic_bench_peer(b, "loggp");
+    if (peer < 0)
         return 2;
-    }
-    if (b->o.budget < 0)
-        b->o.budget = 0.3;
-    if (b->o.max_reps < 0)
-        b->o.max_reps = 600; /* the paper's repetitions */
-    int warmup = b->o.warmup >= 0 ? b->o.warmup : 10;
+    ic_bench_defaults(b, 0.3, 600, 10); /* the paper: 600 repetitions, 10 warm-up */
+    int warmup = b->o.warmup;
     ic_bench_describe(b);
     size_t *sizes = NULL;
     int ns;
@@ -230,8 +198,7 @@ int ic_bench_loggp(ic_bench_t *b)
                     continue;
                 const send_mode_t *m = &all_modes[k];
                 if (me == 0)
-                    ic_bench_progress(b, "[loggp] %s %d B (%d/%d)", m->name, n, ++step,
-                                      nsteps);
+                    ic_bench_progress(b, "[loggp] %s %d B (%d/%d)", m->name, n, ++step, nsteps);
                 double tw[2], t0 = MPI_Wtime();
                 for (int w = 0; w < warmup; w++)
                     iteration(m, me, n, delta, sbuf, rbuf, pc, tw);
@@ -283,8 +250,10 @@ int ic_bench_loggp(ic_bench_t *b)
         ic_report_t *r = b->rep;
         b->failures += failures;
         ic_report_info(r, "pair", "P1 = rank 0, P2 = rank %d", peer);
-        ic_report_info(r, "method", "al-tawil-moritz Figure 2: barrier-separated, delayed "
-                                    "receive on P1, %d warm-up iterations", warmup);
+        ic_report_info(r, "method",
+                       "al-tawil-moritz Figure 2: barrier-separated, delayed "
+                       "receive on P1, %d warm-up iterations",
+                       warmup);
         ic_table_t *t = ic_report_table(r, "loggp", "Timers per send mode and length (medians)");
         ic_table_col(t, "mode", NULL, IC_COL_STR, NULL);
         ic_table_col(t, "bytes", NULL, IC_COL_INT, NULL);
@@ -352,14 +321,16 @@ int ic_bench_loggp(ic_bench_t *b)
             ic_table_num(sg, G);
             ic_table_num(sg, G > 0 ? 1e-6 / G : NAN);
         }
-        ic_report_note(r, "short = %zu B, long = %zu B; g = o_s(short) (the paper's "
-                          "approximation); G from the longest length", sizes[0], sizes[ns - 1]);
+        ic_report_note(r,
+                       "short = %zu B, long = %zu B; g = o_s(short) (the paper's "
+                       "approximation); G from the longest length",
+                       sizes[0], sizes[ns - 1]);
         if (failures)
             ic_report_note(r, "VERIFICATION FAILED: %d transfers delivered wrong data", failures);
         if (b->o.plot) {
-            ic_plot_t *pl = ic_plot_new(b->o.plot, "loggp-overheads",
-                                        "LogGP overheads against message length",
-                                        "message length", "time [s]", 1, 1);
+            ic_plot_t *pl =
+                ic_plot_new(b->o.plot, "loggp-overheads", "LogGP overheads against message length",
+                            "message length", "time [s]", 1, 1);
             double *x = ic_bench_alloc(b, 2 * (size_t)ns * sizeof(double)), *y = x + ns;
             for (int k = 0; k < NMODES; k++) {
                 if (!use[k])

@@ -53,8 +53,7 @@ static double one_rep(MPI_Comm comm, int me, int a, int peer, size_t bytes, int 
 }
 
 int ic_bench_pingpong_sweep(ic_bench_t *b, MPI_Comm comm, int a, int peer, const size_t *sizes,
-                            int nsizes, int exchange, const char *progress_tag,
-                            ic_pp_result_t *res)
+                            int nsizes, int exchange, const char *progress_tag, ic_pp_result_t *res)
 {
     int me;
     MPI_Comm_rank(comm, &me);
@@ -215,23 +214,10 @@ static void plot_fits(ic_bench_t *b, const char *name, const size_t *sizes, int 
 int ic_bench_pingpong(ic_bench_t *b, int exchange)
 {
     const char *name = exchange ? "exchange" : "pingpong";
-    if (b->size < 2) {
-        if (b->rank == 0)
-            fprintf(stderr, "intercom-bench %s: needs at least 2 ranks\n", name);
+    int peer = ic_bench_peer(b, name);
+    if (peer < 0)
         return 2;
-    }
-    int peer = b->o.peer >= 0 ? b->o.peer : b->size - 1;
-    if (peer <= 0 || peer >= b->size) {
-        if (b->rank == 0)
-            fprintf(stderr, "intercom-bench %s: --peer must be 1..%d\n", name, b->size - 1);
-        return 2;
-    }
-    if (b->o.budget < 0)
-        b->o.budget = 0.2;
-    if (b->o.max_reps < 0)
-        b->o.max_reps = 1000;
-    if (b->o.warmup < 0)
-        b->o.warmup = 2;
+    ic_bench_defaults(b, 0.2, 1000, 2);
     ic_bench_describe(b);
     size_t *sizes;
     int ns = ic_bench_sizes(b, 1, 4u << 20, 2, &sizes);
@@ -250,8 +236,9 @@ int ic_bench_pingpong(ic_bench_t *b, int exchange)
                               "round, n = 2 x message (both directions)"
                             : "COMMS1: MPI_Send, echoed back with MPI_Send; t = half the "
                               "round trip");
-    ic_report_info(r, "units", "r_inf MB/s (1e6 B/s), n_1/2 bytes, t0 seconds, pi0 kHz "
-                               "(1e3 per s)");
+    ic_report_info(r, "units",
+                   "r_inf MB/s (1e6 B/s), n_1/2 bytes, t0 seconds, pi0 kHz "
+                   "(1e3 per s)");
 
     ic_pp_fit_t fit;
     int frc = ic_bench_pingpong_fit(sizes, ns, res.stats, scale, b->o.nbps, b->o.bps, &fit);
@@ -272,9 +259,11 @@ int ic_bench_pingpong(ic_bench_t *b, int exchange)
             ic_report_note(r, "a breakpoint leaves fewer than two lengths in a region: one "
                               "region fitted");
         if (fit.nregions > 1)
-            ic_report_note(r, "%d regions: r_inf is the longest messages' rate, t0 and pi0 the "
-                              "shortest messages' start-up, n_1/2 = r_inf t0 (each region's "
-                              "own fit in the table)", fit.nregions);
+            ic_report_note(r,
+                           "%d regions: r_inf is the longest messages' rate, t0 and pi0 the "
+                           "shortest messages' start-up, n_1/2 = r_inf t0 (each region's "
+                           "own fit in the table)",
+                           fit.nregions);
     }
 
     ic_table_t *t = ic_report_table(r, name, exchange ? "COMMS2 exchange" : "COMMS1 ping-pong");
@@ -302,7 +291,8 @@ int ic_bench_pingpong(ic_bench_t *b, int exchange)
         ic_table_num(t, tm > 0 ? (tf - tm) / tm * 100 : NAN);
     }
     if (frc >= 0) {
-        ic_table_t *f = ic_bench_fit_table(b, "fits", "Least-squares fits of t = (n + n_1/2) / r_inf");
+        ic_table_t *f =
+            ic_bench_fit_table(b, "fits", "Least-squares fits of t = (n + n_1/2) / r_inf");
         ic_bench_pingpong_fit_rows(f, fit.nregions > 1 ? "summary" : "all", "  ", &fit);
         if (fit.nregions > 1)
             ic_bench_fit_row(f, "one region", &fit.all);

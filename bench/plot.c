@@ -52,8 +52,8 @@ static void plot_free(ic_plot_t *pl)
     free(pl);
 }
 
-ic_plot_t *ic_plot_new(const char *prefix, const char *name, const char *title,
-                       const char *xlabel, const char *ylabel, int logx, int logy)
+ic_plot_t *ic_plot_new(const char *prefix, const char *name, const char *title, const char *xlabel,
+                       const char *ylabel, int logx, int logy)
 {
     ic_plot_t *pl = calloc(1, sizeof(*pl));
     if (!pl)

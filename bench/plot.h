@@ -22,8 +22,8 @@ typedef enum ic_plot_style {
     IC_PLOT_LINESPOINTS /* measured sweeps        */
 } ic_plot_style_t;
 
-ic_plot_t *ic_plot_new(const char *prefix, const char *name, const char *title,
-                       const char *xlabel, const char *ylabel, int logx, int logy);
+ic_plot_t *ic_plot_new(const char *prefix, const char *name, const char *title, const char *xlabel,
+                       const char *ylabel, int logx, int logy);
 /* Add a series (copied); points with non-finite or, on a log axis,
  * non-positive coordinates are left out. */
 void ic_plot_series(ic_plot_t *pl, const char *title, ic_plot_style_t style, const double *x,

@@ -181,8 +181,7 @@ void ic_table_row(ic_table_t *t)
         t->cap = t->cap ? 2 * t->cap : 16;
         t->cells = xrealloc(t->cells, (size_t)t->cap * (size_t)t->ncols * sizeof(*t->cells));
     }
-    memset(&t->cells[(size_t)t->nrows * (size_t)t->ncols], 0,
-           (size_t)t->ncols * sizeof(*t->cells));
+    memset(&t->cells[(size_t)t->nrows * (size_t)t->ncols], 0, (size_t)t->ncols * sizeof(*t->cells));
     t->nrows++;
     t->cur = 0;
 }

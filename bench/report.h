@@ -23,10 +23,10 @@ extern "C" {
 #endif
 
 typedef enum ic_col_kind {
-    IC_COL_STR = 0, /* text                                         */
-    IC_COL_INT,     /* integer (kept as a double)                   */
-    IC_COL_SEC,     /* seconds                                      */
-    IC_COL_NUM,     /* other number, printf format given per column */
+    IC_COL_STR = 0,       /* text                                         */
+    IC_COL_INT,           /* integer (kept as a double)                   */
+    IC_COL_SEC,           /* seconds                                      */
+    IC_COL_NUM,           /* other number, printf format given per column */
     IC_COL_DETAIL = 0x100 /* flag: CSV and JSON only, not the text table */
 } ic_col_kind_t;
 

@@ -113,8 +113,7 @@ START_TEST(hockney_noisy_within_one_percent)
         ic_hockney_t h;
         ck_assert_int_eq(ic_hockney_fit(n, t, m, &h), 0);
         ck_assert_msg(rel(h.r_inf, machines[k][0]) < 0.01, "machine %d: r_inf %g", k, h.r_inf);
-        ck_assert_msg(rel(h.n_half, machines[k][1]) < 0.01, "machine %d: n_1/2 %g", k,
-                      h.n_half);
+        ck_assert_msg(rel(h.n_half, machines[k][1]) < 0.01, "machine %d: n_1/2 %g", k, h.n_half);
         ck_assert(h.rms_rel < 0.02);
     }
 }
