@@ -107,109 +107,141 @@ int ic_check_buf(const char *fn, MPI_Comm comm, const void *buf, int count, MPI_
     return ic_error(comm, MPI_ERR_BUFFER, "%s: %s is NULL with count %d", fn, what, count);
 }
 
-/* --- predefined op / type compatibility (MPI-3.1 section 5.9.2) --- */
+/* --- predefined op / type compatibility (MPI-3.1 section 5.9.2) ---
+ *
+ * Predefined ops are defined on predefined datatypes only: a derived
+ * datatype, even a contiguous one of a single predefined type, is rejected
+ * with MPI_ERR_OP, as Open MPI and MPICH do (their MPI_Reduce_local, which
+ * the executor calls, rejects it too, and through MPI_COMM_WORLD's error
+ * handler).  The groups follow the standard's table, with MPI_CHAR and
+ * MPI_CHARACTER treated as integers and the multi-language types (MPI_AINT,
+ * MPI_OFFSET, MPI_COUNT) also accepted by the logical ops, as both vendors
+ * do.  Predefined types in no group (MPI_WCHAR, MPI_PACKED, ...) get
+ * MPI_ERR_OP for every predefined op. */
 
-enum { T_INT = 1, T_FLOAT = 2, T_LOGICAL = 4, T_COMPLEX = 8, T_BYTE = 16, T_PAIR = 32 };
+enum {
+    T_INT = 1,      /* C integer (and MPI_CHAR, multi-language types)  */
+    T_FINT = 2,     /* Fortran integer                                 */
+    T_FLOAT = 4,    /* floating point, C and Fortran                   */
+    T_LOGICAL = 8,  /* MPI_C_BOOL, MPI_LOGICAL                         */
+    T_COMPLEX = 16, /* complex, C and Fortran                          */
+    T_BYTE = 32,
+    T_PAIR = 64     /* MINLOC/MAXLOC pairs, C and Fortran              */
+};
+
+typedef struct type_class {
+    MPI_Datatype type;
+    int cls;
+} type_class_t;
 
 static int basic_class(MPI_Datatype t)
 {
-    static const MPI_Datatype ints[] = {
-        MPI_CHAR, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_SHORT, MPI_UNSIGNED_SHORT, MPI_INT,
-        MPI_UNSIGNED, MPI_LONG, MPI_UNSIGNED_LONG, MPI_LONG_LONG, MPI_UNSIGNED_LONG_LONG,
-        MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T, MPI_UINT8_T, MPI_UINT16_T,
-        MPI_UINT32_T, MPI_UINT64_T, MPI_AINT, MPI_OFFSET, MPI_COUNT, MPI_WCHAR};
-    static const MPI_Datatype floats[] = {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE};
-    static const MPI_Datatype pairs[] = {MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT,
-                                         MPI_2INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT};
-    for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
-        if (t == ints[i])
-            return T_INT;
-    for (size_t i = 0; i < sizeof(floats) / sizeof(floats[0]); i++)
-        if (t == floats[i])
-            return T_FLOAT;
-    for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
-        if (t == pairs[i])
-            return T_PAIR;
-    if (t == MPI_C_BOOL)
-        return T_LOGICAL;
-    if (t == MPI_C_FLOAT_COMPLEX || t == MPI_C_DOUBLE_COMPLEX || t == MPI_C_LONG_DOUBLE_COMPLEX)
-        return T_COMPLEX;
-    if (t == MPI_BYTE)
-        return T_BYTE;
-    return 0; /* unknown predefined (e.g. Fortran types): let MPI decide */
-}
-
-/* The single predefined type a (possibly derived) type is built from, or
- * MPI_DATATYPE_NULL when it mixes several. */
-static MPI_Datatype basic_of(MPI_Datatype t, int depth)
-{
-    int ni, na, nd, comb;
-    if (depth > 32 || MPI_Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS)
-        return MPI_DATATYPE_NULL;
-    if (comb == MPI_COMBINER_NAMED)
-        return t;
-    int ints[64];
-    MPI_Aint addrs[64];
-    MPI_Datatype types[16];
-    if (ni > 64 || na > 64 || nd > 16)
-        return MPI_DATATYPE_NULL;
-    if (MPI_Type_get_contents(t, ni, na, nd, ints, addrs, types) != MPI_SUCCESS)
-        return MPI_DATATYPE_NULL;
-    MPI_Datatype res = MPI_DATATYPE_NULL;
-    int mixed = 0;
-    for (int i = 0; i < nd; i++) {
-        MPI_Datatype b = mixed ? MPI_DATATYPE_NULL : basic_of(types[i], depth + 1);
-        int ni2, na2, nd2, comb2;
-        MPI_Type_get_envelope(types[i], &ni2, &na2, &nd2, &comb2);
-        if (comb2 != MPI_COMBINER_NAMED)
-            MPI_Type_free(&types[i]);
-        if (mixed)
-            continue;
-        if (b == MPI_DATATYPE_NULL || (res != MPI_DATATYPE_NULL && res != b))
-            mixed = 1;
-        else
-            res = b;
-    }
-    if (mixed)
-        return MPI_DATATYPE_NULL;
-    return res;
+    static const type_class_t table[] = {
+        {MPI_CHAR, T_INT}, {MPI_SIGNED_CHAR, T_INT}, {MPI_UNSIGNED_CHAR, T_INT},
+        {MPI_SHORT, T_INT}, {MPI_UNSIGNED_SHORT, T_INT}, {MPI_INT, T_INT},
+        {MPI_UNSIGNED, T_INT}, {MPI_LONG, T_INT}, {MPI_UNSIGNED_LONG, T_INT},
+        {MPI_LONG_LONG, T_INT}, {MPI_UNSIGNED_LONG_LONG, T_INT}, {MPI_INT8_T, T_INT},
+        {MPI_INT16_T, T_INT}, {MPI_INT32_T, T_INT}, {MPI_INT64_T, T_INT},
+        {MPI_UINT8_T, T_INT}, {MPI_UINT16_T, T_INT}, {MPI_UINT32_T, T_INT},
+        {MPI_UINT64_T, T_INT}, {MPI_AINT, T_INT}, {MPI_OFFSET, T_INT}, {MPI_COUNT, T_INT},
+        {MPI_FLOAT, T_FLOAT}, {MPI_DOUBLE, T_FLOAT}, {MPI_LONG_DOUBLE, T_FLOAT},
+        {MPI_C_BOOL, T_LOGICAL},
+        {MPI_C_FLOAT_COMPLEX, T_COMPLEX}, {MPI_C_DOUBLE_COMPLEX, T_COMPLEX},
+        {MPI_C_LONG_DOUBLE_COMPLEX, T_COMPLEX},
+        {MPI_BYTE, T_BYTE},
+        {MPI_FLOAT_INT, T_PAIR}, {MPI_DOUBLE_INT, T_PAIR}, {MPI_LONG_INT, T_PAIR},
+        {MPI_2INT, T_PAIR}, {MPI_SHORT_INT, T_PAIR}, {MPI_LONG_DOUBLE_INT, T_PAIR},
+#ifdef MPI_INTEGER
+        {MPI_INTEGER, T_FINT},
+#endif
+#ifdef MPI_INTEGER1
+        {MPI_INTEGER1, T_FINT},
+#endif
+#ifdef MPI_INTEGER2
+        {MPI_INTEGER2, T_FINT},
+#endif
+#ifdef MPI_INTEGER4
+        {MPI_INTEGER4, T_FINT},
+#endif
+#ifdef MPI_INTEGER8
+        {MPI_INTEGER8, T_FINT},
+#endif
+#ifdef MPI_CHARACTER
+        {MPI_CHARACTER, T_INT},
+#endif
+#ifdef MPI_REAL
+        {MPI_REAL, T_FLOAT},
+#endif
+#ifdef MPI_DOUBLE_PRECISION
+        {MPI_DOUBLE_PRECISION, T_FLOAT},
+#endif
+#ifdef MPI_REAL4
+        {MPI_REAL4, T_FLOAT},
+#endif
+#ifdef MPI_REAL8
+        {MPI_REAL8, T_FLOAT},
+#endif
+#ifdef MPI_LOGICAL
+        {MPI_LOGICAL, T_LOGICAL},
+#endif
+#ifdef MPI_COMPLEX
+        {MPI_COMPLEX, T_COMPLEX},
+#endif
+#ifdef MPI_DOUBLE_COMPLEX
+        {MPI_DOUBLE_COMPLEX, T_COMPLEX},
+#endif
+#ifdef MPI_COMPLEX8
+        {MPI_COMPLEX8, T_COMPLEX},
+#endif
+#ifdef MPI_COMPLEX16
+        {MPI_COMPLEX16, T_COMPLEX},
+#endif
+#ifdef MPI_2INTEGER
+        {MPI_2INTEGER, T_PAIR},
+#endif
+#ifdef MPI_2REAL
+        {MPI_2REAL, T_PAIR},
+#endif
+#ifdef MPI_2DOUBLE_PRECISION
+        {MPI_2DOUBLE_PRECISION, T_PAIR},
+#endif
+    };
+    if (t == MPI_DATATYPE_NULL)
+        return 0;
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+        if (t == table[i].type)
+            return table[i].cls;
+    return 0;
 }
 
 int ic_check_op(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype type)
 {
     if (op == MPI_OP_NULL)
         return ic_error(comm, MPI_ERR_OP, "%s: op is MPI_OP_NULL", fn);
-    static const MPI_Op arith[] = {MPI_SUM, MPI_PROD};
-    static const MPI_Op order[] = {MPI_MIN, MPI_MAX};
-    static const MPI_Op logic[] = {MPI_LAND, MPI_LOR, MPI_LXOR};
-    static const MPI_Op bits[] = {MPI_BAND, MPI_BOR, MPI_BXOR};
-    int allowed = -1; /* -1: user op or unknown, MPI decides */
-    for (int i = 0; i < 2; i++)
-        if (op == arith[i])
-            allowed = T_INT | T_FLOAT | T_COMPLEX;
-    for (int i = 0; i < 2; i++)
-        if (op == order[i])
-            allowed = T_INT | T_FLOAT;
-    for (int i = 0; i < 3; i++)
-        if (op == logic[i])
-            allowed = T_INT | T_LOGICAL;
-    for (int i = 0; i < 3; i++)
-        if (op == bits[i])
-            allowed = T_INT | T_BYTE;
-    if (op == MPI_MINLOC || op == MPI_MAXLOC)
-        allowed = T_PAIR;
     if (op == MPI_REPLACE || op == MPI_NO_OP)
         return ic_error(comm, MPI_ERR_OP, "%s: MPI_REPLACE/MPI_NO_OP are for one-sided only", fn);
+    const int any_int = T_INT | T_FINT;
+    int allowed = -1; /* -1: a user op, defined on any datatype */
+    if (op == MPI_SUM || op == MPI_PROD)
+        allowed = any_int | T_FLOAT | T_COMPLEX;
+    else if (op == MPI_MIN || op == MPI_MAX)
+        allowed = any_int | T_FLOAT;
+    else if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
+        allowed = T_INT | T_LOGICAL;
+    else if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR)
+        allowed = any_int | T_BYTE;
+    else if (op == MPI_MINLOC || op == MPI_MAXLOC)
+        allowed = T_PAIR;
     if (allowed < 0)
         return MPI_SUCCESS;
-    MPI_Datatype basic = basic_of(type, 0);
-    if (basic == MPI_DATATYPE_NULL)
+    if (type == MPI_DATATYPE_NULL)
+        return ic_error(comm, MPI_ERR_OP, "%s: a predefined op with MPI_DATATYPE_NULL", fn);
+    int ni, na, nd, comb = MPI_COMBINER_NAMED;
+    if (MPI_Type_get_envelope(type, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
+        comb != MPI_COMBINER_NAMED)
         return ic_error(comm, MPI_ERR_OP,
-                        "%s: a predefined op needs a datatype built from one predefined type", fn);
-    int cls = basic_class(basic);
-    if (cls == 0)
-        return MPI_SUCCESS;
-    if (!(cls & allowed))
+                        "%s: a predefined op is defined on predefined datatypes only", fn);
+    if (!(basic_class(type) & allowed))
         return ic_error(comm, MPI_ERR_OP, "%s: this predefined op is not defined for the datatype",
                         fn);
     return MPI_SUCCESS;
