@@ -5,9 +5,9 @@
  * communicator's context, describes itself as an ic_coll_args_t, lets the
  * selector choose an algorithm, builds this rank's schedule, binds the
  * schedule's buffers and runs it.  See ic_internal.h for the units: the
- * reductions and broadcast work in elements of the user's datatype, the
- * gather family in bytes (with non-contiguous user buffers packed/unpacked
- * around the schedule).
+ * reductions work in elements of the user's datatype, the broadcast and
+ * the gather family in bytes (with non-contiguous user buffers
+ * packed/unpacked around the schedule).
  */
 #include "config.h"
 #include "ic_internal.h"
@@ -124,6 +124,59 @@ static int run_done(call_t *c, MPI_Op op, int commutative, size_t elem, const ic
     return rc == MPI_SUCCESS ? done(c) : rc;
 }
 
+/* ============================================================= staging
+ *
+ * The broadcast and the gather family work in bytes.  A user buffer whose
+ * datatype is contiguous is used in place; otherwise it is packed into (SEND
+ * side) or unpacked from (RECV side) a staging area with MPI_Pack/MPI_Unpack.
+ */
+
+/* Bind SEND to the caller's contribution of `count` x `ti` as bytes. */
+static int bind_send_bytes(call_t *c, const void *buf, int count, const ic_typeinfo_t *ti)
+{
+    ic_typeinfo_t bt = byte_ti;
+    if (ti->contiguous || count == 0) {
+        ic_binding_set(&c->b, IC_BUF_SEND, (void *)buf, &bt);
+        return MPI_SUCCESS;
+    }
+    size_t bytes = (size_t)count * (size_t)ti->size;
+    c->stage[0] = malloc(bytes ? bytes : 1);
+    if (!c->stage[0])
+        return MPI_ERR_NO_MEM;
+    int pos = 0;
+    int rc = MPI_Pack(buf, count, ti->type, c->stage[0], (int)bytes, &pos, c->ctx->comm);
+    ic_binding_set(&c->b, IC_BUF_SEND, c->stage[0], &bt);
+    return rc;
+}
+
+/* Stage RECV in `bytes` packed bytes (when the receive side cannot be used
+ * in place). */
+static int stage_recv(call_t *c, size_t bytes)
+{
+    ic_typeinfo_t bt = byte_ti;
+    c->stage[1] = malloc(bytes ? bytes : 1);
+    if (!c->stage[1])
+        return MPI_ERR_NO_MEM;
+    ic_binding_set(&c->b, IC_BUF_RECV, c->stage[1], &bt);
+    return MPI_SUCCESS;
+}
+
+static int pack_at(call_t *c, const void *src, int count, const ic_typeinfo_t *ti, char *dst,
+                   size_t bytes)
+{
+    int pos = 0;
+    return MPI_Pack(src, count, ti->type, dst, (int)bytes, &pos, c->ctx->comm);
+}
+
+static int unpack_at(call_t *c, const char *src, size_t bytes, void *dst, int count,
+                     const ic_typeinfo_t *ti)
+{
+    int pos = 0;
+    if (bytes == 0)
+        return MPI_SUCCESS;
+    return MPI_Unpack(src, (int)bytes, &pos, dst, count, ti->type, c->ctx->comm);
+}
+
 /* ================================================================ bcast */
 
 int IC_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
@@ -141,18 +194,34 @@ int IC_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm 
         return ic_error(comm, MPI_ERR_BUFFER, "IC_Bcast: MPI_IN_PLACE is not allowed");
     ic_typeinfo_t ti;
     ic_typeinfo(datatype, &ti);
-    if (count == 0 || ti.size == 0 || size == 1)
+    /* In bytes: ranks may pass different datatypes with the same type
+     * signature, so only the byte count agrees across ranks. */
+    size_t bytes = (size_t)count * (size_t)ti.size;
+    if (bytes == 0 || size == 1)
         return MPI_SUCCESS;
     if ((rc = get_ctx(&c)) != MPI_SUCCESS)
         return rc;
     c.a.coll = IC_COLL_BCAST;
     c.a.root = root;
-    c.a.count = (size_t)count;
+    c.a.count = bytes;
     c.a.commutative = 1;
     c.a.units_match = 1;
-    ic_binding_set(&c.b, IC_BUF_SEND, buffer, &ti);
-    ic_binding_set(&c.b, IC_BUF_RECV, buffer, &ti);
-    return run_done(&c, MPI_OP_NULL, 1, (size_t)ti.size, &ti);
+    ic_typeinfo_t bt = byte_ti;
+    void *data = buffer;
+    if (!ti.contiguous) {
+        if ((rc = stage_recv(&c, bytes)))
+            return fail(&c, rc, "out of memory");
+        data = c.stage[1];
+        if (rank == root && (rc = pack_at(&c, buffer, count, &ti, data, bytes)))
+            return fail(&c, rc, "cannot pack the buffer");
+    }
+    ic_binding_set(&c.b, IC_BUF_SEND, data, &bt);
+    ic_binding_set(&c.b, IC_BUF_RECV, data, &bt);
+    if ((rc = run(&c, MPI_OP_NULL, 1, 1, &bt)) != MPI_SUCCESS)
+        return rc;
+    if (!ti.contiguous && rank != root && (rc = unpack_at(&c, data, bytes, buffer, count, &ti)))
+        return fail(&c, rc, "cannot unpack the result");
+    return done(&c);
 }
 
 /* =========================================================== reductions */
@@ -325,9 +394,7 @@ int IC_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 
 /* ========================================================= gather family
  *
- * Everything below works in bytes.  A user buffer whose datatype is
- * contiguous is used in place; otherwise it is packed into (SEND side) or
- * unpacked from (RECV side) a staging area with MPI_Pack/MPI_Unpack.
+ * In bytes, staged as the broadcast (see "staging" above).
  */
 
 static int check_side(call_t *c, const void *buf, int count, MPI_Datatype type,
@@ -342,52 +409,6 @@ static int check_side(call_t *c, const void *buf, int count, MPI_Datatype type,
         return ic_error(c->comm, MPI_ERR_COUNT, "%s: %s x communicator size is too large", c->fn,
                         cname);
     return ic_check_buf(c->fn, c->comm, buf, (int)n, type, bname);
-}
-
-/* Bind SEND to the caller's contribution of `count` x `ti` as bytes. */
-static int bind_send_bytes(call_t *c, const void *buf, int count, const ic_typeinfo_t *ti)
-{
-    ic_typeinfo_t bt = byte_ti;
-    if (ti->contiguous || count == 0) {
-        ic_binding_set(&c->b, IC_BUF_SEND, (void *)buf, &bt);
-        return MPI_SUCCESS;
-    }
-    size_t bytes = (size_t)count * (size_t)ti->size;
-    c->stage[0] = malloc(bytes ? bytes : 1);
-    if (!c->stage[0])
-        return MPI_ERR_NO_MEM;
-    int pos = 0;
-    int rc = MPI_Pack(buf, count, ti->type, c->stage[0], (int)bytes, &pos, c->ctx->comm);
-    ic_binding_set(&c->b, IC_BUF_SEND, c->stage[0], &bt);
-    return rc;
-}
-
-/* Stage RECV in `bytes` packed bytes (when the receive side cannot be used
- * in place). */
-static int stage_recv(call_t *c, size_t bytes)
-{
-    ic_typeinfo_t bt = byte_ti;
-    c->stage[1] = malloc(bytes ? bytes : 1);
-    if (!c->stage[1])
-        return MPI_ERR_NO_MEM;
-    ic_binding_set(&c->b, IC_BUF_RECV, c->stage[1], &bt);
-    return MPI_SUCCESS;
-}
-
-static int pack_at(call_t *c, const void *src, int count, const ic_typeinfo_t *ti, char *dst,
-                   size_t bytes)
-{
-    int pos = 0;
-    return MPI_Pack(src, count, ti->type, dst, (int)bytes, &pos, c->ctx->comm);
-}
-
-static int unpack_at(call_t *c, const char *src, size_t bytes, void *dst, int count,
-                     const ic_typeinfo_t *ti)
-{
-    int pos = 0;
-    if (bytes == 0)
-        return MPI_SUCCESS;
-    return MPI_Unpack(src, (int)bytes, &pos, dst, count, ti->type, c->ctx->comm);
 }
 
 /* Broadcast per-rank byte counts from root (gatherv/scatterv: only the root

@@ -7,13 +7,14 @@
  *   (select.c) -> build this rank's schedule (algorithms/) -> bind the
  *   schedule's named buffers to memory and datatypes -> run it (executor.c).
  *
- * Units.  Reductions and broadcast work in elements of the user's datatype
- * (derived types are passed to MPI as (base + off * extent, count, type)).
- * The gather family (gather, scatter, allgather and their v-variants) works
- * in bytes: a contiguous user buffer is used in place as bytes, a
+ * Units.  Reductions work in elements of the user's datatype (MPI requires
+ * the same count and datatype on every rank; derived types, with user ops,
+ * are passed to MPI as (base + off * extent, count, type)).  The broadcast
+ * and the gather family (gather, scatter, allgather and their v-variants)
+ * work in bytes: a contiguous user buffer is used in place as bytes, a
  * non-contiguous one is staged (packed/unpacked) around the schedule, so
- * ranks whose send and receive types differ but whose type signatures agree
- * always build matching schedules.
+ * ranks whose datatypes differ but whose type signatures agree always
+ * build matching schedules.
  */
 #ifndef IC_INTERNAL_H
 #define IC_INTERNAL_H
