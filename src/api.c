@@ -191,7 +191,7 @@ int IC_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm 
         (rc = ic_check_buf(c.fn, comm, buffer, count, datatype, "buffer")))
         return rc;
     if (buffer == MPI_IN_PLACE)
-        return ic_error(comm, MPI_ERR_BUFFER, "IC_Bcast: MPI_IN_PLACE is not allowed");
+        return ic_error(comm, IC_ERR_INPLACE, "IC_Bcast: MPI_IN_PLACE is not allowed");
     ic_typeinfo_t ti;
     ic_typeinfo(datatype, &ti);
     /* In bytes: ranks may pass different datatypes with the same type
@@ -226,26 +226,29 @@ int IC_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm 
 
 /* =========================================================== reductions */
 
-/* Checks shared by the reductions; sets *commutative. */
+/* Checks shared by the reductions; sets *commutative.  The op is checked
+ * before the datatype (a predefined op with MPI_DATATYPE_NULL is MPI_ERR_OP,
+ * as the vendors have it).  inplace_cls: the class of a recvbuf that is
+ * MPI_IN_PLACE or aliases sendbuf. */
 static int check_reduction(call_t *c, const void *sendbuf, const void *recvbuf, int count,
-                           MPI_Datatype type, MPI_Op op, int recv_significant, int *commutative)
+                           MPI_Datatype type, MPI_Op op, int recv_significant, int inplace_cls,
+                           int *commutative)
 {
     int rc;
     if ((rc = ic_check_count(c->fn, c->comm, count, "count")) ||
-        (rc = ic_check_type(c->fn, c->comm, type, "datatype")) ||
-        (rc = ic_check_op(c->fn, c->comm, op, type)))
+        (rc = ic_check_op(c->fn, c->comm, op, type)) ||
+        (rc = ic_check_type(c->fn, c->comm, type, "datatype")))
         return rc;
     if (sendbuf != MPI_IN_PLACE &&
         (rc = ic_check_buf(c->fn, c->comm, sendbuf, count, type, "sendbuf")))
         return rc;
     if (recv_significant) {
         if (recvbuf == MPI_IN_PLACE)
-            return ic_error(c->comm, MPI_ERR_BUFFER, "%s: recvbuf cannot be MPI_IN_PLACE",
-                            c->fn);
+            return ic_error(c->comm, inplace_cls, "%s: recvbuf cannot be MPI_IN_PLACE", c->fn);
         if ((rc = ic_check_buf(c->fn, c->comm, recvbuf, count, type, "recvbuf")))
             return rc;
         if (sendbuf == recvbuf && count > 0)
-            return ic_error(c->comm, MPI_ERR_BUFFER,
+            return ic_error(c->comm, inplace_cls,
                             "%s: sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)",
                             c->fn);
     }
@@ -277,9 +280,10 @@ int IC_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
     if ((rc = ic_check_root(c.fn, comm, root, size)))
         return rc;
     if (sendbuf == MPI_IN_PLACE && rank != root)
-        return ic_error(comm, MPI_ERR_BUFFER, "IC_Reduce: MPI_IN_PLACE is only valid at the root");
+        return ic_error(comm, IC_ERR_INPLACE,
+                        "IC_Reduce: MPI_IN_PLACE is only valid at the root");
     if ((rc = check_reduction(&c, sendbuf, recvbuf, count, datatype, op, rank == root,
-                              &commutative)))
+                              IC_ERR_INPLACE, &commutative)))
         return rc;
     ic_typeinfo_t ti;
     ic_typeinfo(datatype, &ti);
@@ -300,7 +304,8 @@ int IC_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
     int rank, size, rc, commutative;
     if ((rc = begin(&c, "IC_Allreduce", comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
-    if ((rc = check_reduction(&c, sendbuf, recvbuf, count, datatype, op, 1, &commutative)))
+    if ((rc = check_reduction(&c, sendbuf, recvbuf, count, datatype, op, 1, MPI_ERR_BUFFER,
+                              &commutative)))
         return rc;
     ic_typeinfo_t ti;
     ic_typeinfo(datatype, &ti);
@@ -318,7 +323,8 @@ static int reduce_scatter_common(call_t *c, const void *sendbuf, void *recvbuf, 
 {
     int rc, commutative;
     /* recvbuf holds counts[rank] elements, or the whole input when in place. */
-    if ((rc = check_reduction(c, sendbuf, recvbuf, own, datatype, op, 1, &commutative)) ||
+    if ((rc = check_reduction(c, sendbuf, recvbuf, own, datatype, op, 1, IC_ERR_INPLACE,
+                              &commutative)) ||
         (sendbuf != MPI_IN_PLACE &&
          (rc = ic_check_buf(c->fn, c->comm, sendbuf, (int)total, datatype, "sendbuf")))) {
         free(c->counts);
@@ -461,13 +467,14 @@ int IC_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *r
         return rc;
     int is_root = rank == root, in_place = sendbuf == MPI_IN_PLACE;
     if (in_place && !is_root)
-        return ic_error(comm, MPI_ERR_BUFFER, "IC_Gather: MPI_IN_PLACE is only valid at the root");
+        return ic_error(comm, IC_ERR_INPLACE,
+                        "IC_Gather: MPI_IN_PLACE is only valid at the root");
     if (!in_place && (rc = check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype",
                                       "sendbuf", 1)))
         return rc;
     if (is_root) {
         if (recvbuf == MPI_IN_PLACE)
-            return ic_error(comm, MPI_ERR_BUFFER, "IC_Gather: recvbuf cannot be MPI_IN_PLACE");
+            return ic_error(comm, IC_ERR_INPLACE, "IC_Gather: recvbuf cannot be MPI_IN_PLACE");
         if ((rc = check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype",
                              "recvbuf", size)))
             return rc;
@@ -530,11 +537,11 @@ int IC_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
         return rc;
     int is_root = rank == root, in_place = recvbuf == MPI_IN_PLACE;
     if (in_place && !is_root)
-        return ic_error(comm, MPI_ERR_BUFFER,
+        return ic_error(comm, IC_ERR_INPLACE,
                         "IC_Scatter: MPI_IN_PLACE is only valid at the root");
     if (is_root) {
         if (sendbuf == MPI_IN_PLACE)
-            return ic_error(comm, MPI_ERR_BUFFER, "IC_Scatter: sendbuf cannot be MPI_IN_PLACE");
+            return ic_error(comm, IC_ERR_INPLACE, "IC_Scatter: sendbuf cannot be MPI_IN_PLACE");
         if ((rc = check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype",
                              "sendbuf", size)))
             return rc;
@@ -596,7 +603,10 @@ int IC_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                                       "sendbuf", 1)))
         return rc;
     if (recvbuf == MPI_IN_PLACE)
-        return ic_error(comm, MPI_ERR_BUFFER, "IC_Allgather: recvbuf cannot be MPI_IN_PLACE");
+        return ic_error(comm, IC_ERR_INPLACE, "IC_Allgather: recvbuf cannot be MPI_IN_PLACE");
+    if (sendbuf == recvbuf && sendcount > 0)
+        return ic_error(comm, MPI_ERR_BUFFER,
+                        "IC_Allgather: sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
     if ((rc = check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype", "recvbuf",
                          size)))
         return rc;
@@ -672,7 +682,11 @@ int IC_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                                       "sendbuf", 1)))
         return rc;
     if (recvbuf == MPI_IN_PLACE)
-        return ic_error(comm, MPI_ERR_BUFFER, "IC_Allgatherv: recvbuf cannot be MPI_IN_PLACE");
+        return ic_error(comm, IC_ERR_INPLACE, "IC_Allgatherv: recvbuf cannot be MPI_IN_PLACE");
+    if (sendbuf == recvbuf && sendcount > 0)
+        return ic_error(comm, MPI_ERR_BUFFER,
+                        "IC_Allgatherv: sendbuf and recvbuf are the same buffer "
+                        "(use MPI_IN_PLACE)");
     if ((rc = ic_check_type(c.fn, comm, recvtype, "recvtype")))
         return rc;
     int maxc = 0;
@@ -758,7 +772,7 @@ int IC_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
         return rc;
     int is_root = rank == root, in_place = sendbuf == MPI_IN_PLACE;
     if (in_place && !is_root)
-        return ic_error(comm, MPI_ERR_BUFFER,
+        return ic_error(comm, IC_ERR_INPLACE,
                         "IC_Gatherv: MPI_IN_PLACE is only valid at the root");
     if (!in_place && (rc = check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype",
                                       "sendbuf", 1)))
@@ -770,7 +784,7 @@ int IC_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
         if (!recvcounts || !displs)
             return ic_error(comm, MPI_ERR_ARG, "IC_Gatherv: recvcounts or displs is NULL");
         if (recvbuf == MPI_IN_PLACE)
-            return ic_error(comm, MPI_ERR_BUFFER, "IC_Gatherv: recvbuf cannot be MPI_IN_PLACE");
+            return ic_error(comm, IC_ERR_INPLACE, "IC_Gatherv: recvbuf cannot be MPI_IN_PLACE");
         if ((rc = ic_check_type(c.fn, comm, recvtype, "recvtype")))
             return rc;
         for (int i = 0; i < size; i++)
@@ -849,14 +863,14 @@ int IC_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
         return rc;
     int is_root = rank == root, in_place = recvbuf == MPI_IN_PLACE;
     if (in_place && !is_root)
-        return ic_error(comm, MPI_ERR_BUFFER,
+        return ic_error(comm, IC_ERR_INPLACE,
                         "IC_Scatterv: MPI_IN_PLACE is only valid at the root");
     ic_typeinfo_t sti, rti;
     if (is_root) {
         if (!sendcounts || !displs)
             return ic_error(comm, MPI_ERR_ARG, "IC_Scatterv: sendcounts or displs is NULL");
         if (sendbuf == MPI_IN_PLACE)
-            return ic_error(comm, MPI_ERR_BUFFER, "IC_Scatterv: sendbuf cannot be MPI_IN_PLACE");
+            return ic_error(comm, IC_ERR_INPLACE, "IC_Scatterv: sendbuf cannot be MPI_IN_PLACE");
         if ((rc = ic_check_type(c.fn, comm, sendtype, "sendtype")))
             return rc;
         int maxc = 0;

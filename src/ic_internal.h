@@ -78,6 +78,17 @@ int ic_error(MPI_Comm comm, int code, const char *fmt, ...)
 #endif
     ;
 
+/* Error class of a misused MPI_IN_PLACE or of aliased send and receive
+ * buffers: the class the vendor MPI gives for the same mistake (Open MPI:
+ * MPI_ERR_ARG, MPICH and others: MPI_ERR_BUFFER).  Allreduce's recvbuf ==
+ * MPI_IN_PLACE and aliasing in allreduce and allgather are MPI_ERR_BUFFER
+ * under both. */
+#if defined(OPEN_MPI)
+#define IC_ERR_INPLACE MPI_ERR_ARG
+#else
+#define IC_ERR_INPLACE MPI_ERR_BUFFER
+#endif
+
 /* Argument checks shared by the collectives.  Each returns MPI_SUCCESS or an
  * error code after raising it through ic_error(). */
 int ic_check_init(const char *fn);
