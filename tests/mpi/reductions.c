@@ -1,0 +1,123 @@
+/*
+ * reductions.c -- IC_Reduce, IC_Allreduce, IC_Reduce_scatter and
+ * IC_Reduce_scatter_block against the vendor MPI, with every registered
+ * algorithm forced in turn and with automatic selection.
+ *
+ *   1. every predefined datatype with every predefined op MPI defines for
+ *      it (MINLOC/MAXLOC on the pair types included) and the user ops
+ *      (a non-commutative 2x2 matrix product, a commutative one), at a
+ *      small count; the root, MPI_IN_PLACE and NULL non-root receive
+ *      buffers rotate over the cases;
+ *   2. counts 0, 1, p-1, p, p+1, 1000 x every root x in_place or not, for
+ *      a few datatype/op pairs: int sum, double sum, the matrix product,
+ *      the commutative user op on unsigned, on a strided vector of them and
+ *      on a resized one with a non-zero lower bound (the vendors define
+ *      predefined ops on predefined datatypes only); reduce_scatter with even, uneven
+ *      (zeros included) and single-rank block counts;
+ *   3. a large odd count (100003 elements) for double sum and the matrix
+ *      product.
+ */
+#include "mpitest.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const IC_Coll colls[] = {IC_COLL_ID_REDUCE, IC_COLL_ID_ALLREDUCE,
+                                IC_COLL_ID_REDUCE_SCATTER, IC_COLL_ID_REDUCE_SCATTER_BLOCK};
+#define NCOLLS 4
+
+/* 1. the datatype x op matrix */
+static void type_op_matrix(int p)
+{
+    for (int k = 0; k < NCOLLS; k++) {
+        IC_Coll cl = colls[k];
+        for (int a = 0; a < mt_nalgs(cl); a++) {
+            long idx = 0;
+            for (const mt_basic_t *b = mt_basics; b->name; b++) {
+                mt_type_t t = {b->type, b->name, b, 1};
+                for (const mt_op_t *o = mt_ops; o->name; o++) {
+                    if (!mt_op_defined(o, b))
+                        continue;
+                    mt_red_t r = {cl, &t, o, 0, MT_UNEVEN, (int)(idx % p), (int)(idx / 2 % 2),
+                                  (int)(idx % 3 == 0)};
+                    if (cl == IC_COLL_ID_REDUCE_SCATTER)
+                        r.count = 2 * p + 1;
+                    else if (cl == IC_COLL_ID_REDUCE_SCATTER_BLOCK)
+                        r.count = 2;
+                    else
+                        r.count = p + 1;
+                    mt_run_red(mt_world, NULL, &r, a);
+                    idx++;
+                }
+            }
+        }
+    }
+}
+
+/* 2. counts x roots x in_place for a few datatype/op pairs */
+static void count_root_matrix(int p)
+{
+    static mt_type_t t_int, t_double, t_unsigned;
+    t_int = mt_type_of(MPI_INT);
+    t_double = mt_type_of(MPI_DOUBLE);
+    t_unsigned = mt_type_of(MPI_UNSIGNED);
+    const struct {
+        const mt_type_t *t;
+        const mt_op_t *o;
+    } tyops[] = {
+        {&t_int, &mt_ops[0]},        {&t_double, &mt_ops[0]}, {&mt_mat, NULL},
+        {&t_unsigned, NULL},         {&mt_vec_uint, NULL},
+        {&mt_res_uint, NULL},
+    };
+    const int ntyops = (int)(sizeof(tyops) / sizeof(tyops[0]));
+    long counts[] = {0, 1, p - 1, p, p + 1, 1000};
+    for (int k = 0; k < NCOLLS; k++) {
+        IC_Coll cl = colls[k];
+        for (int a = 0; a < mt_nalgs(cl); a++)
+            for (int ti = 0; ti < ntyops; ti++) {
+                const mt_op_t *o = tyops[ti].o ? tyops[ti].o
+                                   : tyops[ti].t == &mt_mat ? mt_op_matmul
+                                                             : mt_op_ucomm;
+                for (int ci = 0; ci < 6; ci++)
+                    for (int ip = 0; ip <= 1; ip++) {
+                        int nroots = cl == IC_COLL_ID_REDUCE ? p : 1;
+                        int npat = cl == IC_COLL_ID_REDUCE_SCATTER ? MT_NPATTERNS : 1;
+                        for (int root = 0; root < nroots; root++)
+                            for (int pat = 0; pat < npat; pat++) {
+                                mt_red_t r = {cl, tyops[ti].t, o, counts[ci], pat, root, ip,
+                                              (root + ci) % 2};
+                                mt_run_red(mt_world, NULL, &r, a);
+                            }
+                    }
+            }
+    }
+}
+
+/* 3. a large odd count */
+static void large(int p)
+{
+    static mt_type_t t_double;
+    t_double = mt_type_of(MPI_DOUBLE);
+    for (int k = 0; k < NCOLLS; k++) {
+        IC_Coll cl = colls[k];
+        for (int a = 0; a < mt_nalgs(cl); a++) {
+            long n = cl == IC_COLL_ID_REDUCE_SCATTER_BLOCK ? 100003 / p | 1 : 100003;
+            mt_red_t r = {cl, &t_double, &mt_ops[0], n, MT_UNEVEN, p / 2, a % 2, 0};
+            mt_run_red(mt_world, NULL, &r, a);
+            if (cl == IC_COLL_ID_REDUCE || cl == IC_COLL_ID_ALLREDUCE) {
+                mt_red_t m = {cl, &mt_mat, mt_op_matmul, 100003 / 4 | 1, MT_EVEN, p - 1,
+                              (a + 1) % 2, 1};
+                mt_run_red(mt_world, NULL, &m, a);
+            }
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int p = mt_init(&argc, &argv, "reductions");
+    type_op_matrix(p);
+    count_root_matrix(p);
+    large(p);
+    return mt_finalize();
+}
