@@ -1,0 +1,788 @@
+/*
+ * pmpi.c -- libintercom-pmpi: MPI_Bcast, MPI_Reduce, MPI_Allreduce,
+ * MPI_Allgather(v), MPI_Reduce_scatter(_block), MPI_Scatter(v),
+ * MPI_Gather(v) and MPI_Barrier served by InterCom for unmodified MPI
+ * programs (LD_PRELOAD, or linked before the MPI library).
+ *
+ * Each call goes to the IC_ function of the same name, or unchanged to the
+ * PMPI_ function of the vendor MPI when InterCom must not or cannot serve
+ * it.  The tests, in order (the first that applies is the reason the report
+ * gives):
+ *   - the call comes from inside InterCom (an error handler, a user op):
+ *     vendor, so the library never recurses into itself;
+ *   - MPI is not initialised, or already finalised: vendor (MPI's own
+ *     behaviour for such calls);
+ *   - MPI_COMM_NULL or an intercommunicator: vendor;
+ *   - invalid arguments (negative count, null datatype or op, root out of
+ *     range, MPI_IN_PLACE where MPI does not allow it): vendor, so the
+ *     program sees the vendor's own error report;
+ *   - the operation is disabled (INTERCOM_DISABLE=all or a comma list such
+ *     as bcast,allreduce): vendor;
+ *   - the MPI runs at MPI_THREAD_MULTIPLE: vendor (InterCom's per-process
+ *     state is not safe for concurrent calls);
+ *   - more data than InterCom moves in one call (2 GiB in the gather family,
+ *     INT_MAX elements in reduce-scatter): vendor.
+ * All these tests give the same answer on every rank of a communicator
+ * for a correct program, so all ranks take the same path.
+ *
+ * InterCom raises its own errors through the communicator's error handler
+ * as MPI does (MPI_ERRORS_RETURN: the code is returned).
+ *
+ * INTERCOM_REPORT=1 (or INTERCOM_REPORT_FILE=PATH) prints, in MPI_Finalize,
+ * one table from rank 0 of MPI_COMM_WORLD with the calls of all ranks per
+ * operation: calls, the InterCom/vendor split, bytes, time spent inside,
+ * the algorithms InterCom chose and why calls went to the vendor.
+ */
+#include "config.h"
+#include "interpose.h"
+#include "ic_internal.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+/* ------------------------------------------------------------- reasons */
+
+enum {
+    ICP_WHY_NESTED,
+    ICP_WHY_STATE,
+    ICP_WHY_COMM,
+    ICP_WHY_INTER,
+    ICP_WHY_ARGS,
+    ICP_WHY_DISABLED,
+    ICP_WHY_THREADS,
+    ICP_WHY_LARGE,
+    ICP_NWHY,
+    ICP_WHY_NONE = -1
+};
+
+static const char *const why_text[ICP_NWHY] = {
+    "called from inside InterCom",
+    "called before MPI_Init or after MPI_Finalize",
+    "MPI_COMM_NULL or invalid communicator",
+    "intercommunicator",
+    "invalid arguments (the MPI reports the error)",
+    "disabled by INTERCOM_DISABLE",
+    "thread level MPI_THREAD_MULTIPLE",
+    "too much data for one InterCom call",
+};
+
+/* Indexed by IC_Coll. */
+static const char *const op_name[IC_COLL_ID_COUNT] = {
+    "MPI_Bcast",
+    "MPI_Reduce",
+    "MPI_Allreduce",
+    "MPI_Allgather",
+    "MPI_Allgatherv",
+    "MPI_Reduce_scatter",
+    "MPI_Reduce_scatter_block",
+    "MPI_Scatter",
+    "MPI_Scatterv",
+    "MPI_Gather",
+    "MPI_Gatherv",
+    "MPI_Barrier",
+};
+
+/* ---------------------------------------------------------- statistics */
+
+#define ICP_MAX_ALG 32
+
+/* One operation on this process; only uint64_t members, so that the table
+ * of all operations reduces as one array of MPI_UINT64_T. */
+typedef struct op_stats {
+    uint64_t calls;            /* all calls                                 */
+    uint64_t ic;               /* served by InterCom                        */
+    uint64_t bytes;            /* data of the calls with valid arguments    */
+    uint64_t ns;               /* time inside the call                      */
+    uint64_t why[ICP_NWHY];    /* calls passed to the vendor, by reason     */
+    uint64_t alg[ICP_MAX_ALG]; /* InterCom calls by registry algorithm      */
+    uint64_t alg_none;         /* InterCom calls that moved no data         */
+    uint64_t alg_other;        /* algorithm not found in the registry list  */
+} op_stats_t;
+
+static op_stats_t stats[IC_COLL_ID_COUNT];
+
+/* Relaxed atomic adds: under MPI_THREAD_MULTIPLE several threads count. */
+static void add(uint64_t *x, uint64_t v)
+{
+    __atomic_fetch_add(x, v, __ATOMIC_RELAXED);
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------- settings */
+
+static struct {
+    int disabled[IC_COLL_ID_COUNT];
+    int report;
+    const char *report_file;
+    char unknown[256]; /* INTERCOM_DISABLE entries that name no operation */
+} cfg;
+
+static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
+static pthread_once_t mpi_once = PTHREAD_ONCE_INIT;
+static int thread_multiple;
+static _Thread_local int nested; /* inside an IC_ call on this thread */
+
+/* Does `tok` (n characters) name operation `op`?  Case does not matter and
+ * the MPI_ prefix is optional: bcast, MPI_Bcast, REDUCE_SCATTER_BLOCK. */
+static int names_op(const char *tok, size_t n, int op)
+{
+    const char *name = op_name[op] + 4;
+    if (n > 4 && strncasecmp(tok, "mpi_", 4) == 0) {
+        tok += 4;
+        n -= 4;
+    }
+    return strlen(name) == n && strncasecmp(tok, name, n) == 0;
+}
+
+static void read_config(void)
+{
+    const char *r = getenv("INTERCOM_REPORT");
+    cfg.report = r && *r && strcmp(r, "0") != 0;
+    const char *f = getenv("INTERCOM_REPORT_FILE");
+    if (f && *f) {
+        cfg.report = 1;
+        cfg.report_file = f;
+    }
+    const char *d = getenv("INTERCOM_DISABLE");
+    while (d && *d) {
+        size_t n = strcspn(d, ", \t");
+        if (n == 3 && strncasecmp(d, "all", 3) == 0) {
+            for (int op = 0; op < IC_COLL_ID_COUNT; op++)
+                cfg.disabled[op] = 1;
+        } else if (n > 0) {
+            int found = 0;
+            for (int op = 0; op < IC_COLL_ID_COUNT; op++)
+                if (names_op(d, n, op))
+                    cfg.disabled[op] = found = 1;
+            size_t used = strlen(cfg.unknown);
+            if (!found && used + n + 3 < sizeof(cfg.unknown))
+                snprintf(cfg.unknown + used, sizeof(cfg.unknown) - used, "%s'%.*s'",
+                         used ? ", " : "", (int)n, d);
+        }
+        d += n;
+        d += strspn(d, ", \t");
+    }
+}
+
+/* Once MPI is initialised: the thread level, and the warning about
+ * INTERCOM_DISABLE entries that name no operation. */
+static void mpi_setup(void)
+{
+    int level = MPI_THREAD_SINGLE, rank = 0;
+    PMPI_Query_thread(&level);
+    thread_multiple = (level == MPI_THREAD_MULTIPLE);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (cfg.unknown[0] && rank == 0)
+        fprintf(stderr,
+                "InterCom: INTERCOM_DISABLE: ignoring %s (not an operation; use all or a comma "
+                "list such as bcast,allreduce,reduce_scatter_block)\n",
+                cfg.unknown);
+}
+
+/* ------------------------------------------------------- one call's path */
+
+typedef struct icp_call {
+    IC_Coll op;
+    int why;     /* reason for the vendor path, ICP_WHY_NONE when InterCom runs */
+    int entered; /* InterCom runs the call                                       */
+    int rank, size;
+    uint64_t bytes;
+    uint64_t t0;
+} icp_call_t;
+
+static int decline(icp_call_t *k, int why)
+{
+    k->why = why;
+    return 0;
+}
+
+/* Common tests before the arguments: may InterCom look at this call? */
+static int icp_begin(icp_call_t *k, IC_Coll op, MPI_Comm comm)
+{
+    pthread_once(&cfg_once, read_config);
+    memset(k, 0, sizeof(*k));
+    k->op = op;
+    k->why = ICP_WHY_NONE;
+    if (cfg.report)
+        k->t0 = now_ns();
+    if (nested)
+        return decline(k, ICP_WHY_NESTED);
+    int init = 0, fin = 0;
+    PMPI_Initialized(&init);
+    PMPI_Finalized(&fin);
+    if (!init || fin)
+        return decline(k, ICP_WHY_STATE);
+    pthread_once(&mpi_once, mpi_setup);
+    int inter = 0;
+    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
+        PMPI_Comm_rank(comm, &k->rank) != MPI_SUCCESS ||
+        PMPI_Comm_size(comm, &k->size) != MPI_SUCCESS)
+        return decline(k, ICP_WHY_COMM);
+    if (inter)
+        return decline(k, ICP_WHY_INTER);
+    return 1;
+}
+
+/* The arguments are valid as far as InterCom needs to know. */
+static int icp_valid(icp_call_t *k, int ok)
+{
+    return ok ? 1 : decline(k, ICP_WHY_ARGS);
+}
+
+/* Final tests with the call's data volume; on success InterCom runs it.
+ * `too_big`: the call exceeds what InterCom moves in one call. */
+static int icp_ready(icp_call_t *k, uint64_t bytes, int too_big)
+{
+    k->bytes = bytes;
+    if (cfg.disabled[k->op])
+        return decline(k, ICP_WHY_DISABLED);
+    if (thread_multiple)
+        return decline(k, ICP_WHY_THREADS);
+    if (too_big)
+        return decline(k, ICP_WHY_LARGE);
+    k->entered = 1;
+    nested = 1;
+    if (cfg.report)
+        ic_record_last((ic_coll_t)k->op, NULL); /* "" unless an algorithm runs */
+    return 1;
+}
+
+static void count_algorithm(op_stats_t *s, IC_Coll op)
+{
+    const char *name = IC_Last_algorithm(op);
+    if (!name || !*name) {
+        add(&s->alg_none, 1);
+        return;
+    }
+    int n = IC_Algorithm_count(op);
+    for (int i = 0; i < n; i++) {
+        const char *a = IC_Algorithm_name(op, i);
+        if (a == name || (a && strcmp(a, name) == 0)) {
+            add(i < ICP_MAX_ALG ? &s->alg[i] : &s->alg_other, 1);
+            return;
+        }
+    }
+    add(&s->alg_other, 1);
+}
+
+static int icp_end(icp_call_t *k, int rc)
+{
+    if (k->entered)
+        nested = 0;
+    if (!cfg.report)
+        return rc;
+    op_stats_t *s = &stats[k->op];
+    add(&s->calls, 1);
+    add(&s->bytes, k->bytes);
+    add(&s->ns, now_ns() - k->t0);
+    if (k->entered) {
+        add(&s->ic, 1);
+        count_algorithm(s, k->op);
+    } else {
+        add(&s->why[k->why], 1);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------ argument helpers */
+
+static uint64_t tsize(MPI_Datatype t)
+{
+    int s = 0;
+    if (PMPI_Type_size(t, &s) != MPI_SUCCESS || s < 0)
+        return 0;
+    return (uint64_t)s;
+}
+
+static int root_ok(const icp_call_t *k, int root)
+{
+    return root >= 0 && root < k->size;
+}
+
+/* All n counts are non-negative; *sum gets their sum. */
+static int counts_ok(const int *counts, int n, uint64_t *sum)
+{
+    *sum = 0;
+    if (!counts)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        if (counts[i] < 0)
+            return 0;
+        *sum += (uint64_t)counts[i];
+    }
+    return 1;
+}
+
+#define ICP_TYPE_OK(t) ((t) != MPI_DATATYPE_NULL)
+#define ICP_BYTES_MAX ((uint64_t)INT_MAX)
+
+/* =========================================================== collectives */
+
+int icp_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc;
+    if (icp_begin(&k, IC_COLL_ID_BCAST, comm) &&
+        icp_valid(&k, count >= 0 && ICP_TYPE_OK(datatype) && root_ok(&k, root) &&
+                          buffer != MPI_IN_PLACE) &&
+        icp_ready(&k, (uint64_t)count * tsize(datatype), 0))
+        rc = IC_Bcast(buffer, count, datatype, root, comm);
+    else
+        rc = PMPI_Bcast(buffer, count, datatype, root, comm);
+    return icp_end(&k, rc);
+}
+
+int icp_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               int root, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc;
+    if (icp_begin(&k, IC_COLL_ID_REDUCE, comm) &&
+        icp_valid(&k, count >= 0 && ICP_TYPE_OK(datatype) && op != MPI_OP_NULL &&
+                          root_ok(&k, root) &&
+                          (k.rank == root ? recvbuf != MPI_IN_PLACE : sendbuf != MPI_IN_PLACE)) &&
+        icp_ready(&k, (uint64_t)count * tsize(datatype), 0))
+        rc = IC_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+    else
+        rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+    return icp_end(&k, rc);
+}
+
+int icp_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc;
+    if (icp_begin(&k, IC_COLL_ID_ALLREDUCE, comm) &&
+        icp_valid(&k, count >= 0 && ICP_TYPE_OK(datatype) && op != MPI_OP_NULL &&
+                          recvbuf != MPI_IN_PLACE) &&
+        icp_ready(&k, (uint64_t)count * tsize(datatype), 0))
+        rc = IC_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+    else
+        rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+    return icp_end(&k, rc);
+}
+
+int icp_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    icp_call_t k;
+    uint64_t total = 0;
+    int rc;
+    if (icp_begin(&k, IC_COLL_ID_REDUCE_SCATTER, comm) &&
+        icp_valid(&k, counts_ok(recvcounts, k.size, &total) && ICP_TYPE_OK(datatype) &&
+                          op != MPI_OP_NULL && recvbuf != MPI_IN_PLACE) &&
+        icp_ready(&k, total * tsize(datatype), total > (uint64_t)INT_MAX))
+        rc = IC_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+    else
+        rc = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+    return icp_end(&k, rc);
+}
+
+int icp_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc;
+    if (icp_begin(&k, IC_COLL_ID_REDUCE_SCATTER_BLOCK, comm) &&
+        icp_valid(&k, recvcount >= 0 && ICP_TYPE_OK(datatype) && op != MPI_OP_NULL &&
+                          recvbuf != MPI_IN_PLACE)) {
+        uint64_t total = (uint64_t)recvcount * (uint64_t)k.size;
+        if (icp_ready(&k, total * tsize(datatype), total > (uint64_t)INT_MAX)) {
+            rc = IC_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+            return icp_end(&k, rc);
+        }
+    }
+    rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+    return icp_end(&k, rc);
+}
+
+int icp_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc;
+    if (icp_begin(&k, IC_COLL_ID_ALLGATHER, comm) &&
+        icp_valid(&k, (sendbuf == MPI_IN_PLACE || (sendcount >= 0 && ICP_TYPE_OK(sendtype))) &&
+                          recvcount >= 0 && ICP_TYPE_OK(recvtype) && recvbuf != MPI_IN_PLACE)) {
+        uint64_t total = (uint64_t)recvcount * tsize(recvtype) * (uint64_t)k.size;
+        if (icp_ready(&k, total, total > ICP_BYTES_MAX)) {
+            rc = IC_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+            return icp_end(&k, rc);
+        }
+    }
+    rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return icp_end(&k, rc);
+}
+
+/* IC_Allgatherv with displacements made non-negative: MPI allows negative
+ * displacements (and each rank its own), so shift the receive buffer by
+ * the smallest one on this rank; the blocks land at the same addresses. */
+static int allgatherv_shifted(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, MPI_Comm comm, int p)
+{
+    int lo = 0;
+    for (int i = 0; i < p; i++)
+        if (displs[i] < lo)
+            lo = displs[i];
+    if (lo == 0)
+        return IC_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                             comm);
+    MPI_Aint lb, extent;
+    int *shifted = malloc((size_t)p * sizeof(int));
+    if (!shifted || PMPI_Type_get_extent(recvtype, &lb, &extent) != MPI_SUCCESS) {
+        free(shifted);
+        return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                               comm);
+    }
+    for (int i = 0; i < p; i++)
+        shifted[i] = displs[i] - lo; /* lo <= displs[i] < 0 or >= 0: no overflow */
+    int rc = IC_Allgatherv(sendbuf, sendcount, sendtype, (char *)recvbuf + (MPI_Aint)lo * extent,
+                           recvcounts, shifted, recvtype, comm);
+    free(shifted);
+    return rc;
+}
+
+int icp_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    icp_call_t k;
+    uint64_t total = 0;
+    int rc;
+    if (icp_begin(&k, IC_COLL_ID_ALLGATHERV, comm) &&
+        icp_valid(&k, (sendbuf == MPI_IN_PLACE || (sendcount >= 0 && ICP_TYPE_OK(sendtype))) &&
+                          counts_ok(recvcounts, k.size, &total) && displs != NULL &&
+                          ICP_TYPE_OK(recvtype) && recvbuf != MPI_IN_PLACE)) {
+        total *= tsize(recvtype);
+        if (icp_ready(&k, total, total > ICP_BYTES_MAX)) {
+            rc = allgatherv_shifted(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                    recvtype, comm, k.size);
+            return icp_end(&k, rc);
+        }
+    }
+    rc = PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    return icp_end(&k, rc);
+}
+
+int icp_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc;
+    if (icp_begin(&k, IC_COLL_ID_GATHER, comm) && icp_valid(&k, root_ok(&k, root))) {
+        int is_root = (k.rank == root), in_place = (sendbuf == MPI_IN_PLACE);
+        int ok = (in_place ? is_root : (sendcount >= 0 && ICP_TYPE_OK(sendtype))) &&
+                 (!is_root || (recvcount >= 0 && ICP_TYPE_OK(recvtype) && recvbuf != MPI_IN_PLACE));
+        if (icp_valid(&k, ok)) {
+            /* The block size agrees on every rank (matching type signatures). */
+            uint64_t block = in_place ? (uint64_t)recvcount * tsize(recvtype)
+                                      : (uint64_t)sendcount * tsize(sendtype);
+            uint64_t total = block * (uint64_t)k.size;
+            if (icp_ready(&k, total, total > ICP_BYTES_MAX)) {
+                rc = IC_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                               comm);
+                return icp_end(&k, rc);
+            }
+        }
+    }
+    rc = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return icp_end(&k, rc);
+}
+
+int icp_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc;
+    if (icp_begin(&k, IC_COLL_ID_SCATTER, comm) && icp_valid(&k, root_ok(&k, root))) {
+        int is_root = (k.rank == root), in_place = (recvbuf == MPI_IN_PLACE);
+        int ok = (in_place ? is_root : (recvcount >= 0 && ICP_TYPE_OK(recvtype))) &&
+                 (!is_root || (sendcount >= 0 && ICP_TYPE_OK(sendtype) && sendbuf != MPI_IN_PLACE));
+        if (icp_valid(&k, ok)) {
+            uint64_t block = is_root ? (uint64_t)sendcount * tsize(sendtype)
+                                     : (uint64_t)recvcount * tsize(recvtype);
+            uint64_t total = block * (uint64_t)k.size;
+            if (icp_ready(&k, total, total > ICP_BYTES_MAX)) {
+                rc = IC_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                comm);
+                return icp_end(&k, rc);
+            }
+        }
+    }
+    rc = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return icp_end(&k, rc);
+}
+
+int icp_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc;
+    if (icp_begin(&k, IC_COLL_ID_GATHERV, comm) && icp_valid(&k, root_ok(&k, root))) {
+        int is_root = (k.rank == root), in_place = (sendbuf == MPI_IN_PLACE);
+        uint64_t total = 0;
+        int ok = (in_place ? is_root : (sendcount >= 0 && ICP_TYPE_OK(sendtype))) &&
+                 (!is_root || (counts_ok(recvcounts, k.size, &total) && displs != NULL &&
+                               ICP_TYPE_OK(recvtype) && recvbuf != MPI_IN_PLACE));
+        /* Bytes: all blocks at the root, the own block elsewhere (only the
+         * root knows the others). */
+        if (icp_valid(&k, ok) &&
+            icp_ready(&k, is_root ? total * tsize(recvtype) : (uint64_t)sendcount * tsize(sendtype),
+                      0)) {
+            rc = IC_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                            root, comm);
+            return icp_end(&k, rc);
+        }
+    }
+    rc = PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                      comm);
+    return icp_end(&k, rc);
+}
+
+int icp_scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc;
+    if (icp_begin(&k, IC_COLL_ID_SCATTERV, comm) && icp_valid(&k, root_ok(&k, root))) {
+        int is_root = (k.rank == root), in_place = (recvbuf == MPI_IN_PLACE);
+        uint64_t total = 0;
+        int ok = (in_place ? is_root : (recvcount >= 0 && ICP_TYPE_OK(recvtype))) &&
+                 (!is_root || (counts_ok(sendcounts, k.size, &total) && displs != NULL &&
+                               ICP_TYPE_OK(sendtype) && sendbuf != MPI_IN_PLACE));
+        if (icp_valid(&k, ok) &&
+            icp_ready(&k, is_root ? total * tsize(sendtype) : (uint64_t)recvcount * tsize(recvtype),
+                      0)) {
+            rc = IC_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                             root, comm);
+            return icp_end(&k, rc);
+        }
+    }
+    rc = PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                       comm);
+    return icp_end(&k, rc);
+}
+
+int icp_barrier(MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc;
+    if (icp_begin(&k, IC_COLL_ID_BARRIER, comm) && icp_ready(&k, 0, 0))
+        rc = IC_Barrier(comm);
+    else
+        rc = PMPI_Barrier(comm);
+    return icp_end(&k, rc);
+}
+
+/* ================================================================ report */
+
+static void print_report(FILE *out, const op_stats_t *sum, const uint64_t *ns_max, int nranks)
+{
+    fprintf(out,
+            "InterCom report: %d rank%s (calls and bytes summed over the ranks; time: the "
+            "slowest rank)\n",
+            nranks, nranks == 1 ? "" : "s");
+    fprintf(out, "%-26s %10s %10s %10s %16s %10s\n", "operation", "calls", "InterCom", "vendor",
+            "bytes", "time [s]");
+    int any = 0;
+    for (int op = 0; op < IC_COLL_ID_COUNT; op++) {
+        const op_stats_t *s = &sum[op];
+        if (!s->calls)
+            continue;
+        any = 1;
+        fprintf(out, "%-26s %10llu %10llu %10llu %16llu %10.4f\n", op_name[op],
+                (unsigned long long)s->calls, (unsigned long long)s->ic,
+                (unsigned long long)(s->calls - s->ic), (unsigned long long)s->bytes,
+                (double)ns_max[op] * 1e-9);
+    }
+    if (!any) {
+        fprintf(out, "(no intercepted call)\n");
+        return;
+    }
+    fprintf(out, "algorithms chosen by InterCom (calls):\n");
+    for (int op = 0; op < IC_COLL_ID_COUNT; op++) {
+        const op_stats_t *s = &sum[op];
+        if (!s->ic)
+            continue;
+        fprintf(out, "  %-24s", op_name[op]);
+        const char *sep = " ";
+        int n = IC_Algorithm_count((IC_Coll)op);
+        for (int i = 0; i < n && i < ICP_MAX_ALG; i++) {
+            if (!s->alg[i])
+                continue;
+            fprintf(out, "%s%s %llu", sep, IC_Algorithm_name((IC_Coll)op, i),
+                    (unsigned long long)s->alg[i]);
+            sep = ", ";
+        }
+        if (s->alg_other) {
+            fprintf(out, "%sother %llu", sep, (unsigned long long)s->alg_other);
+            sep = ", ";
+        }
+        if (s->alg_none)
+            fprintf(out, "%s(no data to move) %llu", sep, (unsigned long long)s->alg_none);
+        fprintf(out, "\n");
+    }
+    int vendor = 0;
+    for (int op = 0; op < IC_COLL_ID_COUNT; op++)
+        vendor |= (sum[op].calls != sum[op].ic);
+    if (!vendor) {
+        fprintf(out, "calls passed to the vendor MPI: none\n");
+        return;
+    }
+    fprintf(out, "calls passed to the vendor MPI (calls: reason):\n");
+    for (int op = 0; op < IC_COLL_ID_COUNT; op++) {
+        const op_stats_t *s = &sum[op];
+        if (s->calls == s->ic)
+            continue;
+        fprintf(out, "  %-24s", op_name[op]);
+        const char *sep = " ";
+        for (int w = 0; w < ICP_NWHY; w++) {
+            if (!s->why[w])
+                continue;
+            fprintf(out, "%s%llu: %s", sep, (unsigned long long)s->why[w], why_text[w]);
+            sep = "; ";
+        }
+        fprintf(out, "\n");
+    }
+}
+
+/* Collective over MPI_COMM_WORLD: rank 0 prints the table of all ranks. */
+static void report(void)
+{
+    static op_stats_t sum[IC_COLL_ID_COUNT];
+    uint64_t ns[IC_COLL_ID_COUNT], ns_max[IC_COLL_ID_COUNT];
+    int rank = 0, nranks = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    for (int op = 0; op < IC_COLL_ID_COUNT; op++)
+        ns[op] = stats[op].ns;
+    _Static_assert(sizeof(op_stats_t) % sizeof(uint64_t) == 0, "op_stats_t: uint64_t only");
+    int n = (int)(IC_COLL_ID_COUNT * (sizeof(op_stats_t) / sizeof(uint64_t)));
+    if (PMPI_Reduce(stats, sum, n, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD) != MPI_SUCCESS ||
+        PMPI_Reduce(ns, ns_max, IC_COLL_ID_COUNT, MPI_UINT64_T, MPI_MAX, 0, MPI_COMM_WORLD) !=
+            MPI_SUCCESS ||
+        rank != 0)
+        return;
+    FILE *out = stderr;
+    if (cfg.report_file) {
+        out = fopen(cfg.report_file, "w");
+        if (!out) {
+            fprintf(stderr, "InterCom: cannot write the report to %s; printing it here\n",
+                    cfg.report_file);
+            out = stderr;
+        }
+    }
+    print_report(out, sum, ns_max, nranks);
+    if (out != stderr)
+        fclose(out);
+    else
+        fflush(stderr);
+}
+
+int icp_finalize(void)
+{
+    pthread_once(&cfg_once, read_config);
+    int init = 0, fin = 0;
+    PMPI_Initialized(&init);
+    PMPI_Finalized(&fin);
+    if (cfg.report && init && !fin && !nested)
+        report();
+    return PMPI_Finalize();
+}
+
+/* ======================================================= C entry points */
+
+int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return icp_bcast(buffer, count, datatype, root, comm);
+}
+
+int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               int root, MPI_Comm comm)
+{
+    return icp_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm)
+{
+    return icp_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return icp_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return icp_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                          comm);
+}
+
+int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return icp_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+}
+
+int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return icp_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+}
+
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return icp_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm)
+{
+    return icp_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                        comm);
+}
+
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return icp_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm)
+{
+    return icp_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                       comm);
+}
+
+int MPI_Barrier(MPI_Comm comm)
+{
+    return icp_barrier(comm);
+}
+
+int MPI_Finalize(void)
+{
+    return icp_finalize();
+}

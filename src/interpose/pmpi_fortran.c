@@ -1,0 +1,221 @@
+/*
+ * pmpi_fortran.c -- libintercom-pmpi: the Fortran entry points (Open MPI).
+ *
+ * Open MPI's Fortran bindings (libmpi_mpifh for mpif.h and `use mpi`,
+ * libmpi_usempif08 for `use mpi_f08`) convert their arguments and call the
+ * C PMPI_ functions directly, so wrapping the C MPI_ symbols does not catch
+ * Fortran callers.  This file defines the Fortran symbols themselves:
+ *   mpif.h / use mpi:  mpi_bcast_, mpi_bcast, mpi_bcast__, MPI_BCAST
+ *                      (the four manglings Open MPI exports);
+ *   use mpi_f08:       mpi_bcast_f08_ (and mpi_bcast_f08, mpi_bcast_f08__
+ *                      for compilers that mangle without or with two
+ *                      underscores).
+ * A Fortran handle is an INTEGER (TYPE(MPI_Comm) etc. in mpi_f08 is a
+ * sequence type holding that INTEGER, passed by reference: the same thing),
+ * converted with PMPI_Comm_f2c, PMPI_Type_f2c, PMPI_Op_f2c.  Fortran's
+ * MPI_IN_PLACE and MPI_BOTTOM are the addresses of the common blocks
+ * mpi_fortran_in_place / mpi_fortran_bottom (under the Fortran compiler's
+ * mangling); weak references give this library the one address every
+ * object of the process uses, and are NULL (never matching) when no
+ * Fortran runtime is loaded.  The converted call goes to the same core
+ * function as the C entry point (pmpi.c): InterCom or the C PMPI_ function,
+ * which is exactly what Open MPI's own Fortran layer would call; errors go
+ * through the communicator's error handler there, and the code is stored in
+ * IERROR (optional in mpi_f08, so it may be absent).
+ *
+ * MPICH (4.0): the mpif.h and `use mpi' bindings, and the mpi_f08
+ * bindings of the calls with buffers, call the C MPI_ functions after their
+ * own conversions, so the C entry points already intercept them; only
+ * mpi_f08's MPI_Barrier and MPI_Finalize call PMPI_ directly, and are
+ * defined here (their f08 names: no clash with MPICH's own mpif.h ones).
+ * An MPICH Fortran handle is the C handle, and PMPI_Comm_f2c says so.
+ *
+ * Nothing is defined for other MPIs, or when MPI_Fint is not a C int
+ * (configure: IC_FINT_IS_INT).
+ */
+#include "config.h"
+#include "interpose.h"
+
+#if (defined(OPEN_MPI) || defined(MPICH_VERSION)) && defined(IC_FINT_IS_INT)
+
+#include <stddef.h>
+
+static void set_ierr(MPI_Fint *ierr, int rc)
+{
+    if (ierr)
+        *ierr = (MPI_Fint)rc;
+}
+
+#define COMM(c) PMPI_Comm_f2c(*(c))
+
+static void f_barrier(MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, icp_barrier(COMM(comm)));
+}
+
+static void f_finalize(MPI_Fint *ierr)
+{
+    set_ierr(ierr, icp_finalize());
+}
+
+#define ICF_ALIAS(impl, name) extern __typeof__(impl) name __attribute__((alias(#impl)));
+#define ICF_F08_NAMES(impl, lower)                                                                 \
+    ICF_ALIAS(impl, lower##_f08)                                                                   \
+    ICF_ALIAS(impl, lower##_f08_)                                                                  \
+    ICF_ALIAS(impl, lower##_f08__)
+#define ICF_NAMES(impl, lower, UPPER)                                                              \
+    ICF_ALIAS(impl, lower)                                                                         \
+    ICF_ALIAS(impl, lower##_)                                                                      \
+    ICF_ALIAS(impl, lower##__)                                                                     \
+    ICF_ALIAS(impl, UPPER)                                                                         \
+    ICF_F08_NAMES(impl, lower)
+
+#endif
+
+#if defined(OPEN_MPI) && defined(IC_FINT_IS_INT)
+
+/* ------------------------------------------------------------ sentinels */
+
+#define ICF_WEAK __attribute__((weak))
+extern int mpi_fortran_in_place_ ICF_WEAK, mpi_fortran_in_place ICF_WEAK,
+    mpi_fortran_in_place__ ICF_WEAK, MPI_FORTRAN_IN_PLACE ICF_WEAK;
+extern int mpi_fortran_bottom_ ICF_WEAK, mpi_fortran_bottom ICF_WEAK, mpi_fortran_bottom__ ICF_WEAK,
+    MPI_FORTRAN_BOTTOM ICF_WEAK;
+
+static int is_in_place(const void *p)
+{
+    return p && (p == (void *)&mpi_fortran_in_place_ || p == (void *)&mpi_fortran_in_place ||
+                 p == (void *)&mpi_fortran_in_place__ || p == (void *)&MPI_FORTRAN_IN_PLACE);
+}
+
+static int is_bottom(const void *p)
+{
+    return p && (p == (void *)&mpi_fortran_bottom_ || p == (void *)&mpi_fortran_bottom ||
+                 p == (void *)&mpi_fortran_bottom__ || p == (void *)&MPI_FORTRAN_BOTTOM);
+}
+
+/* A buffer argument: Fortran MPI_BOTTOM becomes C MPI_BOTTOM. */
+static void *buf(void *p)
+{
+    return is_bottom(p) ? MPI_BOTTOM : p;
+}
+
+/* A buffer argument where MPI allows MPI_IN_PLACE. */
+static void *buf_ip(void *p)
+{
+    return is_in_place(p) ? MPI_IN_PLACE : buf(p);
+}
+
+#define TYPE(t) PMPI_Type_f2c(*(t))
+#define OP(o) PMPI_Op_f2c(*(o))
+
+/* ----------------------------------------------------------- the calls */
+
+static void f_bcast(void *buffer, MPI_Fint *count, MPI_Fint *type, MPI_Fint *root, MPI_Fint *comm,
+                    MPI_Fint *ierr)
+{
+    set_ierr(ierr, icp_bcast(buf(buffer), *count, TYPE(type), *root, COMM(comm)));
+}
+
+static void f_reduce(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,
+                     MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, icp_reduce(buf_ip(sendbuf), buf(recvbuf), *count, TYPE(type), OP(op), *root,
+                              COMM(comm)));
+}
+
+static void f_allreduce(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,
+                        MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr,
+             icp_allreduce(buf_ip(sendbuf), buf(recvbuf), *count, TYPE(type), OP(op), COMM(comm)));
+}
+
+static void f_allgather(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                        MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, icp_allgather(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf),
+                                 *recvcount, TYPE(recvtype), COMM(comm)));
+}
+
+static void f_allgatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                         MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm,
+                         MPI_Fint *ierr)
+{
+    set_ierr(ierr, icp_allgatherv(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf),
+                                  recvcounts, displs, TYPE(recvtype), COMM(comm)));
+}
+
+static void f_reduce_scatter(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *type,
+                             MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, icp_reduce_scatter(buf_ip(sendbuf), buf(recvbuf), recvcounts, TYPE(type), OP(op),
+                                      COMM(comm)));
+}
+
+static void f_reduce_scatter_block(void *sendbuf, void *recvbuf, MPI_Fint *recvcount,
+                                   MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, icp_reduce_scatter_block(buf_ip(sendbuf), buf(recvbuf), *recvcount, TYPE(type),
+                                            OP(op), COMM(comm)));
+}
+
+static void f_scatter(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                      MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
+                      MPI_Fint *ierr)
+{
+    set_ierr(ierr, icp_scatter(buf(sendbuf), *sendcount, TYPE(sendtype), buf_ip(recvbuf),
+                               *recvcount, TYPE(recvtype), *root, COMM(comm)));
+}
+
+static void f_scatterv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype,
+                       void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root,
+                       MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, icp_scatterv(buf(sendbuf), sendcounts, displs, TYPE(sendtype), buf_ip(recvbuf),
+                                *recvcount, TYPE(recvtype), *root, COMM(comm)));
+}
+
+static void f_gather(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                     MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
+                     MPI_Fint *ierr)
+{
+    set_ierr(ierr, icp_gather(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf), *recvcount,
+                              TYPE(recvtype), *root, COMM(comm)));
+}
+
+static void f_gatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                      MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root,
+                      MPI_Fint *comm, MPI_Fint *ierr)
+{
+    set_ierr(ierr, icp_gatherv(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf),
+                               recvcounts, displs, TYPE(recvtype), *root, COMM(comm)));
+}
+
+/* ------------------------------------------------------------ the names */
+
+ICF_NAMES(f_bcast, mpi_bcast, MPI_BCAST)
+ICF_NAMES(f_reduce, mpi_reduce, MPI_REDUCE)
+ICF_NAMES(f_allreduce, mpi_allreduce, MPI_ALLREDUCE)
+ICF_NAMES(f_allgather, mpi_allgather, MPI_ALLGATHER)
+ICF_NAMES(f_allgatherv, mpi_allgatherv, MPI_ALLGATHERV)
+ICF_NAMES(f_reduce_scatter, mpi_reduce_scatter, MPI_REDUCE_SCATTER)
+ICF_NAMES(f_reduce_scatter_block, mpi_reduce_scatter_block, MPI_REDUCE_SCATTER_BLOCK)
+ICF_NAMES(f_scatter, mpi_scatter, MPI_SCATTER)
+ICF_NAMES(f_scatterv, mpi_scatterv, MPI_SCATTERV)
+ICF_NAMES(f_gather, mpi_gather, MPI_GATHER)
+ICF_NAMES(f_gatherv, mpi_gatherv, MPI_GATHERV)
+ICF_NAMES(f_barrier, mpi_barrier, MPI_BARRIER)
+ICF_NAMES(f_finalize, mpi_finalize, MPI_FINALIZE)
+
+#elif defined(MPICH_VERSION) && defined(IC_FINT_IS_INT)
+
+ICF_F08_NAMES(f_barrier, mpi_barrier)
+ICF_F08_NAMES(f_finalize, mpi_finalize)
+
+#else
+
+/* No Fortran entry points for this MPI (see above). */
+typedef int icp_no_fortran_entry_points;
+
+#endif
