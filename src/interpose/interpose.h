@@ -3,7 +3,7 @@
  * interface between the C entry points (pmpi.c) and the Fortran entry
  * points (pmpi_fortran.c).
  *
- * Every intercepted collective has one core function icp_<op>() taking the
+ * Every intercepted collective has one core function ic_pmpi_<op>() taking the
  * C arguments.  It decides whether InterCom serves the call (then it calls
  * the IC_ function) or the vendor MPI does (then it calls the PMPI_
  * function with the arguments unchanged), keeps the statistics of the
@@ -17,34 +17,34 @@
 
 #include <mpi.h>
 
-int icp_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
-int icp_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               int root, MPI_Comm comm);
-int icp_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                  MPI_Comm comm);
-int icp_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
-int icp_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                   MPI_Comm comm);
-int icp_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
-int icp_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
-int icp_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
-int icp_scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm);
-int icp_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
-int icp_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                MPI_Comm comm);
-int icp_barrier(MPI_Comm comm);
+int ic_pmpi_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+int ic_pmpi_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   int root, MPI_Comm comm);
+int ic_pmpi_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm);
+int ic_pmpi_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int ic_pmpi_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                       MPI_Comm comm);
+int ic_pmpi_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int ic_pmpi_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int ic_pmpi_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int ic_pmpi_scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                     MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                     int root, MPI_Comm comm);
+int ic_pmpi_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int ic_pmpi_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                    MPI_Comm comm);
+int ic_pmpi_barrier(MPI_Comm comm);
 
 /* MPI_Finalize: prints the INTERCOM_REPORT table (a collective over
  * MPI_COMM_WORLD), then calls PMPI_Finalize. */
-int icp_finalize(void);
+int ic_pmpi_finalize(void);
 
 #endif /* IC_INTERPOSE_H */

@@ -330,7 +330,7 @@ static int counts_ok(const int *counts, int n, uint64_t *sum)
 
 /* =========================================================== collectives */
 
-int icp_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+int ic_pmpi_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     icp_call_t k;
     int rc;
@@ -344,8 +344,8 @@ int icp_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
     return icp_end(&k, rc);
 }
 
-int icp_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               int root, MPI_Comm comm)
+int ic_pmpi_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   int root, MPI_Comm comm)
 {
     icp_call_t k;
     int rc;
@@ -360,8 +360,8 @@ int icp_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     return icp_end(&k, rc);
 }
 
-int icp_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                  MPI_Comm comm)
+int ic_pmpi_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm)
 {
     icp_call_t k;
     int rc;
@@ -375,8 +375,8 @@ int icp_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
     return icp_end(&k, rc);
 }
 
-int icp_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int ic_pmpi_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     icp_call_t k;
     uint64_t total = 0;
@@ -391,8 +391,8 @@ int icp_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
     return icp_end(&k, rc);
 }
 
-int icp_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int ic_pmpi_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     icp_call_t k;
     int rc;
@@ -409,8 +409,8 @@ int icp_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     return icp_end(&k, rc);
 }
 
-int icp_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int ic_pmpi_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     icp_call_t k;
     int rc;
@@ -456,8 +456,9 @@ static int allgatherv_shifted(const void *sendbuf, int sendcount, MPI_Datatype s
     return rc;
 }
 
-int icp_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+int ic_pmpi_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                       MPI_Comm comm)
 {
     icp_call_t k;
     uint64_t total = 0;
@@ -477,8 +478,8 @@ int icp_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     return icp_end(&k, rc);
 }
 
-int icp_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int ic_pmpi_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     icp_call_t k;
     int rc;
@@ -502,8 +503,8 @@ int icp_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     return icp_end(&k, rc);
 }
 
-int icp_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int ic_pmpi_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     icp_call_t k;
     int rc;
@@ -526,9 +527,9 @@ int icp_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     return icp_end(&k, rc);
 }
 
-int icp_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                MPI_Comm comm)
+int ic_pmpi_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                    MPI_Comm comm)
 {
     icp_call_t k;
     int rc;
@@ -553,9 +554,9 @@ int icp_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     return icp_end(&k, rc);
 }
 
-int icp_scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm)
+int ic_pmpi_scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                     MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                     int root, MPI_Comm comm)
 {
     icp_call_t k;
     int rc;
@@ -578,7 +579,7 @@ int icp_scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
     return icp_end(&k, rc);
 }
 
-int icp_barrier(MPI_Comm comm)
+int ic_pmpi_barrier(MPI_Comm comm)
 {
     icp_call_t k;
     int rc;
@@ -694,7 +695,7 @@ static void report(void)
         fflush(stderr);
 }
 
-int icp_finalize(void)
+int ic_pmpi_finalize(void)
 {
     pthread_once(&cfg_once, read_config);
     int init = 0, fin = 0;
@@ -707,82 +708,19 @@ int icp_finalize(void)
 
 /* ======================================================= C entry points */
 
-int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
-{
-    return icp_bcast(buffer, count, datatype, root, comm);
-}
+/* The C entry points are the core functions under MPI's names. */
+#define ICP_C_ENTRY(name, impl) extern __typeof__(impl) name __attribute__((alias(#impl)));
 
-int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               int root, MPI_Comm comm)
-{
-    return icp_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-}
-
-int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                  MPI_Comm comm)
-{
-    return icp_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-}
-
-int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return icp_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-}
-
-int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return icp_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                          comm);
-}
-
-int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    return icp_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
-}
-
-int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
-{
-    return icp_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
-}
-
-int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    return icp_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-}
-
-int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm)
-{
-    return icp_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-                        comm);
-}
-
-int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
-{
-    return icp_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-}
-
-int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                MPI_Comm comm)
-{
-    return icp_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
-                       comm);
-}
-
-int MPI_Barrier(MPI_Comm comm)
-{
-    return icp_barrier(comm);
-}
-
-int MPI_Finalize(void)
-{
-    return icp_finalize();
-}
+ICP_C_ENTRY(MPI_Bcast, ic_pmpi_bcast)
+ICP_C_ENTRY(MPI_Reduce, ic_pmpi_reduce)
+ICP_C_ENTRY(MPI_Allreduce, ic_pmpi_allreduce)
+ICP_C_ENTRY(MPI_Allgather, ic_pmpi_allgather)
+ICP_C_ENTRY(MPI_Allgatherv, ic_pmpi_allgatherv)
+ICP_C_ENTRY(MPI_Reduce_scatter, ic_pmpi_reduce_scatter)
+ICP_C_ENTRY(MPI_Reduce_scatter_block, ic_pmpi_reduce_scatter_block)
+ICP_C_ENTRY(MPI_Scatter, ic_pmpi_scatter)
+ICP_C_ENTRY(MPI_Scatterv, ic_pmpi_scatterv)
+ICP_C_ENTRY(MPI_Gather, ic_pmpi_gather)
+ICP_C_ENTRY(MPI_Gatherv, ic_pmpi_gatherv)
+ICP_C_ENTRY(MPI_Barrier, ic_pmpi_barrier)
+ICP_C_ENTRY(MPI_Finalize, ic_pmpi_finalize)

@@ -50,12 +50,12 @@ static void set_ierr(MPI_Fint *ierr, int rc)
 
 static void f_barrier(MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, icp_barrier(COMM(comm)));
+    set_ierr(ierr, ic_pmpi_barrier(COMM(comm)));
 }
 
 static void f_finalize(MPI_Fint *ierr)
 {
-    set_ierr(ierr, icp_finalize());
+    set_ierr(ierr, ic_pmpi_finalize());
 }
 
 #define ICF_ALIAS(impl, name) extern __typeof__(impl) name __attribute__((alias(#impl)));
@@ -114,82 +114,83 @@ static void *buf_ip(void *p)
 static void f_bcast(void *buffer, MPI_Fint *count, MPI_Fint *type, MPI_Fint *root, MPI_Fint *comm,
                     MPI_Fint *ierr)
 {
-    set_ierr(ierr, icp_bcast(buf(buffer), *count, TYPE(type), *root, COMM(comm)));
+    set_ierr(ierr, ic_pmpi_bcast(buf(buffer), *count, TYPE(type), *root, COMM(comm)));
 }
 
 static void f_reduce(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,
                      MPI_Fint *root, MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, icp_reduce(buf_ip(sendbuf), buf(recvbuf), *count, TYPE(type), OP(op), *root,
-                              COMM(comm)));
+    set_ierr(ierr, ic_pmpi_reduce(buf_ip(sendbuf), buf(recvbuf), *count, TYPE(type), OP(op), *root,
+                                  COMM(comm)));
 }
 
 static void f_allreduce(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,
                         MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr,
-             icp_allreduce(buf_ip(sendbuf), buf(recvbuf), *count, TYPE(type), OP(op), COMM(comm)));
+    set_ierr(ierr, ic_pmpi_allreduce(buf_ip(sendbuf), buf(recvbuf), *count, TYPE(type), OP(op),
+                                     COMM(comm)));
 }
 
 static void f_allgather(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
                         MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, icp_allgather(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf),
-                                 *recvcount, TYPE(recvtype), COMM(comm)));
+    set_ierr(ierr, ic_pmpi_allgather(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf),
+                                     *recvcount, TYPE(recvtype), COMM(comm)));
 }
 
 static void f_allgatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
                          MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *comm,
                          MPI_Fint *ierr)
 {
-    set_ierr(ierr, icp_allgatherv(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf),
-                                  recvcounts, displs, TYPE(recvtype), COMM(comm)));
+    set_ierr(ierr, ic_pmpi_allgatherv(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf),
+                                      recvcounts, displs, TYPE(recvtype), COMM(comm)));
 }
 
 static void f_reduce_scatter(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *type,
                              MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, icp_reduce_scatter(buf_ip(sendbuf), buf(recvbuf), recvcounts, TYPE(type), OP(op),
-                                      COMM(comm)));
+    set_ierr(ierr, ic_pmpi_reduce_scatter(buf_ip(sendbuf), buf(recvbuf), recvcounts, TYPE(type),
+                                          OP(op), COMM(comm)));
 }
 
 static void f_reduce_scatter_block(void *sendbuf, void *recvbuf, MPI_Fint *recvcount,
                                    MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, icp_reduce_scatter_block(buf_ip(sendbuf), buf(recvbuf), *recvcount, TYPE(type),
-                                            OP(op), COMM(comm)));
+    set_ierr(ierr, ic_pmpi_reduce_scatter_block(buf_ip(sendbuf), buf(recvbuf), *recvcount,
+                                                TYPE(type), OP(op), COMM(comm)));
 }
 
 static void f_scatter(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
                       MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
                       MPI_Fint *ierr)
 {
-    set_ierr(ierr, icp_scatter(buf(sendbuf), *sendcount, TYPE(sendtype), buf_ip(recvbuf),
-                               *recvcount, TYPE(recvtype), *root, COMM(comm)));
+    set_ierr(ierr, ic_pmpi_scatter(buf(sendbuf), *sendcount, TYPE(sendtype), buf_ip(recvbuf),
+                                   *recvcount, TYPE(recvtype), *root, COMM(comm)));
 }
 
 static void f_scatterv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype,
                        void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root,
                        MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, icp_scatterv(buf(sendbuf), sendcounts, displs, TYPE(sendtype), buf_ip(recvbuf),
-                                *recvcount, TYPE(recvtype), *root, COMM(comm)));
+    set_ierr(ierr,
+             ic_pmpi_scatterv(buf(sendbuf), sendcounts, displs, TYPE(sendtype), buf_ip(recvbuf),
+                              *recvcount, TYPE(recvtype), *root, COMM(comm)));
 }
 
 static void f_gather(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
                      MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
                      MPI_Fint *ierr)
 {
-    set_ierr(ierr, icp_gather(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf), *recvcount,
-                              TYPE(recvtype), *root, COMM(comm)));
+    set_ierr(ierr, ic_pmpi_gather(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf),
+                                  *recvcount, TYPE(recvtype), *root, COMM(comm)));
 }
 
 static void f_gatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
                       MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root,
                       MPI_Fint *comm, MPI_Fint *ierr)
 {
-    set_ierr(ierr, icp_gatherv(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf),
-                               recvcounts, displs, TYPE(recvtype), *root, COMM(comm)));
+    set_ierr(ierr, ic_pmpi_gatherv(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf),
+                                   recvcounts, displs, TYPE(recvtype), *root, COMM(comm)));
 }
 
 /* ------------------------------------------------------------ the names */
