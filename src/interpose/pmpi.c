@@ -701,8 +701,11 @@ int ic_pmpi_finalize(void)
     int init = 0, fin = 0;
     PMPI_Initialized(&init);
     PMPI_Finalized(&fin);
-    if (cfg.report && init && !fin && !nested)
-        report();
+    if (init && !fin) {
+        pthread_once(&mpi_once, mpi_setup); /* the INTERCOM_DISABLE warning */
+        if (cfg.report && !nested)
+            report();
+    }
     return PMPI_Finalize();
 }
 
