@@ -596,7 +596,10 @@ int mt_run_move(MPI_Comm comm, const char *comm_name, const mt_move_t *m, int al
     mt_begin(&x.c);
     x.S = m->tp->send;
     x.R = m->tp->recv;
-    x.seed = case_seed(0);
+    /* the same on every rank of comm (ranks may have run different cases) */
+    x.seed = (unsigned)(cl * 1000003 + alg_i * 10007 + m->count * 101 + m->pattern * 31 +
+                        m->dkind * 17 + (m->root + 1) * 7 + m->in_place * 3 + m->junk +
+                        (int)(m->tp - mt_tpairs) * 65537);
     int ok = 1;
     if (cl == IC_COLL_ID_BCAST) {
         ok = move_bcast(&x, m, comm);
