@@ -14,8 +14,9 @@
  *     behaviour for such calls);
  *   - MPI_COMM_NULL or an intercommunicator: vendor;
  *   - invalid arguments (negative count, null datatype or op, root out of
- *     range, MPI_IN_PLACE where MPI does not allow it): vendor, so the
- *     program sees the vendor's own error report;
+ *     range, MPI_IN_PLACE where MPI does not allow it, the same send and
+ *     receive buffer in the all-to-all reductions and allgathers): vendor,
+ *     so the program sees the vendor's own error report;
  *   - the operation is disabled (INTERCOM_DISABLE=all or a comma list such
  *     as bcast,allreduce): vendor;
  *   - the MPI runs at MPI_THREAD_MULTIPLE: vendor (InterCom's per-process
@@ -325,6 +326,15 @@ static int counts_ok(const int *counts, int n, uint64_t *sum)
     return 1;
 }
 
+/* sendbuf == recvbuf without MPI_IN_PLACE, which MPI forbids: MPIs differ
+ * (Open MPI lets one element pass, and MPI_BOTTOM with absolute addresses),
+ * so the vendor decides.  Only for the collectives where both buffers are
+ * significant on every rank (the same test on all ranks of SPMD code). */
+static int aliased(const void *sendbuf, const void *recvbuf, uint64_t n)
+{
+    return sendbuf != MPI_IN_PLACE && sendbuf == recvbuf && n > 0;
+}
+
 #define ICP_TYPE_OK(t) ((t) != MPI_DATATYPE_NULL)
 #define ICP_BYTES_MAX ((uint64_t)INT_MAX)
 
@@ -367,7 +377,7 @@ int ic_pmpi_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatyp
     int rc;
     if (icp_begin(&k, IC_COLL_ID_ALLREDUCE, comm) &&
         icp_valid(&k, count >= 0 && ICP_TYPE_OK(datatype) && op != MPI_OP_NULL &&
-                          recvbuf != MPI_IN_PLACE) &&
+                          recvbuf != MPI_IN_PLACE && !aliased(sendbuf, recvbuf, count)) &&
         icp_ready(&k, (uint64_t)count * tsize(datatype), 0))
         rc = IC_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     else
@@ -383,7 +393,8 @@ int ic_pmpi_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcou
     int rc;
     if (icp_begin(&k, IC_COLL_ID_REDUCE_SCATTER, comm) &&
         icp_valid(&k, counts_ok(recvcounts, k.size, &total) && ICP_TYPE_OK(datatype) &&
-                          op != MPI_OP_NULL && recvbuf != MPI_IN_PLACE) &&
+                          op != MPI_OP_NULL && recvbuf != MPI_IN_PLACE &&
+                          !aliased(sendbuf, recvbuf, total)) &&
         icp_ready(&k, total * tsize(datatype), total > (uint64_t)INT_MAX))
         rc = IC_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
     else
@@ -398,7 +409,7 @@ int ic_pmpi_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcou
     int rc;
     if (icp_begin(&k, IC_COLL_ID_REDUCE_SCATTER_BLOCK, comm) &&
         icp_valid(&k, recvcount >= 0 && ICP_TYPE_OK(datatype) && op != MPI_OP_NULL &&
-                          recvbuf != MPI_IN_PLACE)) {
+                          recvbuf != MPI_IN_PLACE && !aliased(sendbuf, recvbuf, recvcount))) {
         uint64_t total = (uint64_t)recvcount * (uint64_t)k.size;
         if (icp_ready(&k, total * tsize(datatype), total > (uint64_t)INT_MAX)) {
             rc = IC_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
@@ -416,7 +427,8 @@ int ic_pmpi_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     int rc;
     if (icp_begin(&k, IC_COLL_ID_ALLGATHER, comm) &&
         icp_valid(&k, (sendbuf == MPI_IN_PLACE || (sendcount >= 0 && ICP_TYPE_OK(sendtype))) &&
-                          recvcount >= 0 && ICP_TYPE_OK(recvtype) && recvbuf != MPI_IN_PLACE)) {
+                          recvcount >= 0 && ICP_TYPE_OK(recvtype) && recvbuf != MPI_IN_PLACE &&
+                          !aliased(sendbuf, recvbuf, recvcount))) {
         uint64_t total = (uint64_t)recvcount * tsize(recvtype) * (uint64_t)k.size;
         if (icp_ready(&k, total, total > ICP_BYTES_MAX)) {
             rc = IC_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -466,7 +478,8 @@ int ic_pmpi_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     if (icp_begin(&k, IC_COLL_ID_ALLGATHERV, comm) &&
         icp_valid(&k, (sendbuf == MPI_IN_PLACE || (sendcount >= 0 && ICP_TYPE_OK(sendtype))) &&
                           counts_ok(recvcounts, k.size, &total) && displs != NULL &&
-                          ICP_TYPE_OK(recvtype) && recvbuf != MPI_IN_PLACE)) {
+                          ICP_TYPE_OK(recvtype) && recvbuf != MPI_IN_PLACE &&
+                          !aliased(sendbuf, recvbuf, total))) {
         total *= tsize(recvtype);
         if (icp_ready(&k, total, total > ICP_BYTES_MAX)) {
             rc = allgatherv_shifted(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
