@@ -1,10 +1,11 @@
 /*
  * context.c -- the per-communicator context.
  *
- * On the first IC_ call on a communicator the library duplicates it (a
- * collective call, made by every rank at the same collective) so that no
- * library message can ever match a user message, and caches the context as
- * an attribute of the user's communicator.  The context is released
+ * On the first IC_ call on a communicator the library makes a private copy
+ * of it (same group, new context: a collective call, made by every rank at
+ * the same collective) so that no library message can ever match a user
+ * message, and caches the context as an attribute of the user's
+ * communicator.  The context is released
  *   - when the user frees the communicator (attribute delete callback), and
  *   - at MPI_Finalize, through an attribute on MPI_COMM_SELF, whose delete
  *     callback MPI runs first thing in MPI_Finalize (MPI-3.1 section 8.7.1).
@@ -98,6 +99,21 @@ static int ensure_keyvals(void)
     return MPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL);
 }
 
+/* The private communicator: the same group in a new communication context.
+ * MPI_Comm_create rather than MPI_Comm_dup, which would run the copy
+ * callbacks of the program's own attributes on a communicator the program
+ * never sees. */
+static int private_copy(MPI_Comm comm, MPI_Comm *out)
+{
+    MPI_Group g;
+    int rc = MPI_Comm_group(comm, &g);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Comm_create(comm, g, out);
+    MPI_Group_free(&g);
+    return rc;
+}
+
 /* The selector's cost model: shared memory's figures when every rank of
  * the communicator is on this node, a cluster's otherwise (collective, like
  * the duplication; every rank reaches the same answer). */
@@ -135,7 +151,7 @@ int ic_ctx_get(MPI_Comm comm, ic_ctx_t **out)
         return MPI_ERR_NO_MEM;
     ctx->user = comm;
     ctx->comm = MPI_COMM_NULL;
-    rc = MPI_Comm_dup(comm, &ctx->comm);
+    rc = private_copy(comm, &ctx->comm);
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_set_errhandler(ctx->comm, MPI_ERRORS_RETURN);
     if (rc == MPI_SUCCESS)
