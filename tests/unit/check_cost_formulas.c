@@ -150,6 +150,18 @@ START_TEST(test_mst_bcast)
 }
 END_TEST
 
+/* The same formula for every p = 1..1000 (root moving with p). */
+START_TEST(test_mst_bcast_every_p)
+{
+    for (int p = 1; p <= 1000; p++) {
+        int root = (p / 3 + p % 7) % p;
+        size_t n = 1000;
+        double want = lg(p) * (ALPHA + (double)n * BETA);
+        CHECK_T(eval_prim(P_BCAST, p, root, n), want, "mst bcast", p, n, root);
+    }
+}
+END_TEST
+
 START_TEST(test_mst_combine)
 {
     for (int i = 0; i < NPS; i++) {
@@ -674,6 +686,7 @@ Suite *suite_cost_formulas(void)
     TCase *tc = tcase_create("primitives");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_mst_bcast);
+    tcase_add_test(tc, test_mst_bcast_every_p);
     tcase_add_test(tc, test_mst_combine);
     tcase_add_test(tc, test_mst_scatter);
     tcase_add_test(tc, test_mst_gather);

@@ -614,6 +614,18 @@ START_TEST(test_bcast_large)
 }
 END_TEST
 
+/* The MST broadcast for every line length 1..1000 (the identity line, root
+ * 0 and a root that moves with n), beyond the exhaustive n <= 64. */
+START_TEST(test_bcast_every_n)
+{
+    for (int n = 1; n <= 1000; n++) {
+        run_bcast(LINE_IDENTITY, n, 0, 1);
+        if (n > 1)
+            run_bcast(LINE_IDENTITY, n, (n / 3 + n % 7) % n, 1);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------- combine */
 
 static void run_combine(int kind, int n, int root, size_t m)
@@ -983,6 +995,7 @@ Suite *suite_primitives(void)
     add_case(s, "mst_steps", test_mst_steps_props, 30);
     add_case(s, "bcast_small", test_bcast_small, 60);
     add_case(s, "bcast_large", test_bcast_large, 60);
+    add_case(s, "bcast_every_n", test_bcast_every_n, 120);
     add_case(s, "combine_small", test_combine_small, 60);
     add_case(s, "combine_large", test_combine_large, 60);
     add_case(s, "scatter", test_scatter, 60);
