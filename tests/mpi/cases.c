@@ -88,7 +88,9 @@ const char *mt_pattern_name(int pattern)
 
 const char *mt_displs_name(int kind)
 {
-    return kind == MT_PACKED ? "packed" : kind == MT_GAPS ? "gaps" : "reversed";
+    return kind == MT_PACKED ? "packed" : kind == MT_GAPS ? "gaps"
+                                      : kind == MT_REVERSED ? "reversed"
+                                                            : "per-rank";
 }
 
 /* ----------------------------------------------------------- helpers */
@@ -317,7 +319,8 @@ static int put_blocks(mt_buf_t *v, mt_buf_t *i, const mt_type_t *t, const int *k
 typedef struct move_ctx {
     mt_case_t c;
     int rank, p;
-    const mt_type_t *S, *R;
+    const mt_type_t *S, *R; /* this rank's send and receive types    */
+    int sk, rk;
     int *u;       /* signature units per rank                */
     int *sc, *rc; /* send/receive counts per rank            */
     int *sd, *rd; /* send/receive displacements per rank     */
@@ -387,7 +390,7 @@ static int move_rc(const move_ctx_t *x, int rcv, int rci)
 static int move_bcast(move_ctx_t *x, const mt_move_t *m, MPI_Comm comm)
 {
     const mt_type_t *t = x->rank % 2 == 0 ? x->S : x->R;
-    int k = (int)m->count * (x->rank % 2 == 0 ? m->tp->sk : m->tp->rk);
+    int k = (int)m->count * (x->rank % 2 == 0 ? x->sk : x->rk);
     mt_buf_t v, i;
     if (mt_buf_pair(&v, &i, t->type, k, x->seed ^ (unsigned)x->rank))
         return 0;
@@ -596,6 +599,14 @@ int mt_run_move(MPI_Comm comm, const char *comm_name, const mt_move_t *m, int al
     mt_begin(&x.c);
     x.S = m->tp->send;
     x.R = m->tp->recv;
+    x.sk = m->tp->sk;
+    x.rk = m->tp->rk;
+    if (m->tp->swap_odd && x.rank % 2) {
+        x.S = m->tp->recv;
+        x.R = m->tp->send;
+        x.sk = m->tp->rk;
+        x.rk = m->tp->sk;
+    }
     /* the same on every rank of comm (ranks may have run different cases) */
     x.seed = (unsigned)(cl * 1000003 + alg_i * 10007 + m->count * 101 + m->pattern * 31 +
                         m->dkind * 17 + (m->root + 1) * 7 + m->in_place * 3 + m->junk +
@@ -616,11 +627,13 @@ int mt_run_move(MPI_Comm comm, const char *comm_name, const mt_move_t *m, int al
         else
             for (int q = 0; q < p; q++)
                 x.u[q] = (int)m->count;
-        for (int q = 0; q < p; q++) {
-            x.sc[q] = x.u[q] * m->tp->sk;
-            x.rc[q] = x.u[q] * m->tp->rk;
+        for (int q = 0; q < p; q++) { /* in this rank's own units */
+            x.sc[q] = x.u[q] * x.sk;
+            x.rc[q] = x.u[q] * x.rk;
         }
         int dk = v_variant ? m->dkind : MT_PACKED;
+        if (dk == MT_PER_RANK)
+            dk = x.rank % MT_PER_RANK;
         x.sspan = mt_displs(x.sd, x.sc, p, dk);
         x.rspan = mt_displs(x.rd, x.rc, p, dk);
         if (!v_variant) { /* MPI's fixed layout: block q at q * count */

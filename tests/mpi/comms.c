@@ -21,7 +21,9 @@
  *      included (its result depends on the new rank order), and calls
  *      interleaved between two communicators.
  *
- * IC_TEST_COMMS_LOOP sets the number of loop iterations (default 100).
+ * IC_TEST_COMMS_LOOP sets the number of loop iterations (default 100).  The
+ * scratch cache is set small (INTERCOM_SCRATCH_CACHE=4096 unless set), so
+ * scratch is also released after calls.
  */
 #include "mpitest.h"
 
@@ -388,6 +390,8 @@ static void special(void)
 
 int main(int argc, char **argv)
 {
+    /* keep little scratch between calls: the release path runs too */
+    setenv("INTERCOM_SCRATCH_CACHE", "4096", 0);
     test_creating = 1; /* mt_init duplicates MPI_COMM_WORLD */
     int p = mt_init(&argc, &argv, "comms");
     test_creating = 0;

@@ -10,8 +10,8 @@
  * two types).
  *
  *   1. counts 0, 1, p-1, p, p+1, 1000 (per block for the gather family) x
- *      every root x in_place where MPI allows it, for MPI_INT and the
- *      vector; the other datatypes with a rotating root;
+ *      every root x in_place where MPI allows it, for MPI_INT; fewer
+ *      counts and roots for the other datatypes;
  *   2. v-variants: even, uneven (zeros included) and single-rank counts x
  *      packed, gapped and reversed displacements x roots x in_place;
  *   3. a large odd count (100003 elements in all);
@@ -35,7 +35,9 @@ static int has_in_place(IC_Coll c)
     return c != IC_COLL_ID_BCAST;
 }
 
-/* 1. counts x roots x in_place */
+/* 1. counts x roots x in_place: every count and root for MPI_INT, every
+ * root at two counts for the strided vector, the other datatypes at three
+ * counts with a rotating root */
 static void fixed_matrix(int p)
 {
     long counts[] = {0, 1, p - 1, p, p + 1, 1000};
@@ -44,11 +46,13 @@ static void fixed_matrix(int p)
         IC_Coll cl = fixed[k];
         for (int a = 0; a < mt_nalgs(cl); a++)
             for (int tp = 0; tp < mt_ntpairs; tp++)
-                for (int ci = 0; ci < 6; ci++)
-                    for (int ip = 0; ip <= has_in_place(cl); ip++) {
-                        /* every root for the plain and the strided type */
-                        int all_roots = rooted(cl) && (tp == 0 || tp == 2);
-                        int r0 = rooted(cl) ? (int)(idx % p) : -1;
+                for (int ci = 0; ci < 6; ci++) {
+                    int some = ci == 1 || ci == 4 || ci == 5;
+                    if (tp != 0 && !some)
+                        continue;
+                    int all_roots = rooted(cl) && (tp == 0 || (tp == 2 && ci != 5));
+                    int r0 = rooted(cl) ? (int)(idx % p) : -1;
+                    for (int ip = 0; ip <= has_in_place(cl); ip++)
                         for (int root = all_roots ? 0 : r0; root < (all_roots ? p : r0 + 1);
                              root++) {
                             mt_move_t m = {cl, &mt_tpairs[tp], counts[ci], MT_EVEN, MT_PACKED,
@@ -56,7 +60,7 @@ static void fixed_matrix(int p)
                             mt_run_move(mt_world, NULL, &m, a);
                             idx++;
                         }
-                    }
+                }
     }
 }
 
@@ -64,12 +68,12 @@ static void fixed_matrix(int p)
 static void v_matrix(int p)
 {
     long idx = 0;
-    /* MPI_INT, the resized int and a mixed pair */
-    const int tps[] = {0, 3, 4};
+    /* MPI_INT, the resized int, a mixed pair, types differing by rank */
+    const int tps[] = {0, 3, 4, 7};
     for (int k = 0; k < 3; k++) {
         IC_Coll cl = vvar[k];
         for (int a = 0; a < mt_nalgs(cl); a++)
-            for (int ti = 0; ti < 3; ti++)
+            for (int ti = 0; ti < 4; ti++)
                 for (int pat = 0; pat < MT_NPATTERNS; pat++)
                     for (int dk = 0; dk < MT_NDISPLS; dk++)
                         for (int ip = 0; ip <= 1; ip++) {

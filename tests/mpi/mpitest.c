@@ -228,12 +228,12 @@ static mt_basic_t basics[] = {
 
 const mt_basic_t *mt_basics = basics;
 
-mt_type_t mt_vec_int, mt_res_int, mt_vec_uint, mt_res_uint, mt_mat;
+mt_type_t mt_vec_int, mt_res_int, mt_resneg_int, mt_vec_uint, mt_res_uint, mt_resneg_uint, mt_mat;
 static mt_basic_t *mat_basic = &basics[NBASICS];
 
-static mt_tpair_t tpairs[6];
+static mt_tpair_t tpairs[8];
 const mt_tpair_t *mt_tpairs = tpairs;
-int mt_ntpairs = 6;
+int mt_ntpairs = 8;
 
 const mt_basic_t *mt_basic_find(MPI_Datatype t)
 {
@@ -257,14 +257,13 @@ static mt_type_t derived(MPI_Datatype t, const char *name, MPI_Datatype of, int 
     return r;
 }
 
-/* One element of `of` at byte 8, lower bound 4, extent 16. */
-static MPI_Datatype resized_one(MPI_Datatype of)
+/* One element of `of` at byte disp, resized to lower bound lb and extent. */
+static MPI_Datatype resized_one(MPI_Datatype of, MPI_Aint disp, MPI_Aint lb, MPI_Aint extent)
 {
     int bl = 1;
-    MPI_Aint disp = 8;
     MPI_Datatype u, t;
     MPI_Type_create_struct(1, &bl, &disp, &of, &u);
-    MPI_Type_create_resized(u, 4, 16, &t);
+    MPI_Type_create_resized(u, lb, extent, &t);
     MPI_Type_free(&u);
     return t;
 }
@@ -291,26 +290,36 @@ static void types_init(void)
     MPI_Type_vector(2, 1, 3, MPI_UNSIGNED, &t);
     mt_vec_uint = derived(t, "vec2uint", MPI_UNSIGNED, 2);
     /* one int at byte 8, lower bound 4, extent 16 */
-    mt_res_int = derived(resized_one(MPI_INT), "resized_int(lb=4,ext=16)", MPI_INT, 1);
-    mt_res_uint = derived(resized_one(MPI_UNSIGNED), "resized_uint(lb=4,ext=16)", MPI_UNSIGNED, 1);
+    mt_res_int = derived(resized_one(MPI_INT, 8, 4, 16), "resized_int(lb=4,ext=16)", MPI_INT, 1);
+    mt_res_uint = derived(resized_one(MPI_UNSIGNED, 8, 4, 16), "resized_uint(lb=4,ext=16)",
+                          MPI_UNSIGNED, 1);
+    /* one int at byte 0, lower bound -4, extent 12 */
+    mt_resneg_int = derived(resized_one(MPI_INT, 0, -4, 12), "resized_int(lb=-4,ext=12)",
+                            MPI_INT, 1);
+    mt_resneg_uint = derived(resized_one(MPI_UNSIGNED, 0, -4, 12), "resized_uint(lb=-4,ext=12)",
+                             MPI_UNSIGNED, 1);
 
     static mt_type_t t_int, t_dint;
     t_int = mt_type_of(MPI_INT);
     t_dint = mt_type_of(MPI_DOUBLE_INT);
-    tpairs[0] = (mt_tpair_t){"MPI_INT", &t_int, &t_int, 1, 1};
-    tpairs[1] = (mt_tpair_t){"MPI_DOUBLE_INT", &t_dint, &t_dint, 1, 1};
-    tpairs[2] = (mt_tpair_t){"vec2int", &mt_vec_int, &mt_vec_int, 1, 1};
-    tpairs[3] = (mt_tpair_t){"resized_int", &mt_res_int, &mt_res_int, 1, 1};
-    tpairs[4] = (mt_tpair_t){"vec2int->MPI_INT", &mt_vec_int, &t_int, 1, 2};
-    tpairs[5] = (mt_tpair_t){"MPI_INT->vec2int", &t_int, &mt_vec_int, 2, 1};
+    tpairs[0] = (mt_tpair_t){"MPI_INT", &t_int, &t_int, 1, 1, 0};
+    tpairs[1] = (mt_tpair_t){"MPI_DOUBLE_INT", &t_dint, &t_dint, 1, 1, 0};
+    tpairs[2] = (mt_tpair_t){"vec2int", &mt_vec_int, &mt_vec_int, 1, 1, 0};
+    tpairs[3] = (mt_tpair_t){"resized_int(lb=4)", &mt_res_int, &mt_res_int, 1, 1, 0};
+    tpairs[4] = (mt_tpair_t){"vec2int->MPI_INT", &mt_vec_int, &t_int, 1, 2, 0};
+    tpairs[5] = (mt_tpair_t){"MPI_INT->vec2int", &t_int, &mt_vec_int, 2, 1, 0};
+    tpairs[6] = (mt_tpair_t){"resized_int(lb=-4)", &mt_resneg_int, &mt_resneg_int, 1, 1, 0};
+    tpairs[7] = (mt_tpair_t){"vec2int<->MPI_INT(by rank parity)", &mt_vec_int, &t_int, 1, 2, 1};
 }
 
 static void types_free(void)
 {
     MPI_Type_free(&mt_vec_int.type);
     MPI_Type_free(&mt_res_int.type);
+    MPI_Type_free(&mt_resneg_int.type);
     MPI_Type_free(&mt_vec_uint.type);
     MPI_Type_free(&mt_res_uint.type);
+    MPI_Type_free(&mt_resneg_uint.type);
     MPI_Type_free(&mat_basic->type);
 }
 
@@ -342,6 +351,8 @@ static void ucomm_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
         stride = 16, per = 2, gap = 12;
     } else if (*dt == mt_res_uint.type) {
         stride = 16, first = 8;
+    } else if (*dt == mt_resneg_uint.type) {
+        stride = 12;
     }
     for (int k = 0; k < *len; k++)
         for (size_t q = 0; q < per; q++) {

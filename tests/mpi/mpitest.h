@@ -145,9 +145,10 @@ typedef struct mt_type {
 /* Derived types, built by mt_init. */
 extern mt_type_t mt_vec_int;    /* MPI_Type_vector(2, 1, 3, MPI_INT): 2 ints, gaps */
 extern mt_type_t mt_res_int;    /* one int at byte 8, resized to lb 4, extent 16  */
+extern mt_type_t mt_resneg_int; /* one int at byte 0, resized to lb -4, extent 12 */
 /* The same layouts of MPI_UNSIGNED, for the commutative user op (MPI's
  * predefined ops are defined on predefined datatypes only). */
-extern mt_type_t mt_vec_uint, mt_res_uint;
+extern mt_type_t mt_vec_uint, mt_res_uint, mt_resneg_uint;
 extern mt_type_t mt_mat;        /* MPI_Type_contiguous(4, MPI_UNSIGNED): 2x2 matrix */
 mt_type_t mt_type_of(MPI_Datatype t); /* a predefined type as mt_type_t */
 
@@ -168,7 +169,7 @@ typedef struct mt_op {
 extern mt_op_t mt_ops[];      /* predefined ops, then the user ops; NULL-named end */
 extern mt_op_t *mt_op_matmul; /* non-commutative: 2x2 matrix product (on mt_mat)   */
 extern mt_op_t *mt_op_ucomm;  /* commutative: a + b + ab mod 2^32 (MPI_UNSIGNED,
-                                 mt_vec_uint, mt_res_uint)                        */
+                                 mt_vec_uint, mt_res_uint, mt_resneg_uint)        */
 const mt_op_t *mt_op_find(MPI_Op op);
 /* Does MPI define predefined op o for predefined type b (MPI-3.1 5.9.2)? */
 int mt_op_defined(const mt_op_t *o, const mt_basic_t *b);
@@ -237,8 +238,9 @@ int mt_buf_pair(mt_buf_t *v, mt_buf_t *i, MPI_Datatype type, long span, unsigned
 enum { MT_EVEN, MT_UNEVEN, MT_ONE, MT_NPATTERNS };
 void mt_counts(int *counts, int p, long total, int pattern, int which);
 /* Displacements (in elements): packed, gaps between blocks, reversed
- * block order with gaps. */
-enum { MT_PACKED, MT_GAPS, MT_REVERSED, MT_NDISPLS };
+ * block order with gaps; MT_PER_RANK: each rank its own of those three
+ * (MPI lets the receive layouts of allgatherv differ between ranks). */
+enum { MT_PACKED, MT_GAPS, MT_REVERSED, MT_PER_RANK, MT_NDISPLS };
 long mt_displs(int *displs, const int *counts, int p, int kind); /* returns span */
 const char *mt_pattern_name(int pattern);
 const char *mt_displs_name(int kind);
@@ -261,11 +263,14 @@ int mt_run_red(MPI_Comm comm, const char *comm_name, const mt_red_t *r, int alg_
 
 /* Data movement: bcast, gather(v), scatter(v), allgather(v), with the
  * type pair (send, recv) where sk send elements hold the data of rk
- * receive elements. */
+ * receive elements.  swap_odd: odd ranks use the pair the other way round
+ * (recv as their send type and send as their receive type), so the ranks
+ * of one call use different datatypes with the same type signature. */
 typedef struct mt_tpair {
     const char *name;
     const mt_type_t *send, *recv;
     int sk, rk;
+    int swap_odd;
 } mt_tpair_t;
 
 typedef struct mt_move {

@@ -6,12 +6,13 @@
  *   1. every predefined datatype with every predefined op MPI defines for
  *      it (MINLOC/MAXLOC on the pair types included) and the user ops
  *      (a non-commutative 2x2 matrix product, a commutative one), at a
- *      small count; the root, MPI_IN_PLACE and NULL non-root receive
- *      buffers rotate over the cases;
+ *      small count, each with two of the algorithms in turn; the root,
+ *      MPI_IN_PLACE and NULL non-root receive buffers rotate over the
+ *      cases;
  *   2. counts 0, 1, p-1, p, p+1, 1000 x every root x in_place or not, for
  *      a few datatype/op pairs: int sum, double sum, the matrix product,
  *      the commutative user op on unsigned, on a strided vector of them and
- *      on a resized one with a non-zero lower bound (the vendors define
+ *      on resized ones with positive and negative lower bounds (the vendors define
  *      predefined ops on predefined datatypes only); reduce_scatter with even, uneven
  *      (zeros included) and single-rank block counts;
  *   3. a large odd count (100003 elements) for double sum and the matrix
@@ -26,29 +27,32 @@ static const IC_Coll colls[] = {IC_COLL_ID_REDUCE, IC_COLL_ID_ALLREDUCE,
                                 IC_COLL_ID_REDUCE_SCATTER, IC_COLL_ID_REDUCE_SCATTER_BLOCK};
 #define NCOLLS 4
 
-/* 1. the datatype x op matrix */
+/* 1. the datatype x op matrix: each combination with two of the choices
+ * (registered algorithms and "auto"), rotating, so every choice meets every
+ * datatype class and op */
 static void type_op_matrix(int p)
 {
     for (int k = 0; k < NCOLLS; k++) {
         IC_Coll cl = colls[k];
-        for (int a = 0; a < mt_nalgs(cl); a++) {
-            long idx = 0;
-            for (const mt_basic_t *b = mt_basics; b->name; b++) {
-                mt_type_t t = {b->type, b->name, b, 1};
-                for (const mt_op_t *o = mt_ops; o->name; o++) {
-                    if (!mt_op_defined(o, b))
-                        continue;
-                    mt_red_t r = {cl, &t, o, 0, MT_UNEVEN, (int)(idx % p), (int)(idx / 2 % 2),
-                                  (int)(idx % 3 == 0)};
+        int nalgs = mt_nalgs(cl);
+        long idx = 0;
+        for (const mt_basic_t *b = mt_basics; b->name; b++) {
+            mt_type_t t = {b->type, b->name, b, 1};
+            for (const mt_op_t *o = mt_ops; o->name; o++) {
+                if (!mt_op_defined(o, b))
+                    continue;
+                for (int j = 0; j < 2 && j < nalgs; j++) {
+                    mt_red_t r = {cl, &t, o, 0, MT_UNEVEN, (int)((idx + j) % p),
+                                  (int)((idx / 2 + j) % 2), (int)(idx % 3 == 0)};
                     if (cl == IC_COLL_ID_REDUCE_SCATTER)
                         r.count = 2 * p + 1;
                     else if (cl == IC_COLL_ID_REDUCE_SCATTER_BLOCK)
                         r.count = 2;
                     else
                         r.count = p + 1;
-                    mt_run_red(mt_world, NULL, &r, a);
-                    idx++;
+                    mt_run_red(mt_world, NULL, &r, (int)((idx + j) % nalgs));
                 }
+                idx++;
             }
         }
     }
@@ -67,7 +71,7 @@ static void count_root_matrix(int p)
     } tyops[] = {
         {&t_int, &mt_ops[0]},        {&t_double, &mt_ops[0]}, {&mt_mat, NULL},
         {&t_unsigned, NULL},         {&mt_vec_uint, NULL},
-        {&mt_res_uint, NULL},
+        {&mt_res_uint, NULL},        {&mt_resneg_uint, NULL},
     };
     const int ntyops = (int)(sizeof(tyops) / sizeof(tyops[0]));
     long counts[] = {0, 1, p - 1, p, p + 1, 1000};
