@@ -10,6 +10,7 @@
 #
 #   --hosts N    emulated hosts (default 8), one rank per host unless --ppn
 #   --rate R     link rate of every host, each direction (default 100mbit)
+#   --queue T    tbf queue limit of every link as a delay (emulate.sh --queue)
 #   --ppn K      ranks per host
 #   --build DIR  build tree holding bench/intercom-bench (default:
 #                $IC_BUILD, else the directory this script was run from)
@@ -29,6 +30,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd -P)
 hosts=8
 rate=100mbit
+queue=
 ppn=1
 build=${IC_BUILD:-$PWD}
 wait_s=0
@@ -43,6 +45,7 @@ while [ $# -gt 0 ]; do
     case $1 in
     --hosts) hosts=${2:?}; shift 2 ;;
     --rate) rate=${2:?}; shift 2 ;;
+    --queue) queue=${2:?}; shift 2 ;;
     --ppn) ppn=${2:?}; shift 2 ;;
     --build) build=${2:?}; shift 2 ;;
     --wait) wait_s=${2:?}; shift 2 ;;
@@ -95,7 +98,10 @@ fi
 # or SIGTERM sent to this script is passed on to it as SIGTERM, and we wait
 # until it has torn the cluster down.
 status=0
-"$here/cluster/emulate.sh" --hosts "$hosts" --rate "$rate" --ppn "$ppn" -- "${cmd[@]}" &
+qopt=()
+[ -z "$queue" ] || qopt=(--queue "$queue")
+"$here/cluster/emulate.sh" --hosts "$hosts" --rate "$rate" "${qopt[@]}" --ppn "$ppn" -- \
+    "${cmd[@]}" &
 child=$!
 trap 'kill -TERM "$child" 2>/dev/null || true' INT TERM HUP
 wait "$child" || status=$?

@@ -55,6 +55,8 @@ Options:
   --rate R          tbf rate of every host link, each direction (default $rate);
                     any tc rate (100mbit, 1gbit, 12500kbps); 'none' disables shaping
   --burst B         tbf bucket size (default $burst)
+  --queue T         tbf queue limit as a delay (default $tbf_latency): how long a
+                    packet may wait in a link's queue
   --ppn K           MPI ranks per host (default $ppn); -np is hosts * K
   --map-by P        mpirun --map-by policy (default $map_by; 'slot' puts
                     consecutive ranks on the same host)
@@ -374,6 +376,8 @@ parse_args() {
             --rate) rate=${2:?}; shift 2 ;;
             --rate=*) rate=${1#*=}; shift ;;
             --burst) burst=${2:?}; shift 2 ;;
+            --queue) tbf_latency=${2:?}; shift 2 ;;
+            --queue=*) tbf_latency=${1#*=}; shift ;;
             --burst=*) burst=${1#*=}; shift ;;
             --ppn) ppn=${2:?}; shift 2 ;;
             --ppn=*) ppn=${1#*=}; shift ;;
