@@ -271,13 +271,35 @@ static void num_plain(const col_t *col, double v, char *buf, size_t size)
         snprintf(buf, size, "%.9g", v);
 }
 
+/* A note as comment lines of at most about 100 columns, broken at blanks. */
+static void write_wrapped(FILE *out, const char *s)
+{
+    const int width = 96;
+    const char *lead = "# ";
+    while (*s) {
+        int n = (int)strlen(s);
+        if (n > width) {
+            n = width;
+            while (n > 0 && s[n] != ' ')
+                n--;
+            if (n == 0)
+                n = width;
+        }
+        fprintf(out, "%s%.*s\n", lead, n, s);
+        s += n;
+        while (*s == ' ')
+            s++;
+        lead = "#   ";
+    }
+}
+
 static void write_text(const ic_report_t *r, FILE *out)
 {
     fprintf(out, "# intercom-bench %s\n", r->command);
     for (int i = 0; i < r->ninfo; i++)
         fprintf(out, "# %s: %s\n", r->info[i].key, r->info[i].text);
     for (int i = 0; i < r->nnotes; i++)
-        fprintf(out, "# %s\n", r->notes[i]);
+        write_wrapped(out, r->notes[i]);
     char buf[256];
     for (const ic_table_t *t = r->tables; t; t = t->next) {
         int *w = calloc((size_t)t->ncols, sizeof(int));
