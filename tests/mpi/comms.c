@@ -15,6 +15,7 @@
  *      once; what is still alive (MPI_COMM_WORLD's and MPI_COMM_SELF's
  *      contexts, a communicator the test never frees) must be freed by
  *      MPI_Finalize;
+ *      an IC_ call after MPI_Finalize returns an error;
  *   3. MPI_COMM_SELF, a split of size 1, MPI_COMM_WORLD itself, and a split
  *      into halves with the rank order reversed (descending key): the
  *      collectives against the vendor on each, the non-commutative op
@@ -124,8 +125,8 @@ static void sweep(MPI_Comm comm, const char *name, int all_roots)
     MPI_Comm_size(comm, &p);
     const IC_Coll red[] = {IC_COLL_ID_REDUCE, IC_COLL_ID_ALLREDUCE, IC_COLL_ID_REDUCE_SCATTER,
                            IC_COLL_ID_REDUCE_SCATTER_BLOCK};
-    const IC_Coll mov[] = {IC_COLL_ID_BCAST,   IC_COLL_ID_GATHER,    IC_COLL_ID_GATHERV,
-                           IC_COLL_ID_SCATTER, IC_COLL_ID_SCATTERV,  IC_COLL_ID_ALLGATHER,
+    const IC_Coll mov[] = {IC_COLL_ID_BCAST,     IC_COLL_ID_GATHER,   IC_COLL_ID_GATHERV,
+                           IC_COLL_ID_SCATTER,   IC_COLL_ID_SCATTERV, IC_COLL_ID_ALLGATHER,
                            IC_COLL_ID_ALLGATHERV};
     long counts[] = {0, 1, p + 1, 1000};
     int k = 0;
@@ -137,11 +138,11 @@ static void sweep(MPI_Comm comm, const char *name, int all_roots)
                         continue;
                     if (red[i] != IC_COLL_ID_REDUCE && root > 0)
                         continue;
-                    mt_red_t r = {red[i], &mt_mat, mt_op_matmul, counts[ci], MT_UNEVEN, root,
-                                  k % 2, 0};
+                    mt_red_t r = {red[i],    &mt_mat, mt_op_matmul, counts[ci],
+                                  MT_UNEVEN, root,    k % 2,        0};
                     mt_run_red(comm, name, &r, a);
-                    mt_red_t d = {red[i], &t_double, &mt_ops[0], counts[ci], MT_EVEN, root,
-                                  (k + 1) % 2, 1};
+                    mt_red_t d = {red[i],  &t_double, &mt_ops[0],  counts[ci],
+                                  MT_EVEN, root,      (k + 1) % 2, 1};
                     mt_run_red(comm, name, &d, a);
                     k++;
                 }
@@ -154,9 +155,14 @@ static void sweep(MPI_Comm comm, const char *name, int all_roots)
                     int rooted = mov[i] != IC_COLL_ID_ALLGATHER && mov[i] != IC_COLL_ID_ALLGATHERV;
                     if (!rooted && root > 0)
                         continue;
-                    mt_move_t m = {mov[i], &mt_tpairs[k % mt_ntpairs], counts[ci] % 7,
-                                   MT_UNEVEN, MT_GAPS, rooted ? root : -1,
-                                   mov[i] != IC_COLL_ID_BCAST && k % 2, k % 3 == 0};
+                    mt_move_t m = {mov[i],
+                                   &mt_tpairs[k % mt_ntpairs],
+                                   counts[ci] % 7,
+                                   MT_UNEVEN,
+                                   MT_GAPS,
+                                   rooted ? root : -1,
+                                   mov[i] != IC_COLL_ID_BCAST && k % 2,
+                                   k % 3 == 0};
                     mt_run_move(comm, name, &m, a);
                     k++;
                 }
@@ -173,8 +179,9 @@ static void isolation(void)
     MPI_Comm comm;
     test_dup(mt_world, &comm);
     int rank = mt_rank, p = mt_size, right = (rank + 1) % p, left = (rank + p - 1) % p;
-    mt_case_t c = {"isolation", "all", comm, "dup", -1, 0, NULL, NULL, 0,
-                   "user receives and messages pending around IC_ calls"};
+    mt_case_t c = {
+        "isolation", "all", comm, "dup", -1,
+        0,           NULL,  NULL, 0,     "user receives and messages pending around IC_ calls"};
     mt_begin(&c);
 
     /* receives that would match anything, and messages nobody receives yet */
@@ -197,9 +204,15 @@ static void isolation(void)
             }
             int rc = MPI_SUCCESS;
             switch ((IC_Coll)cl) {
-            case IC_COLL_ID_BCAST: rc = IC_Bcast(x, n, MPI_INT, p - 1, comm); break;
-            case IC_COLL_ID_REDUCE: rc = IC_Reduce(x, y, n, MPI_INT, MPI_SUM, 0, comm); break;
-            case IC_COLL_ID_ALLREDUCE: rc = IC_Allreduce(x, y, n, MPI_INT, MPI_SUM, comm); break;
+            case IC_COLL_ID_BCAST:
+                rc = IC_Bcast(x, n, MPI_INT, p - 1, comm);
+                break;
+            case IC_COLL_ID_REDUCE:
+                rc = IC_Reduce(x, y, n, MPI_INT, MPI_SUM, 0, comm);
+                break;
+            case IC_COLL_ID_ALLREDUCE:
+                rc = IC_Allreduce(x, y, n, MPI_INT, MPI_SUM, comm);
+                break;
             case IC_COLL_ID_ALLGATHER:
                 rc = p * n <= 64 ? IC_Allgather(x, n, MPI_INT, y, n, MPI_INT, comm) : 0;
                 break;
@@ -224,7 +237,9 @@ static void isolation(void)
             case IC_COLL_ID_GATHERV:
                 rc = p * n <= 64 ? IC_Gatherv(x, n, MPI_INT, y, cnt, dsp, MPI_INT, 0, comm) : 0;
                 break;
-            default: rc = IC_Barrier(comm); break;
+            default:
+                rc = IC_Barrier(comm);
+                break;
             }
             free(cnt);
             ok = rc == MPI_SUCCESS;
@@ -261,8 +276,7 @@ static void isolation(void)
                     st[i].MPI_SOURCE, got[i][0], left);
         if (st[i].MPI_TAG == UTAG && got[i][1] == UTAG && got[i][2] == 42 && got[i][3] == -left)
             seen_utag++;
-        else if (st[i].MPI_TAG == 7 && got[i][1] == 7 && got[i][2] == 43 &&
-                 got[i][3] == left * 3)
+        else if (st[i].MPI_TAG == 7 && got[i][1] == 7 && got[i][2] == 43 && got[i][3] == left * 3)
             seen_7++;
     }
     if (seen_utag != 1 || seen_7 != 1)
@@ -291,8 +305,9 @@ static void isolation(void)
 
 static void lifecycle(void)
 {
-    mt_case_t c = {"lifecycle", "auto", mt_world, "world", -1, 0, NULL, NULL, 0,
-                   "communicators created, used and freed in a loop"};
+    mt_case_t c = {
+        "lifecycle", "auto", mt_world, "world", -1,
+        0,           NULL,   NULL,     0,       "communicators created, used and freed in a loop"};
     mt_begin(&c);
     const char *v = getenv("IC_TEST_COMMS_LOOP");
     int loops = v ? atoi(v) : 100;
@@ -315,8 +330,9 @@ static void lifecycle(void)
                     live0 + 1);
         MPI_Comm_free(&comm);
         if (nlib != live0) {
-            mt_fail(&c, "iteration %d: freeing the communicator left %d library "
-                        "communicator(s) alive (expected %d)",
+            mt_fail(&c,
+                    "iteration %d: freeing the communicator left %d library "
+                    "communicator(s) alive (expected %d)",
                     i, nlib, live0);
             break;
         }
@@ -347,8 +363,9 @@ static void special(void)
     /* predefined communicators: their contexts live until MPI_Finalize */
     sweep(MPI_COMM_SELF, "self", 1);
     int x = mt_rank, y = -1;
-    mt_case_t c = {"allreduce", "auto", MPI_COMM_WORLD, "MPI_COMM_WORLD", -1, 1, "MPI_INT",
-                   "MPI_MAX", 0, NULL};
+    mt_case_t c = {"allreduce", "auto", MPI_COMM_WORLD, "MPI_COMM_WORLD",
+                   -1,          1,      "MPI_INT",      "MPI_MAX",
+                   0,           NULL};
     mt_begin(&c);
     if (IC_Allreduce(&x, &y, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS ||
         y != mt_size - 1)
@@ -377,8 +394,8 @@ static void special(void)
         mt_run_red(kept, "kept", &r, i % mt_nalgs(IC_COLL_ID_ALLREDUCE));
         int prev;
         MPI_Comm_size(rev, &prev);
-        mt_move_t m = {IC_COLL_ID_BCAST, &mt_tpairs[2], 3 + i, MT_EVEN, MT_PACKED,
-                       i % mt_size, 0, 0};
+        mt_move_t m = {IC_COLL_ID_BCAST, &mt_tpairs[2], 3 + i, MT_EVEN,
+                       MT_PACKED,        i % mt_size,   0,     0};
         mt_run_move(whole, "world-reversed", &m, i % mt_nalgs(IC_COLL_ID_BCAST));
         m.root = i % prev;
         mt_run_move(rev, "split-halves-reversed", &m, mt_nalgs(IC_COLL_ID_BCAST) - 1);
@@ -402,6 +419,12 @@ int main(int argc, char **argv)
     lifecycle();
     special();
     int rc = mt_finalize();
+    /* after MPI_Finalize: an error code, no crash, no MPI call */
+    int x = 0;
+    if (IC_Bcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD) == MPI_SUCCESS) {
+        printf("FAIL comms: rank %d: IC_Bcast after MPI_Finalize returned MPI_SUCCESS\n", mt_rank);
+        rc = 1;
+    }
     if (finalize_leaks != 0 || overflow) {
         printf("FAIL comms: rank %d: %d communicator(s) created by InterCom still alive after "
                "MPI_Finalize (created %d, freed %d)\n",

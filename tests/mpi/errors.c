@@ -52,18 +52,18 @@ typedef struct ecase {
 } ecase_t;
 
 #define NBUF 256
-static int *sb, *rb;            /* the call's buffers (NBUF ints + guards) */
-static int cnts[64], dsp[64];   /* counts/displs (p <= 64)                */
-static MPI_Datatype contig2;    /* MPI_Type_contiguous(2, MPI_INT)        */
+static int *sb, *rb;          /* the call's buffers (NBUF ints + guards) */
+static int cnts[64], dsp[64]; /* counts/displs (p <= 64)                */
+static MPI_Datatype contig2;  /* MPI_Type_contiguous(2, MPI_INT)        */
 
 /* Both libraries, same arguments. */
 #define X(f, ...) (ic ? IC_##f(__VA_ARGS__) : MPI_##f(__VA_ARGS__))
-#define CASE(k_, name_, cls_, probe_, comm_, call_)                                            \
-    case k_:                                                                                   \
-        if (d) {                                                                               \
-            *d = (ecase_t){name_, cls_, probe_, comm_};                                        \
-            return MPI_SUCCESS;                                                                \
-        }                                                                                      \
+#define CASE(k_, name_, cls_, probe_, comm_, call_)                                                \
+    case k_:                                                                                       \
+        if (d) {                                                                                   \
+            *d = (ecase_t){name_, cls_, probe_, comm_};                                            \
+            return MPI_SUCCESS;                                                                    \
+        }                                                                                          \
         return call_;
 
 /* Case k: describe it (d != NULL) or make the call (ic: InterCom, else the
@@ -78,194 +78,196 @@ static int ecall(int k, ecase_t *d, int ic, MPI_Comm comm, int rank, int p)
     }
     (void)nonroot;
     switch (k) {
-    /* ---- negative counts */
-    CASE(0, "bcast: count < 0", MPI_ERR_COUNT, P_ALL, C_DUP, X(Bcast, s, -1, MPI_INT, 0, comm))
-    CASE(1, "reduce: count < 0", MPI_ERR_COUNT, P_OMPI, C_DUP,
-         X(Reduce, s, r, -1, MPI_INT, MPI_SUM, 0, comm))
-    CASE(2, "allreduce: count < 0", MPI_ERR_COUNT, P_OMPI, C_DUP,
-         X(Allreduce, s, r, -1, MPI_INT, MPI_SUM, comm))
-    CASE(3, "allgather: sendcount < 0", MPI_ERR_COUNT, P_ALL, C_DUP,
-         X(Allgather, s, -1, MPI_INT, r, 1, MPI_INT, comm))
-    CASE(4, "allgather: recvcount < 0", MPI_ERR_COUNT, P_ALL, C_DUP,
-         X(Allgather, s, 1, MPI_INT, r, -1, MPI_INT, comm))
-    CASE(5, "allgatherv: recvcounts[p-1] < 0", MPI_ERR_COUNT, P_MPICH, C_DUP,
-         (cnts[p - 1] = -1, X(Allgatherv, s, 1, MPI_INT, r, cnts, dsp, MPI_INT, comm)))
-    CASE(6, "reduce_scatter: recvcounts[0] < 0", MPI_ERR_COUNT, P_ALL, C_DUP,
-         (cnts[0] = -1, X(Reduce_scatter, s, r, cnts, MPI_INT, MPI_SUM, comm)))
-    CASE(7, "reduce_scatter_block: recvcount < 0", MPI_ERR_COUNT, P_OMPI, C_DUP,
-         X(Reduce_scatter_block, s, r, -1, MPI_INT, MPI_SUM, comm))
-    CASE(8, "scatter: recvcount < 0 everywhere", MPI_ERR_COUNT, P_ALL, C_DUP,
-         X(Scatter, s, 1, MPI_INT, r, -1, MPI_INT, 0, comm))
-    CASE(9, "scatterv: recvcount < 0 everywhere", MPI_ERR_COUNT, P_ALL, C_DUP,
-         X(Scatterv, s, cnts, dsp, MPI_INT, r, -1, MPI_INT, 0, comm))
-    CASE(10, "gather: sendcount < 0 everywhere", MPI_ERR_COUNT, P_ALL, C_DUP,
-         X(Gather, s, -1, MPI_INT, r, 1, MPI_INT, 0, comm))
-    CASE(11, "gatherv: sendcount < 0 everywhere", MPI_ERR_COUNT, P_ALL, C_DUP,
-         X(Gatherv, s, -1, MPI_INT, r, cnts, dsp, MPI_INT, 0, comm))
-    /* ---- invalid roots */
-    CASE(12, "bcast: root -1", MPI_ERR_ROOT, P_ALL, C_DUP, X(Bcast, s, 1, MPI_INT, -1, comm))
-    CASE(13, "bcast: root p", MPI_ERR_ROOT, P_ALL, C_DUP, X(Bcast, s, 1, MPI_INT, p, comm))
-    CASE(14, "reduce: root p", MPI_ERR_ROOT, P_ALL, C_DUP,
-         X(Reduce, s, r, 1, MPI_INT, MPI_SUM, p, comm))
-    CASE(15, "gather: root -1", MPI_ERR_ROOT, P_ALL, C_DUP,
-         X(Gather, s, 1, MPI_INT, r, 1, MPI_INT, -1, comm))
-    CASE(16, "gatherv: root p", MPI_ERR_ROOT, P_ALL, C_DUP,
-         X(Gatherv, s, 1, MPI_INT, r, cnts, dsp, MPI_INT, p, comm))
-    CASE(17, "scatter: root p", MPI_ERR_ROOT, P_ALL, C_DUP,
-         X(Scatter, s, 1, MPI_INT, r, 1, MPI_INT, p, comm))
-    CASE(18, "scatterv: root -1", MPI_ERR_ROOT, P_ALL, C_DUP,
-         X(Scatterv, s, cnts, dsp, MPI_INT, r, 1, MPI_INT, -1, comm))
-    /* ---- MPI_DATATYPE_NULL */
-    CASE(19, "bcast: MPI_DATATYPE_NULL", MPI_ERR_TYPE, P_ALL, C_DUP,
-         X(Bcast, s, 1, MPI_DATATYPE_NULL, 0, comm))
-    CASE(20, "reduce: MPI_DATATYPE_NULL", MPI_ERR_TYPE, P_ALL, C_DUP,
-         X(Reduce, s, r, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, comm))
-    CASE(21, "allreduce: MPI_DATATYPE_NULL", MPI_ERR_TYPE, P_ALL, C_DUP,
-         X(Allreduce, s, r, 1, MPI_DATATYPE_NULL, MPI_SUM, comm))
-    CASE(22, "allgather: sendtype MPI_DATATYPE_NULL", MPI_ERR_TYPE, P_ALL, C_DUP,
-         X(Allgather, s, 1, MPI_DATATYPE_NULL, r, 1, MPI_INT, comm))
-    CASE(23, "allgatherv: recvtype MPI_DATATYPE_NULL", MPI_ERR_TYPE, P_ALL, C_DUP,
-         X(Allgatherv, s, 1, MPI_INT, r, cnts, dsp, MPI_DATATYPE_NULL, comm))
-    CASE(24, "reduce_scatter: MPI_DATATYPE_NULL", MPI_ERR_TYPE, P_ALL, C_DUP,
-         X(Reduce_scatter, s, r, cnts, MPI_DATATYPE_NULL, MPI_SUM, comm))
-    CASE(25, "reduce_scatter_block: MPI_DATATYPE_NULL", MPI_ERR_TYPE, P_ALL, C_DUP,
-         X(Reduce_scatter_block, s, r, 1, MPI_DATATYPE_NULL, MPI_SUM, comm))
-    CASE(26, "gather: sendtype MPI_DATATYPE_NULL everywhere", MPI_ERR_TYPE, P_ALL, C_DUP,
-         X(Gather, s, 1, MPI_DATATYPE_NULL, r, 1, MPI_INT, 0, comm))
-    CASE(27, "scatter: recvtype MPI_DATATYPE_NULL everywhere", MPI_ERR_TYPE, P_ALL, C_DUP,
-         X(Scatter, s, 1, MPI_INT, r, 1, MPI_DATATYPE_NULL, 0, comm))
-    CASE(28, "gatherv: sendtype MPI_DATATYPE_NULL everywhere", MPI_ERR_TYPE, P_ALL, C_DUP,
-         X(Gatherv, s, 1, MPI_DATATYPE_NULL, r, cnts, dsp, MPI_INT, 0, comm))
-    CASE(29, "scatterv: recvtype MPI_DATATYPE_NULL everywhere", MPI_ERR_TYPE, P_ALL, C_DUP,
-         X(Scatterv, s, cnts, dsp, MPI_INT, r, 1, MPI_DATATYPE_NULL, 0, comm))
-    /* ---- MPI_OP_NULL, ops the datatype does not have */
-    CASE(30, "reduce: MPI_OP_NULL", MPI_ERR_OP, P_ALL, C_DUP,
-         X(Reduce, s, r, 1, MPI_INT, MPI_OP_NULL, 0, comm))
-    CASE(31, "allreduce: MPI_OP_NULL", MPI_ERR_OP, P_ALL, C_DUP,
-         X(Allreduce, s, r, 1, MPI_INT, MPI_OP_NULL, comm))
-    CASE(32, "reduce_scatter: MPI_OP_NULL", MPI_ERR_OP, P_ALL, C_DUP,
-         X(Reduce_scatter, s, r, cnts, MPI_INT, MPI_OP_NULL, comm))
-    CASE(33, "reduce_scatter_block: MPI_OP_NULL", MPI_ERR_OP, P_ALL, C_DUP,
-         X(Reduce_scatter_block, s, r, 1, MPI_INT, MPI_OP_NULL, comm))
-    CASE(34, "allreduce: MPI_BAND on MPI_DOUBLE", MPI_ERR_OP, P_ALL, C_DUP,
-         X(Allreduce, s, r, 1, MPI_DOUBLE, MPI_BAND, comm))
-    CASE(35, "allreduce: MPI_MINLOC on MPI_INT", MPI_ERR_OP, P_ALL, C_DUP,
-         X(Allreduce, s, r, 1, MPI_INT, MPI_MINLOC, comm))
-    CASE(36, "reduce: MPI_SUM on MPI_C_BOOL", MPI_ERR_OP, P_ALL, C_DUP,
-         X(Reduce, s, r, 1, MPI_C_BOOL, MPI_SUM, 0, comm))
-    CASE(37, "allreduce: MPI_MAX on MPI_C_DOUBLE_COMPLEX", MPI_ERR_OP, P_ALL, C_DUP,
-         X(Allreduce, s, r, 1, MPI_C_DOUBLE_COMPLEX, MPI_MAX, comm))
-    CASE(38, "reduce_scatter_block: MPI_LAND on MPI_DOUBLE", MPI_ERR_OP, P_OMPI, C_DUP,
-         X(Reduce_scatter_block, s, r, 1, MPI_DOUBLE, MPI_LAND, comm))
-    CASE(39, "allreduce: MPI_SUM on a contiguous derived datatype", MPI_ERR_OP, P_ALL, C_DUP,
-         X(Allreduce, s, r, 1, contig2, MPI_SUM, comm))
-    CASE(40, "reduce: MPI_MAX on a strided vector", MPI_ERR_OP, P_ALL, C_DUP,
-         X(Reduce, s, r, 1, mt_vec_int.type, MPI_MAX, 0, comm))
-    CASE(41, "allreduce: MPI_SUM on MPI_BYTE", MPI_ERR_OP, P_ALL, C_DUP,
-         X(Allreduce, s, r, 4, MPI_BYTE, MPI_SUM, comm))
-    CASE(42, "allreduce: MPI_REPLACE", MPI_ERR_OP, P_ALL, C_DUP,
-         X(Allreduce, s, r, 1, MPI_INT, MPI_REPLACE, comm))
-    CASE(43, "allreduce: MPI_SUM on MPI_WCHAR", MPI_ERR_OP, P_ALL, C_DUP,
-         X(Allreduce, s, r, 1, MPI_WCHAR, MPI_SUM, comm))
-    /* ---- NULL buffers with count > 0 */
-    CASE(44, "bcast: NULL buffer", MPI_ERR_BUFFER, P_MPICH, C_DUP,
-         X(Bcast, NULL, 1, MPI_INT, 0, comm))
-    CASE(45, "allreduce: NULL sendbuf", MPI_ERR_BUFFER, P_MPICH, C_DUP,
-         X(Allreduce, NULL, r, 1, MPI_INT, MPI_SUM, comm))
-    CASE(46, "allreduce: NULL recvbuf", MPI_ERR_BUFFER, P_MPICH, C_DUP,
-         X(Allreduce, s, NULL, 1, MPI_INT, MPI_SUM, comm))
-    CASE(47, "reduce: NULL recvbuf at the root, NULL sendbuf elsewhere", MPI_ERR_BUFFER, P_MPICH,
-         C_DUP, X(Reduce, nonroot ? NULL : s, nonroot ? r : NULL, 1, MPI_INT, MPI_SUM, root, comm))
-    CASE(48, "allgather: NULL sendbuf", MPI_ERR_BUFFER, P_MPICH, C_DUP,
-         X(Allgather, NULL, 1, MPI_INT, r, 1, MPI_INT, comm))
-    CASE(49, "gather: NULL sendbuf everywhere", MPI_ERR_BUFFER, P_MPICH, C_DUP,
-         X(Gather, NULL, 1, MPI_INT, r, 1, MPI_INT, 0, comm))
-    CASE(50, "scatter: NULL recvbuf everywhere", MPI_ERR_BUFFER, P_MPICH, C_DUP,
-         X(Scatter, s, 1, MPI_INT, NULL, 1, MPI_INT, 0, comm))
-    CASE(51, "reduce_scatter_block: NULL recvbuf", MPI_ERR_BUFFER, P_MPICH, C_DUP,
-         X(Reduce_scatter_block, s, NULL, 1, MPI_INT, MPI_SUM, comm))
-    /* ---- MPI_COMM_NULL (raised on MPI_COMM_WORLD's handler) */
-    CASE(52, "bcast: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
-         X(Bcast, s, 1, MPI_INT, 0, MPI_COMM_NULL))
-    CASE(53, "reduce: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
-         X(Reduce, s, r, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL))
-    CASE(54, "allreduce: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
-         X(Allreduce, s, r, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL))
-    CASE(55, "allgather: MPI_COMM_NULL", MPI_ERR_COMM, P_MPICH, C_NULL,
-         X(Allgather, s, 1, MPI_INT, r, 1, MPI_INT, MPI_COMM_NULL))
-    CASE(56, "allgatherv: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
-         X(Allgatherv, s, 1, MPI_INT, r, cnts, dsp, MPI_INT, MPI_COMM_NULL))
-    CASE(57, "reduce_scatter: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
-         X(Reduce_scatter, s, r, cnts, MPI_INT, MPI_SUM, MPI_COMM_NULL))
-    CASE(58, "reduce_scatter_block: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
-         X(Reduce_scatter_block, s, r, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL))
-    CASE(59, "scatter: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
-         X(Scatter, s, 1, MPI_INT, r, 1, MPI_INT, 0, MPI_COMM_NULL))
-    CASE(60, "scatterv: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
-         X(Scatterv, s, cnts, dsp, MPI_INT, r, 1, MPI_INT, 0, MPI_COMM_NULL))
-    CASE(61, "gather: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
-         X(Gather, s, 1, MPI_INT, r, 1, MPI_INT, 0, MPI_COMM_NULL))
-    CASE(62, "gatherv: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
-         X(Gatherv, s, 1, MPI_INT, r, cnts, dsp, MPI_INT, 0, MPI_COMM_NULL))
-    CASE(63, "barrier: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL, X(Barrier, MPI_COMM_NULL))
-    /* ---- misused MPI_IN_PLACE, aliased buffers */
-    CASE(64, "bcast: MPI_IN_PLACE", INPLACE_CLASS, P_OMPI, C_DUP,
-         X(Bcast, MPI_IN_PLACE, 1, MPI_INT, 0, comm))
-    CASE(65, "allreduce: recvbuf MPI_IN_PLACE", MPI_ERR_BUFFER, P_ALL, C_DUP,
-         X(Allreduce, s, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, comm))
-    CASE(66, "allreduce: sendbuf == recvbuf", MPI_ERR_BUFFER, P_ALL, C_DUP,
-         X(Allreduce, r, r, 2, MPI_INT, MPI_SUM, comm))
-    CASE(67, "reduce: recvbuf MPI_IN_PLACE at the root, sendbuf elsewhere", INPLACE_CLASS,
-         P_OMPI, C_DUP,
-         X(Reduce, nonroot ? MPI_IN_PLACE : s, nonroot ? r : MPI_IN_PLACE, 1, MPI_INT, MPI_SUM,
-           root, comm))
-    CASE(68, "reduce: sendbuf == recvbuf at the root, MPI_IN_PLACE elsewhere", INPLACE_CLASS,
-         P_OMPI, C_DUP,
-         X(Reduce, nonroot ? MPI_IN_PLACE : r, r, 1, MPI_INT, MPI_SUM, root, comm))
-    CASE(69, "reduce_scatter_block: recvbuf MPI_IN_PLACE", INPLACE_CLASS, P_ALL, C_DUP,
-         X(Reduce_scatter_block, s, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, comm))
-    CASE(70, "reduce_scatter: recvbuf MPI_IN_PLACE", INPLACE_CLASS, P_ALL, C_DUP,
-         X(Reduce_scatter, s, MPI_IN_PLACE, cnts, MPI_INT, MPI_SUM, comm))
-    CASE(71, "allgather: recvbuf MPI_IN_PLACE", INPLACE_CLASS, P_ALL, C_DUP,
-         X(Allgather, s, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, comm))
-    CASE(72, "allgatherv: recvbuf MPI_IN_PLACE", INPLACE_CLASS, P_ALL, C_DUP,
-         X(Allgatherv, s, 1, MPI_INT, MPI_IN_PLACE, cnts, dsp, MPI_INT, comm))
-    CASE(73, "gather: recvbuf MPI_IN_PLACE at the root, sendbuf elsewhere", INPLACE_CLASS,
-         P_OMPI, C_DUP,
-         X(Gather, nonroot ? MPI_IN_PLACE : s, 1, MPI_INT, nonroot ? r : MPI_IN_PLACE, 1,
-           MPI_INT, root, comm))
-    CASE(74, "scatter: sendbuf MPI_IN_PLACE at the root, recvbuf elsewhere", INPLACE_CLASS,
-         P_OMPI, C_DUP,
-         X(Scatter, nonroot ? s : MPI_IN_PLACE, 1, MPI_INT, nonroot ? MPI_IN_PLACE : r, 1,
-           MPI_INT, root, comm))
-    CASE(75, "gatherv: recvbuf MPI_IN_PLACE at the root, sendbuf elsewhere", INPLACE_CLASS,
-         P_OMPI, C_DUP,
-         X(Gatherv, nonroot ? MPI_IN_PLACE : s, 1, MPI_INT, nonroot ? r : MPI_IN_PLACE, cnts,
-           dsp, MPI_INT, root, comm))
-    CASE(76, "scatterv: sendbuf MPI_IN_PLACE at the root, recvbuf elsewhere", INPLACE_CLASS,
-         P_OMPI, C_DUP,
-         X(Scatterv, nonroot ? s : MPI_IN_PLACE, cnts, dsp, MPI_INT, nonroot ? MPI_IN_PLACE : r,
-           1, MPI_INT, root, comm))
-    CASE(85, "allgather: sendbuf == recvbuf", MPI_ERR_BUFFER, P_NONE, C_DUP,
-         X(Allgather, r, 1, MPI_INT, r, 1, MPI_INT, comm))
-    /* ---- intercommunicators: not served by InterCom */
-    CASE(77, "bcast: intercommunicator", MPI_ERR_COMM, P_NONE, C_INTER,
-         X(Bcast, s, 1, MPI_INT, MPI_ROOT, comm))
-    CASE(78, "allreduce: intercommunicator", MPI_ERR_COMM, P_NONE, C_INTER,
-         X(Allreduce, s, r, 1, MPI_INT, MPI_SUM, comm))
-    CASE(79, "gatherv: intercommunicator", MPI_ERR_COMM, P_NONE, C_INTER,
-         X(Gatherv, s, 1, MPI_INT, r, cnts, dsp, MPI_INT, 0, comm))
-    CASE(80, "barrier: intercommunicator", MPI_ERR_COMM, P_NONE, C_INTER, X(Barrier, comm))
-    /* ---- mismatched amounts (size 1: every rank sees the mistake) */
-    CASE(81, "gather: sendcount 2, recvcount 1", MPI_ERR_TRUNCATE, P_ALL, C_SELF,
-         X(Gather, s, 2, MPI_INT, r, 1, MPI_INT, 0, comm))
-    CASE(82, "scatter: sendcount 2, recvcount 1", MPI_ERR_TRUNCATE, P_ALL, C_SELF,
-         X(Scatter, s, 2, MPI_INT, r, 1, MPI_INT, 0, comm))
-    CASE(83, "allgather: sendcount 2, recvcount 1", MPI_ERR_TRUNCATE, P_ALL, C_SELF,
-         X(Allgather, s, 2, MPI_INT, r, 1, MPI_INT, comm))
-    CASE(84, "gatherv: sendcount 2, recvcounts[0] 1", MPI_ERR_TRUNCATE, P_ALL, C_SELF,
-         X(Gatherv, s, 2, MPI_INT, r, cnts, dsp, MPI_INT, 0, comm))
-    default: return -1;
+        /* ---- negative counts */
+        CASE(0, "bcast: count < 0", MPI_ERR_COUNT, P_ALL, C_DUP, X(Bcast, s, -1, MPI_INT, 0, comm))
+        CASE(1, "reduce: count < 0", MPI_ERR_COUNT, P_OMPI, C_DUP,
+             X(Reduce, s, r, -1, MPI_INT, MPI_SUM, 0, comm))
+        CASE(2, "allreduce: count < 0", MPI_ERR_COUNT, P_OMPI, C_DUP,
+             X(Allreduce, s, r, -1, MPI_INT, MPI_SUM, comm))
+        CASE(3, "allgather: sendcount < 0", MPI_ERR_COUNT, P_ALL, C_DUP,
+             X(Allgather, s, -1, MPI_INT, r, 1, MPI_INT, comm))
+        CASE(4, "allgather: recvcount < 0", MPI_ERR_COUNT, P_ALL, C_DUP,
+             X(Allgather, s, 1, MPI_INT, r, -1, MPI_INT, comm))
+        CASE(5, "allgatherv: recvcounts[p-1] < 0", MPI_ERR_COUNT, P_MPICH, C_DUP,
+             (cnts[p - 1] = -1, X(Allgatherv, s, 1, MPI_INT, r, cnts, dsp, MPI_INT, comm)))
+        CASE(6, "reduce_scatter: recvcounts[0] < 0", MPI_ERR_COUNT, P_ALL, C_DUP,
+             (cnts[0] = -1, X(Reduce_scatter, s, r, cnts, MPI_INT, MPI_SUM, comm)))
+        CASE(7, "reduce_scatter_block: recvcount < 0", MPI_ERR_COUNT, P_OMPI, C_DUP,
+             X(Reduce_scatter_block, s, r, -1, MPI_INT, MPI_SUM, comm))
+        CASE(8, "scatter: recvcount < 0 everywhere", MPI_ERR_COUNT, P_ALL, C_DUP,
+             X(Scatter, s, 1, MPI_INT, r, -1, MPI_INT, 0, comm))
+        CASE(9, "scatterv: recvcount < 0 everywhere", MPI_ERR_COUNT, P_ALL, C_DUP,
+             X(Scatterv, s, cnts, dsp, MPI_INT, r, -1, MPI_INT, 0, comm))
+        CASE(10, "gather: sendcount < 0 everywhere", MPI_ERR_COUNT, P_ALL, C_DUP,
+             X(Gather, s, -1, MPI_INT, r, 1, MPI_INT, 0, comm))
+        CASE(11, "gatherv: sendcount < 0 everywhere", MPI_ERR_COUNT, P_ALL, C_DUP,
+             X(Gatherv, s, -1, MPI_INT, r, cnts, dsp, MPI_INT, 0, comm))
+        /* ---- invalid roots */
+        CASE(12, "bcast: root -1", MPI_ERR_ROOT, P_ALL, C_DUP, X(Bcast, s, 1, MPI_INT, -1, comm))
+        CASE(13, "bcast: root p", MPI_ERR_ROOT, P_ALL, C_DUP, X(Bcast, s, 1, MPI_INT, p, comm))
+        CASE(14, "reduce: root p", MPI_ERR_ROOT, P_ALL, C_DUP,
+             X(Reduce, s, r, 1, MPI_INT, MPI_SUM, p, comm))
+        CASE(15, "gather: root -1", MPI_ERR_ROOT, P_ALL, C_DUP,
+             X(Gather, s, 1, MPI_INT, r, 1, MPI_INT, -1, comm))
+        CASE(16, "gatherv: root p", MPI_ERR_ROOT, P_ALL, C_DUP,
+             X(Gatherv, s, 1, MPI_INT, r, cnts, dsp, MPI_INT, p, comm))
+        CASE(17, "scatter: root p", MPI_ERR_ROOT, P_ALL, C_DUP,
+             X(Scatter, s, 1, MPI_INT, r, 1, MPI_INT, p, comm))
+        CASE(18, "scatterv: root -1", MPI_ERR_ROOT, P_ALL, C_DUP,
+             X(Scatterv, s, cnts, dsp, MPI_INT, r, 1, MPI_INT, -1, comm))
+        /* ---- MPI_DATATYPE_NULL */
+        CASE(19, "bcast: MPI_DATATYPE_NULL", MPI_ERR_TYPE, P_ALL, C_DUP,
+             X(Bcast, s, 1, MPI_DATATYPE_NULL, 0, comm))
+        CASE(20, "reduce: MPI_DATATYPE_NULL", MPI_ERR_TYPE, P_ALL, C_DUP,
+             X(Reduce, s, r, 1, MPI_DATATYPE_NULL, MPI_SUM, 0, comm))
+        CASE(21, "allreduce: MPI_DATATYPE_NULL", MPI_ERR_TYPE, P_ALL, C_DUP,
+             X(Allreduce, s, r, 1, MPI_DATATYPE_NULL, MPI_SUM, comm))
+        CASE(22, "allgather: sendtype MPI_DATATYPE_NULL", MPI_ERR_TYPE, P_ALL, C_DUP,
+             X(Allgather, s, 1, MPI_DATATYPE_NULL, r, 1, MPI_INT, comm))
+        CASE(23, "allgatherv: recvtype MPI_DATATYPE_NULL", MPI_ERR_TYPE, P_ALL, C_DUP,
+             X(Allgatherv, s, 1, MPI_INT, r, cnts, dsp, MPI_DATATYPE_NULL, comm))
+        CASE(24, "reduce_scatter: MPI_DATATYPE_NULL", MPI_ERR_TYPE, P_ALL, C_DUP,
+             X(Reduce_scatter, s, r, cnts, MPI_DATATYPE_NULL, MPI_SUM, comm))
+        CASE(25, "reduce_scatter_block: MPI_DATATYPE_NULL", MPI_ERR_TYPE, P_ALL, C_DUP,
+             X(Reduce_scatter_block, s, r, 1, MPI_DATATYPE_NULL, MPI_SUM, comm))
+        CASE(26, "gather: sendtype MPI_DATATYPE_NULL everywhere", MPI_ERR_TYPE, P_ALL, C_DUP,
+             X(Gather, s, 1, MPI_DATATYPE_NULL, r, 1, MPI_INT, 0, comm))
+        CASE(27, "scatter: recvtype MPI_DATATYPE_NULL everywhere", MPI_ERR_TYPE, P_ALL, C_DUP,
+             X(Scatter, s, 1, MPI_INT, r, 1, MPI_DATATYPE_NULL, 0, comm))
+        CASE(28, "gatherv: sendtype MPI_DATATYPE_NULL everywhere", MPI_ERR_TYPE, P_ALL, C_DUP,
+             X(Gatherv, s, 1, MPI_DATATYPE_NULL, r, cnts, dsp, MPI_INT, 0, comm))
+        CASE(29, "scatterv: recvtype MPI_DATATYPE_NULL everywhere", MPI_ERR_TYPE, P_ALL, C_DUP,
+             X(Scatterv, s, cnts, dsp, MPI_INT, r, 1, MPI_DATATYPE_NULL, 0, comm))
+        /* ---- MPI_OP_NULL, ops the datatype does not have */
+        CASE(30, "reduce: MPI_OP_NULL", MPI_ERR_OP, P_ALL, C_DUP,
+             X(Reduce, s, r, 1, MPI_INT, MPI_OP_NULL, 0, comm))
+        CASE(31, "allreduce: MPI_OP_NULL", MPI_ERR_OP, P_ALL, C_DUP,
+             X(Allreduce, s, r, 1, MPI_INT, MPI_OP_NULL, comm))
+        CASE(32, "reduce_scatter: MPI_OP_NULL", MPI_ERR_OP, P_ALL, C_DUP,
+             X(Reduce_scatter, s, r, cnts, MPI_INT, MPI_OP_NULL, comm))
+        CASE(33, "reduce_scatter_block: MPI_OP_NULL", MPI_ERR_OP, P_ALL, C_DUP,
+             X(Reduce_scatter_block, s, r, 1, MPI_INT, MPI_OP_NULL, comm))
+        CASE(34, "allreduce: MPI_BAND on MPI_DOUBLE", MPI_ERR_OP, P_ALL, C_DUP,
+             X(Allreduce, s, r, 1, MPI_DOUBLE, MPI_BAND, comm))
+        CASE(35, "allreduce: MPI_MINLOC on MPI_INT", MPI_ERR_OP, P_ALL, C_DUP,
+             X(Allreduce, s, r, 1, MPI_INT, MPI_MINLOC, comm))
+        CASE(36, "reduce: MPI_SUM on MPI_C_BOOL", MPI_ERR_OP, P_ALL, C_DUP,
+             X(Reduce, s, r, 1, MPI_C_BOOL, MPI_SUM, 0, comm))
+        CASE(37, "allreduce: MPI_MAX on MPI_C_DOUBLE_COMPLEX", MPI_ERR_OP, P_ALL, C_DUP,
+             X(Allreduce, s, r, 1, MPI_C_DOUBLE_COMPLEX, MPI_MAX, comm))
+        CASE(38, "reduce_scatter_block: MPI_LAND on MPI_DOUBLE", MPI_ERR_OP, P_OMPI, C_DUP,
+             X(Reduce_scatter_block, s, r, 1, MPI_DOUBLE, MPI_LAND, comm))
+        CASE(39, "allreduce: MPI_SUM on a contiguous derived datatype", MPI_ERR_OP, P_ALL, C_DUP,
+             X(Allreduce, s, r, 1, contig2, MPI_SUM, comm))
+        CASE(40, "reduce: MPI_MAX on a strided vector", MPI_ERR_OP, P_ALL, C_DUP,
+             X(Reduce, s, r, 1, mt_vec_int.type, MPI_MAX, 0, comm))
+        CASE(41, "allreduce: MPI_SUM on MPI_BYTE", MPI_ERR_OP, P_ALL, C_DUP,
+             X(Allreduce, s, r, 4, MPI_BYTE, MPI_SUM, comm))
+        CASE(42, "allreduce: MPI_REPLACE", MPI_ERR_OP, P_ALL, C_DUP,
+             X(Allreduce, s, r, 1, MPI_INT, MPI_REPLACE, comm))
+        CASE(43, "allreduce: MPI_SUM on MPI_WCHAR", MPI_ERR_OP, P_ALL, C_DUP,
+             X(Allreduce, s, r, 1, MPI_WCHAR, MPI_SUM, comm))
+        /* ---- NULL buffers with count > 0 */
+        CASE(44, "bcast: NULL buffer", MPI_ERR_BUFFER, P_MPICH, C_DUP,
+             X(Bcast, NULL, 1, MPI_INT, 0, comm))
+        CASE(45, "allreduce: NULL sendbuf", MPI_ERR_BUFFER, P_MPICH, C_DUP,
+             X(Allreduce, NULL, r, 1, MPI_INT, MPI_SUM, comm))
+        CASE(46, "allreduce: NULL recvbuf", MPI_ERR_BUFFER, P_MPICH, C_DUP,
+             X(Allreduce, s, NULL, 1, MPI_INT, MPI_SUM, comm))
+        CASE(47, "reduce: NULL recvbuf at the root, NULL sendbuf elsewhere", MPI_ERR_BUFFER,
+             P_MPICH, C_DUP,
+             X(Reduce, nonroot ? NULL : s, nonroot ? r : NULL, 1, MPI_INT, MPI_SUM, root, comm))
+        CASE(48, "allgather: NULL sendbuf", MPI_ERR_BUFFER, P_MPICH, C_DUP,
+             X(Allgather, NULL, 1, MPI_INT, r, 1, MPI_INT, comm))
+        CASE(49, "gather: NULL sendbuf everywhere", MPI_ERR_BUFFER, P_MPICH, C_DUP,
+             X(Gather, NULL, 1, MPI_INT, r, 1, MPI_INT, 0, comm))
+        CASE(50, "scatter: NULL recvbuf everywhere", MPI_ERR_BUFFER, P_MPICH, C_DUP,
+             X(Scatter, s, 1, MPI_INT, NULL, 1, MPI_INT, 0, comm))
+        CASE(51, "reduce_scatter_block: NULL recvbuf", MPI_ERR_BUFFER, P_MPICH, C_DUP,
+             X(Reduce_scatter_block, s, NULL, 1, MPI_INT, MPI_SUM, comm))
+        /* ---- MPI_COMM_NULL (raised on MPI_COMM_WORLD's handler) */
+        CASE(52, "bcast: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
+             X(Bcast, s, 1, MPI_INT, 0, MPI_COMM_NULL))
+        CASE(53, "reduce: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
+             X(Reduce, s, r, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL))
+        CASE(54, "allreduce: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
+             X(Allreduce, s, r, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL))
+        CASE(55, "allgather: MPI_COMM_NULL", MPI_ERR_COMM, P_MPICH, C_NULL,
+             X(Allgather, s, 1, MPI_INT, r, 1, MPI_INT, MPI_COMM_NULL))
+        CASE(56, "allgatherv: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
+             X(Allgatherv, s, 1, MPI_INT, r, cnts, dsp, MPI_INT, MPI_COMM_NULL))
+        CASE(57, "reduce_scatter: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
+             X(Reduce_scatter, s, r, cnts, MPI_INT, MPI_SUM, MPI_COMM_NULL))
+        CASE(58, "reduce_scatter_block: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
+             X(Reduce_scatter_block, s, r, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL))
+        CASE(59, "scatter: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
+             X(Scatter, s, 1, MPI_INT, r, 1, MPI_INT, 0, MPI_COMM_NULL))
+        CASE(60, "scatterv: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
+             X(Scatterv, s, cnts, dsp, MPI_INT, r, 1, MPI_INT, 0, MPI_COMM_NULL))
+        CASE(61, "gather: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
+             X(Gather, s, 1, MPI_INT, r, 1, MPI_INT, 0, MPI_COMM_NULL))
+        CASE(62, "gatherv: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL,
+             X(Gatherv, s, 1, MPI_INT, r, cnts, dsp, MPI_INT, 0, MPI_COMM_NULL))
+        CASE(63, "barrier: MPI_COMM_NULL", MPI_ERR_COMM, P_ALL, C_NULL, X(Barrier, MPI_COMM_NULL))
+        /* ---- misused MPI_IN_PLACE, aliased buffers */
+        CASE(64, "bcast: MPI_IN_PLACE", INPLACE_CLASS, P_OMPI, C_DUP,
+             X(Bcast, MPI_IN_PLACE, 1, MPI_INT, 0, comm))
+        CASE(65, "allreduce: recvbuf MPI_IN_PLACE", MPI_ERR_BUFFER, P_ALL, C_DUP,
+             X(Allreduce, s, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, comm))
+        CASE(66, "allreduce: sendbuf == recvbuf", MPI_ERR_BUFFER, P_ALL, C_DUP,
+             X(Allreduce, r, r, 2, MPI_INT, MPI_SUM, comm))
+        CASE(67, "reduce: recvbuf MPI_IN_PLACE at the root, sendbuf elsewhere", INPLACE_CLASS,
+             P_OMPI, C_DUP,
+             X(Reduce, nonroot ? MPI_IN_PLACE : s, nonroot ? r : MPI_IN_PLACE, 1, MPI_INT, MPI_SUM,
+               root, comm))
+        CASE(68, "reduce: sendbuf == recvbuf at the root, MPI_IN_PLACE elsewhere", INPLACE_CLASS,
+             P_OMPI, C_DUP,
+             X(Reduce, nonroot ? MPI_IN_PLACE : r, r, 1, MPI_INT, MPI_SUM, root, comm))
+        CASE(69, "reduce_scatter_block: recvbuf MPI_IN_PLACE", INPLACE_CLASS, P_ALL, C_DUP,
+             X(Reduce_scatter_block, s, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, comm))
+        CASE(70, "reduce_scatter: recvbuf MPI_IN_PLACE", INPLACE_CLASS, P_ALL, C_DUP,
+             X(Reduce_scatter, s, MPI_IN_PLACE, cnts, MPI_INT, MPI_SUM, comm))
+        CASE(71, "allgather: recvbuf MPI_IN_PLACE", INPLACE_CLASS, P_ALL, C_DUP,
+             X(Allgather, s, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, comm))
+        CASE(72, "allgatherv: recvbuf MPI_IN_PLACE", INPLACE_CLASS, P_ALL, C_DUP,
+             X(Allgatherv, s, 1, MPI_INT, MPI_IN_PLACE, cnts, dsp, MPI_INT, comm))
+        CASE(73, "gather: recvbuf MPI_IN_PLACE at the root, sendbuf elsewhere", INPLACE_CLASS,
+             P_OMPI, C_DUP,
+             X(Gather, nonroot ? MPI_IN_PLACE : s, 1, MPI_INT, nonroot ? r : MPI_IN_PLACE, 1,
+               MPI_INT, root, comm))
+        CASE(74, "scatter: sendbuf MPI_IN_PLACE at the root, recvbuf elsewhere", INPLACE_CLASS,
+             P_OMPI, C_DUP,
+             X(Scatter, nonroot ? s : MPI_IN_PLACE, 1, MPI_INT, nonroot ? MPI_IN_PLACE : r, 1,
+               MPI_INT, root, comm))
+        CASE(75, "gatherv: recvbuf MPI_IN_PLACE at the root, sendbuf elsewhere", INPLACE_CLASS,
+             P_OMPI, C_DUP,
+             X(Gatherv, nonroot ? MPI_IN_PLACE : s, 1, MPI_INT, nonroot ? r : MPI_IN_PLACE, cnts,
+               dsp, MPI_INT, root, comm))
+        CASE(76, "scatterv: sendbuf MPI_IN_PLACE at the root, recvbuf elsewhere", INPLACE_CLASS,
+             P_OMPI, C_DUP,
+             X(Scatterv, nonroot ? s : MPI_IN_PLACE, cnts, dsp, MPI_INT, nonroot ? MPI_IN_PLACE : r,
+               1, MPI_INT, root, comm))
+        CASE(85, "allgather: sendbuf == recvbuf", MPI_ERR_BUFFER, P_NONE, C_DUP,
+             X(Allgather, r, 1, MPI_INT, r, 1, MPI_INT, comm))
+        /* ---- intercommunicators: not served by InterCom */
+        CASE(77, "bcast: intercommunicator", MPI_ERR_COMM, P_NONE, C_INTER,
+             X(Bcast, s, 1, MPI_INT, MPI_ROOT, comm))
+        CASE(78, "allreduce: intercommunicator", MPI_ERR_COMM, P_NONE, C_INTER,
+             X(Allreduce, s, r, 1, MPI_INT, MPI_SUM, comm))
+        CASE(79, "gatherv: intercommunicator", MPI_ERR_COMM, P_NONE, C_INTER,
+             X(Gatherv, s, 1, MPI_INT, r, cnts, dsp, MPI_INT, 0, comm))
+        CASE(80, "barrier: intercommunicator", MPI_ERR_COMM, P_NONE, C_INTER, X(Barrier, comm))
+        /* ---- mismatched amounts (size 1: every rank sees the mistake) */
+        CASE(81, "gather: sendcount 2, recvcount 1", MPI_ERR_TRUNCATE, P_ALL, C_SELF,
+             X(Gather, s, 2, MPI_INT, r, 1, MPI_INT, 0, comm))
+        CASE(82, "scatter: sendcount 2, recvcount 1", MPI_ERR_TRUNCATE, P_ALL, C_SELF,
+             X(Scatter, s, 2, MPI_INT, r, 1, MPI_INT, 0, comm))
+        CASE(83, "allgather: sendcount 2, recvcount 1", MPI_ERR_TRUNCATE, P_ALL, C_SELF,
+             X(Allgather, s, 2, MPI_INT, r, 1, MPI_INT, comm))
+        CASE(84, "gatherv: sendcount 2, recvcounts[0] 1", MPI_ERR_TRUNCATE, P_ALL, C_SELF,
+             X(Gatherv, s, 2, MPI_INT, r, cnts, dsp, MPI_INT, 0, comm))
+    default:
+        return -1;
     }
 }
 
@@ -314,8 +316,9 @@ static void still_usable(MPI_Comm comm, const mt_case_t *c)
     x = rank + 1;
     int rc = IC_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, comm);
     if (rc != MPI_SUCCESS || sum != p * (p + 1) / 2)
-        mt_fail(c, "the communicator is not usable after the error (IC_Allreduce: rc %d, "
-                   "sum %d, expected %d)",
+        mt_fail(c,
+                "the communicator is not usable after the error (IC_Allreduce: rc %d, "
+                "sum %d, expected %d)",
                 rc, sum, p * (p + 1) / 2);
 }
 
@@ -349,9 +352,10 @@ static void run_cases(int probe_all, int only)
             break;
         if (only >= 0 && k != only)
             continue;
-        MPI_Comm comm = d.comm == C_DUP ? dup : d.comm == C_SELF ? self
-                        : d.comm == C_INTER                      ? inter
-                                                                 : MPI_COMM_NULL;
+        MPI_Comm comm = d.comm == C_DUP     ? dup
+                        : d.comm == C_SELF  ? self
+                        : d.comm == C_INTER ? inter
+                                            : MPI_COMM_NULL;
         if (d.comm == C_INTER && inter == MPI_COMM_NULL)
             continue;
         int rank = 0, p = 1;
@@ -364,9 +368,18 @@ static void run_cases(int probe_all, int only)
         }
         char what[16];
         snprintf(what, sizeof(what), "case %d", k);
-        mt_case_t c = {"errors", NULL, comm == MPI_COMM_NULL ? mt_world : comm,
-                       d.comm == C_SELF ? "self" : d.comm == C_INTER ? "intercomm" : "world",
-                       -1, 0, NULL, NULL, 0, d.name};
+        mt_case_t c = {"errors",
+                       NULL,
+                       comm == MPI_COMM_NULL ? mt_world : comm,
+                       d.comm == C_SELF    ? "self"
+                       : d.comm == C_INTER ? "intercomm"
+                                           : "world",
+                       -1,
+                       0,
+                       NULL,
+                       NULL,
+                       0,
+                       d.name};
         mt_begin(&c);
         int expect = d.cls, vendor = -2;
         if (probe_all || (d.probe & P_THIS)) {
@@ -382,8 +395,7 @@ static void run_cases(int probe_all, int only)
         int rc = ecall(k, NULL, 1, comm, rank, p);
         int cls = error_class(rc);
         if (rc == MPI_SUCCESS) {
-            mt_fail(&c, "%s: InterCom returned MPI_SUCCESS, expected %s", what,
-                    class_name(expect));
+            mt_fail(&c, "%s: InterCom returned MPI_SUCCESS, expected %s", what, class_name(expect));
         } else if (cls != expect) {
             char got[MPI_MAX_ERROR_STRING];
             snprintf(got, sizeof(got), "%s", class_name(cls));
@@ -426,8 +438,8 @@ static void run_handlers(void)
     MPI_Comm comm;
     MPI_Comm_dup(mt_world, &comm);
     MPI_Comm_set_errhandler(comm, eh);
-    mt_case_t c = {"errors", NULL, comm, "dup+handler", -1, 0, NULL, NULL, 0,
-                   "custom error handler"};
+    mt_case_t c = {"errors", NULL, comm, "dup+handler",         -1, 0,
+                   NULL,     NULL, 0,    "custom error handler"};
     mt_begin(&c);
     int buf[4] = {1, 2, 3, 4};
 
@@ -436,8 +448,9 @@ static void run_handlers(void)
     int cls = error_class(rc);
     if (calls != 1 || called_on != comm || error_class(called_code) != MPI_ERR_COUNT ||
         cls != MPI_ERR_COUNT || called_code != rc)
-        mt_fail(&c, "IC_Bcast(count -1): handler called %d time(s) (code %d), returned %d "
-                    "(expected one call on the communicator, MPI_ERR_COUNT, same code)",
+        mt_fail(&c,
+                "IC_Bcast(count -1): handler called %d time(s) (code %d), returned %d "
+                "(expected one call on the communicator, MPI_ERR_COUNT, same code)",
                 calls, called_code, rc);
 
     calls = 0;
@@ -453,8 +466,9 @@ static void run_handlers(void)
     calls = 0;
     rc = IC_Barrier(MPI_COMM_NULL);
     if (calls != 1 || called_on != MPI_COMM_WORLD || error_class(rc) != MPI_ERR_COMM)
-        mt_fail(&c, "IC_Barrier(MPI_COMM_NULL): MPI_COMM_WORLD's handler called %d time(s), "
-                    "returned %d (expected one call, MPI_ERR_COMM)",
+        mt_fail(&c,
+                "IC_Barrier(MPI_COMM_NULL): MPI_COMM_WORLD's handler called %d time(s), "
+                "returned %d (expected one call, MPI_ERR_COMM)",
                 calls, rc);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, old);
     MPI_Errhandler_free(&old);

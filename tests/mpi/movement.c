@@ -55,8 +55,8 @@ static void fixed_matrix(int p)
                     for (int ip = 0; ip <= has_in_place(cl); ip++)
                         for (int root = all_roots ? 0 : r0; root < (all_roots ? p : r0 + 1);
                              root++) {
-                            mt_move_t m = {cl, &mt_tpairs[tp], counts[ci], MT_EVEN, MT_PACKED,
-                                           root, ip, (int)(idx % 2)};
+                            mt_move_t m = {cl,        &mt_tpairs[tp], counts[ci], MT_EVEN,
+                                           MT_PACKED, root,           ip,         (int)(idx % 2)};
                             mt_run_move(mt_world, NULL, &m, a);
                             idx++;
                         }
@@ -82,8 +82,13 @@ static void v_matrix(int p)
                                 /* every root for one displacement kind */
                                 if (rooted(cl) && dk != MT_GAPS && root != (int)(idx % p))
                                     continue;
-                                mt_move_t m = {cl, &mt_tpairs[tps[ti]], 1 + (long)(idx % 4),
-                                               pat, dk, rooted(cl) ? root : -1, ip,
+                                mt_move_t m = {cl,
+                                               &mt_tpairs[tps[ti]],
+                                               1 + (long)(idx % 4),
+                                               pat,
+                                               dk,
+                                               rooted(cl) ? root : -1,
+                                               ip,
                                                (int)(idx % 2)};
                                 mt_run_move(mt_world, NULL, &m, a);
                                 idx++;
@@ -99,16 +104,16 @@ static void large(int p)
         IC_Coll cl = fixed[k];
         long n = cl == IC_COLL_ID_BCAST ? 100003 : 100003 / p | 1;
         for (int a = 0; a < mt_nalgs(cl); a++) {
-            mt_move_t m = {cl, &mt_tpairs[a % 2 ? 2 : 0], n, MT_EVEN, MT_PACKED, p / 2,
-                           has_in_place(cl) && a % 2, 0};
+            mt_move_t m = {cl,    &mt_tpairs[a % 2 ? 2 : 0], n, MT_EVEN, MT_PACKED,
+                           p / 2, has_in_place(cl) && a % 2, 0};
             mt_run_move(mt_world, NULL, &m, a);
         }
     }
     for (int k = 0; k < 3; k++) {
         IC_Coll cl = vvar[k];
         for (int a = 0; a < mt_nalgs(cl); a++) {
-            mt_move_t m = {cl, &mt_tpairs[0], 100003 / p | 1, MT_UNEVEN, MT_GAPS,
-                           rooted(cl) ? p - 1 : -1, a % 2, 0};
+            mt_move_t m = {cl,      &mt_tpairs[0],           100003 / p | 1, MT_UNEVEN,
+                           MT_GAPS, rooted(cl) ? p - 1 : -1, a % 2,          0};
             mt_run_move(mt_world, NULL, &m, a);
         }
     }

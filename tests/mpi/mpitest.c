@@ -291,11 +291,11 @@ static void types_init(void)
     mt_vec_uint = derived(t, "vec2uint", MPI_UNSIGNED, 2);
     /* one int at byte 8, lower bound 4, extent 16 */
     mt_res_int = derived(resized_one(MPI_INT, 8, 4, 16), "resized_int(lb=4,ext=16)", MPI_INT, 1);
-    mt_res_uint = derived(resized_one(MPI_UNSIGNED, 8, 4, 16), "resized_uint(lb=4,ext=16)",
-                          MPI_UNSIGNED, 1);
+    mt_res_uint =
+        derived(resized_one(MPI_UNSIGNED, 8, 4, 16), "resized_uint(lb=4,ext=16)", MPI_UNSIGNED, 1);
     /* one int at byte 0, lower bound -4, extent 12 */
-    mt_resneg_int = derived(resized_one(MPI_INT, 0, -4, 12), "resized_int(lb=-4,ext=12)",
-                            MPI_INT, 1);
+    mt_resneg_int =
+        derived(resized_one(MPI_INT, 0, -4, 12), "resized_int(lb=-4,ext=12)", MPI_INT, 1);
     mt_resneg_uint = derived(resized_one(MPI_UNSIGNED, 0, -4, 12), "resized_uint(lb=-4,ext=12)",
                              MPI_UNSIGNED, 1);
 
@@ -365,16 +365,21 @@ static void ucomm_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
         }
 }
 
-mt_op_t mt_ops[] = {
-    {MPI_SUM, "MPI_SUM", MT_OP_SUM, 1},       {MPI_PROD, "MPI_PROD", MT_OP_PROD, 1},
-    {MPI_MIN, "MPI_MIN", MT_OP_MINMAX, 1},    {MPI_MAX, "MPI_MAX", MT_OP_MINMAX, 1},
-    {MPI_LAND, "MPI_LAND", MT_OP_LOGIC, 1},   {MPI_LOR, "MPI_LOR", MT_OP_LOGIC, 1},
-    {MPI_LXOR, "MPI_LXOR", MT_OP_LOGIC, 1},   {MPI_BAND, "MPI_BAND", MT_OP_BITS, 1},
-    {MPI_BOR, "MPI_BOR", MT_OP_BITS, 1},      {MPI_BXOR, "MPI_BXOR", MT_OP_BITS, 1},
-    {MPI_MINLOC, "MPI_MINLOC", MT_OP_LOC, 1}, {MPI_MAXLOC, "MPI_MAXLOC", MT_OP_LOC, 1},
-    {MPI_OP_NULL, "matmul(noncommutative)", MT_OP_USER_MAT, 0},
-    {MPI_OP_NULL, "a+b+ab(commutative)", MT_OP_USER_COMM, 1},
-    {MPI_OP_NULL, NULL, MT_OP_SUM, 1}};
+mt_op_t mt_ops[] = {{MPI_SUM, "MPI_SUM", MT_OP_SUM, 1},
+                    {MPI_PROD, "MPI_PROD", MT_OP_PROD, 1},
+                    {MPI_MIN, "MPI_MIN", MT_OP_MINMAX, 1},
+                    {MPI_MAX, "MPI_MAX", MT_OP_MINMAX, 1},
+                    {MPI_LAND, "MPI_LAND", MT_OP_LOGIC, 1},
+                    {MPI_LOR, "MPI_LOR", MT_OP_LOGIC, 1},
+                    {MPI_LXOR, "MPI_LXOR", MT_OP_LOGIC, 1},
+                    {MPI_BAND, "MPI_BAND", MT_OP_BITS, 1},
+                    {MPI_BOR, "MPI_BOR", MT_OP_BITS, 1},
+                    {MPI_BXOR, "MPI_BXOR", MT_OP_BITS, 1},
+                    {MPI_MINLOC, "MPI_MINLOC", MT_OP_LOC, 1},
+                    {MPI_MAXLOC, "MPI_MAXLOC", MT_OP_LOC, 1},
+                    {MPI_OP_NULL, "matmul(noncommutative)", MT_OP_USER_MAT, 0},
+                    {MPI_OP_NULL, "a+b+ab(commutative)", MT_OP_USER_COMM, 1},
+                    {MPI_OP_NULL, NULL, MT_OP_SUM, 1}};
 mt_op_t *mt_op_matmul = &mt_ops[12];
 mt_op_t *mt_op_ucomm = &mt_ops[13];
 
@@ -402,13 +407,20 @@ int mt_op_defined(const mt_op_t *o, const mt_basic_t *b)
 {
     switch (o->kind) {
     case MT_OP_SUM:
-    case MT_OP_PROD: return b->cls == MT_INT || b->cls == MT_FLOAT || b->cls == MT_COMPLEX;
-    case MT_OP_MINMAX: return b->cls == MT_INT || b->cls == MT_FLOAT;
-    case MT_OP_LOGIC: return b->cls == MT_INT || b->cls == MT_BOOL;
-    case MT_OP_BITS: return b->cls == MT_INT || b->cls == MT_BYTE;
-    case MT_OP_LOC: return b->cls == MT_PAIR;
-    case MT_OP_USER_COMM: return b->type == MPI_UNSIGNED;
-    case MT_OP_USER_MAT: return b->cls == MT_MAT;
+    case MT_OP_PROD:
+        return b->cls == MT_INT || b->cls == MT_FLOAT || b->cls == MT_COMPLEX;
+    case MT_OP_MINMAX:
+        return b->cls == MT_INT || b->cls == MT_FLOAT;
+    case MT_OP_LOGIC:
+        return b->cls == MT_INT || b->cls == MT_BOOL;
+    case MT_OP_BITS:
+        return b->cls == MT_INT || b->cls == MT_BYTE;
+    case MT_OP_LOC:
+        return b->cls == MT_PAIR;
+    case MT_OP_USER_COMM:
+        return b->type == MPI_UNSIGNED;
+    case MT_OP_USER_MAT:
+        return b->cls == MT_MAT;
     }
     return 0;
 }
@@ -468,8 +480,9 @@ static long double get_float(int fk, const void *src)
 
 static int fsize(int fk)
 {
-    return fk == 'f' ? (int)sizeof(float) : fk == 'd' ? (int)sizeof(double)
-                                                      : (int)sizeof(long double);
+    return fk == 'f'   ? (int)sizeof(float)
+           : fk == 'd' ? (int)sizeof(double)
+                       : (int)sizeof(long double);
 }
 
 /* Bytes of a floating value that carry it (x87 long double: 10 of 16). */
@@ -484,17 +497,35 @@ static void put_int(void *dst, int size, long long v)
 {
     /* little- or big-endian alike: through the integer type of that size */
     switch (size) {
-    case 1: { int8_t x = (int8_t)v; memcpy(dst, &x, 1); break; }
-    case 2: { int16_t x = (int16_t)v; memcpy(dst, &x, 2); break; }
-    case 4: { int32_t x = (int32_t)v; memcpy(dst, &x, 4); break; }
-    default: { int64_t x = (int64_t)v; memcpy(dst, &x, 8); break; }
+    case 1: {
+        int8_t x = (int8_t)v;
+        memcpy(dst, &x, 1);
+        break;
+    }
+    case 2: {
+        int16_t x = (int16_t)v;
+        memcpy(dst, &x, 2);
+        break;
+    }
+    case 4: {
+        int32_t x = (int32_t)v;
+        memcpy(dst, &x, 4);
+        break;
+    }
+    default: {
+        int64_t x = (int64_t)v;
+        memcpy(dst, &x, 8);
+        break;
+    }
     }
 }
 
+/* Largest value of an integer type of `size` bytes (INT64_MAX for both
+ * 64-bit ones: a long long holds it). */
 static long long int_limit(int size, int is_signed)
 {
     if (size >= 8)
-        return is_signed ? INT64_MAX : INT64_MAX; /* unsigned 64: stay in range */
+        return INT64_MAX;
     long long m = (1LL << (8 * size)) - 1;
     return is_signed ? m / 2 : m;
 }
@@ -572,8 +603,8 @@ static void gen_one(const mt_basic_t *b, mt_opkind_t k, int r, int p, size_t i, 
     }
 }
 
-void mt_gen(const mt_basic_t *b, mt_opkind_t k, int r, int p, size_t i0, size_t n,
-            unsigned seed, void *packed)
+void mt_gen(const mt_basic_t *b, mt_opkind_t k, int r, int p, size_t i0, size_t n, unsigned seed,
+            void *packed)
 {
     unsigned char *out = packed;
     for (size_t i = 0; i < n; i++)
@@ -582,8 +613,7 @@ void mt_gen(const mt_basic_t *b, mt_opkind_t k, int r, int p, size_t i0, size_t 
 
 double mt_tol(const mt_basic_t *b, int p)
 {
-    long double eps = b->fkind == 'f' ? FLT_EPSILON : b->fkind == 'd' ? DBL_EPSILON
-                                                                       : LDBL_EPSILON;
+    long double eps = b->fkind == 'f' ? FLT_EPSILON : b->fkind == 'd' ? DBL_EPSILON : LDBL_EPSILON;
     return (double)(8.0L * (p + 1) * eps);
 }
 
@@ -596,8 +626,8 @@ static int fclose_enough(long double g, long double w, long double scale, double
     return fabsl(g - w) <= (long double)tol * scale;
 }
 
-long mt_cmp(const mt_basic_t *b, const void *got, const void *want, size_t n, double tol,
-            char *why, size_t whylen)
+long mt_cmp(const mt_basic_t *b, const void *got, const void *want, size_t n, double tol, char *why,
+            size_t whylen)
 {
     const unsigned char *g = got, *w = want;
     size_t sz = (size_t)b->size;
@@ -613,8 +643,8 @@ long mt_cmp(const mt_basic_t *b, const void *got, const void *want, size_t n, do
             long double scale = fabsl(wv[0]) > fabsl(wv[1]) ? fabsl(wv[0]) : fabsl(wv[1]);
             ok = fclose_enough(gv[0], wv[0], scale, tol) && fclose_enough(gv[1], wv[1], scale, tol);
             if (!ok) {
-                snprintf(why, whylen, "element %zu: got %.21Lg%+.21Lgi, vendor %.21Lg%+.21Lgi",
-                         i, gv[0], gv[1], wv[0], wv[1]);
+                snprintf(why, whylen, "element %zu: got %.21Lg%+.21Lgi, vendor %.21Lg%+.21Lgi", i,
+                         gv[0], gv[1], wv[0], wv[1]);
                 return (long)i;
             }
             continue;

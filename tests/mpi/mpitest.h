@@ -48,20 +48,20 @@ int mt_finalize(void);
 
 extern MPI_Comm mt_world; /* duplicate of MPI_COMM_WORLD, errors return */
 extern int mt_rank, mt_size;
-extern long mt_ncases;    /* cases run by this process */
-extern int mt_verbose;    /* IC_TEST_VERBOSE: print each case (rank 0)    */
+extern long mt_ncases; /* cases run by this process */
+extern int mt_verbose; /* IC_TEST_VERBOSE: print each case (rank 0)    */
 
 /* ---------------------------------------------------------------- cases */
 
 typedef struct mt_case {
-    const char *coll;  /* "allreduce" ...                                */
-    const char *alg;   /* forced algorithm name, or "auto"               */
+    const char *coll; /* "allreduce" ...                                */
+    const char *alg;  /* forced algorithm name, or "auto"               */
     MPI_Comm comm;
     const char *comm_name;
-    int root;          /* -1: none                                       */
-    long count;        /* count, per-block count or total (see `what`)   */
-    const char *type;  /* datatype(s), e.g. "MPI_INT" or "vec2->MPI_INT" */
-    const char *op;    /* NULL when no op                                */
+    int root;         /* -1: none                                       */
+    long count;       /* count, per-block count or total (see `what`)   */
+    const char *type; /* datatype(s), e.g. "MPI_INT" or "vec2->MPI_INT" */
+    const char *op;   /* NULL when no op                                */
     int in_place;
     const char *extra; /* layout details (v-variants), or NULL           */
 } mt_case_t;
@@ -125,10 +125,10 @@ typedef struct mt_basic {
     MPI_Datatype type;
     const char *name;
     mt_class_t cls;
-    int size;       /* packed bytes per element                      */
-    int is_signed;  /* integers; pairs: the value part               */
-    int fkind;      /* floating kinds: 'f', 'd', 'l' (value part)    */
-    int vsize;      /* pairs: bytes of the value part                */
+    int size;      /* packed bytes per element                      */
+    int is_signed; /* integers; pairs: the value part               */
+    int fkind;     /* floating kinds: 'f', 'd', 'l' (value part)    */
+    int vsize;     /* pairs: bytes of the value part                */
 } mt_basic_t;
 
 extern const mt_basic_t *mt_basics; /* every predefined type, NULL-named end */
@@ -149,14 +149,20 @@ extern mt_type_t mt_resneg_int; /* one int at byte 0, resized to lb -4, extent 1
 /* The same layouts of MPI_UNSIGNED, for the commutative user op (MPI's
  * predefined ops are defined on predefined datatypes only). */
 extern mt_type_t mt_vec_uint, mt_res_uint, mt_resneg_uint;
-extern mt_type_t mt_mat;        /* MPI_Type_contiguous(4, MPI_UNSIGNED): 2x2 matrix */
+extern mt_type_t mt_mat;              /* MPI_Type_contiguous(4, MPI_UNSIGNED): 2x2 matrix */
 mt_type_t mt_type_of(MPI_Datatype t); /* a predefined type as mt_type_t */
 
 /* ------------------------------------------------------------------ ops */
 
 typedef enum mt_opkind {
-    MT_OP_SUM, MT_OP_PROD, MT_OP_MINMAX, MT_OP_LOGIC, MT_OP_BITS, MT_OP_LOC,
-    MT_OP_USER_COMM, MT_OP_USER_MAT
+    MT_OP_SUM,
+    MT_OP_PROD,
+    MT_OP_MINMAX,
+    MT_OP_LOGIC,
+    MT_OP_BITS,
+    MT_OP_LOC,
+    MT_OP_USER_COMM,
+    MT_OP_USER_MAT
 } mt_opkind_t;
 
 typedef struct mt_op {
@@ -180,13 +186,13 @@ int mt_op_defined(const mt_op_t *o, const mt_basic_t *b);
  * indices from i0 on; `seed` varies the data between cases.  Values keep
  * every reduction over p <= 64 ranks exact for integers and free of
  * overflow, cancellation and NaN for floating point. */
-void mt_gen(const mt_basic_t *b, mt_opkind_t k, int r, int p, size_t i0, size_t n,
-            unsigned seed, void *packed);
+void mt_gen(const mt_basic_t *b, mt_opkind_t k, int r, int p, size_t i0, size_t n, unsigned seed,
+            void *packed);
 /* Compare n packed elements; exact unless `tol` > 0 for floating/complex
  * parts (relative).  Returns -1 when equal, else the first differing
  * element and a description in why. */
-long mt_cmp(const mt_basic_t *b, const void *got, const void *want, size_t n, double tol,
-            char *why, size_t whylen);
+long mt_cmp(const mt_basic_t *b, const void *got, const void *want, size_t n, double tol, char *why,
+            size_t whylen);
 /* Hash of n packed elements' value bytes (long double padding excluded). */
 uint64_t mt_hash(const mt_basic_t *b, const void *packed, size_t n, uint64_t h);
 /* Relative tolerance for floating results of a reduction over p ranks. */
@@ -199,8 +205,8 @@ int mt_same_everywhere(MPI_Comm comm, uint64_t h);
 typedef struct mt_buf {
     MPI_Datatype type;
     MPI_Aint extent;
-    int tsize;           /* MPI_Type_size                              */
-    unsigned char *mem;  /* allocation: guard, data area, guard        */
+    int tsize;          /* MPI_Type_size                              */
+    unsigned char *mem; /* allocation: guard, data area, guard        */
     size_t len;
     char *buf;           /* what the call gets (element 0)             */
     unsigned char *mask; /* 1 = a type-map byte the call may write     */
@@ -250,11 +256,11 @@ typedef struct mt_red {
     IC_Coll coll;
     const mt_type_t *type;
     const mt_op_t *op;
-    long count;     /* reduce/allreduce: count; RSB: per block; RS: total */
-    int pattern;    /* reduce_scatter: counts pattern                    */
+    long count;  /* reduce/allreduce: count; RSB: per block; RS: total */
+    int pattern; /* reduce_scatter: counts pattern                    */
     int root;
     int in_place;
-    int null_recv;  /* reduce: non-roots pass recvbuf = NULL             */
+    int null_recv; /* reduce: non-roots pass recvbuf = NULL             */
 } mt_red_t;
 
 /* Run one reduction case with choice alg_i (mt_alg) on comm; return the
@@ -276,12 +282,12 @@ typedef struct mt_tpair {
 typedef struct mt_move {
     IC_Coll coll;
     const mt_tpair_t *tp;
-    long count;     /* per block (in units of sk/rk); bcast: total       */
-    int pattern;    /* v-variants: counts pattern                        */
-    int dkind;      /* v-variants: displacement kind                     */
+    long count;  /* per block (in units of sk/rk); bcast: total       */
+    int pattern; /* v-variants: counts pattern                        */
+    int dkind;   /* v-variants: displacement kind                     */
     int root;
     int in_place;
-    int junk;       /* pass non-significant arguments as junk/NULL       */
+    int junk; /* pass non-significant arguments as junk/NULL       */
 } mt_move_t;
 
 int mt_run_move(MPI_Comm comm, const char *comm_name, const mt_move_t *m, int alg_i);

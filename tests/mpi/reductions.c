@@ -23,8 +23,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const IC_Coll colls[] = {IC_COLL_ID_REDUCE, IC_COLL_ID_ALLREDUCE,
-                                IC_COLL_ID_REDUCE_SCATTER, IC_COLL_ID_REDUCE_SCATTER_BLOCK};
+static const IC_Coll colls[] = {IC_COLL_ID_REDUCE, IC_COLL_ID_ALLREDUCE, IC_COLL_ID_REDUCE_SCATTER,
+                                IC_COLL_ID_REDUCE_SCATTER_BLOCK};
 #define NCOLLS 4
 
 /* 1. the datatype x op matrix: each combination with two of the choices
@@ -42,8 +42,14 @@ static void type_op_matrix(int p)
                 if (!mt_op_defined(o, b))
                     continue;
                 for (int j = 0; j < 2 && j < nalgs; j++) {
-                    mt_red_t r = {cl, &t, o, 0, MT_UNEVEN, (int)((idx + j) % p),
-                                  (int)((idx / 2 + j) % 2), (int)(idx % 3 == 0)};
+                    mt_red_t r = {cl,
+                                  &t,
+                                  o,
+                                  0,
+                                  MT_UNEVEN,
+                                  (int)((idx + j) % p),
+                                  (int)((idx / 2 + j) % 2),
+                                  (int)(idx % 3 == 0)};
                     if (cl == IC_COLL_ID_REDUCE_SCATTER)
                         r.count = 2 * p + 1;
                     else if (cl == IC_COLL_ID_REDUCE_SCATTER_BLOCK)
@@ -69,9 +75,8 @@ static void count_root_matrix(int p)
         const mt_type_t *t;
         const mt_op_t *o;
     } tyops[] = {
-        {&t_int, &mt_ops[0]},        {&t_double, &mt_ops[0]}, {&mt_mat, NULL},
-        {&t_unsigned, NULL},         {&mt_vec_uint, NULL},
-        {&mt_res_uint, NULL},        {&mt_resneg_uint, NULL},
+        {&t_int, &mt_ops[0]}, {&t_double, &mt_ops[0]}, {&mt_mat, NULL},         {&t_unsigned, NULL},
+        {&mt_vec_uint, NULL}, {&mt_res_uint, NULL},    {&mt_resneg_uint, NULL},
     };
     const int ntyops = (int)(sizeof(tyops) / sizeof(tyops[0]));
     long counts[] = {0, 1, p - 1, p, p + 1, 1000};
@@ -79,17 +84,17 @@ static void count_root_matrix(int p)
         IC_Coll cl = colls[k];
         for (int a = 0; a < mt_nalgs(cl); a++)
             for (int ti = 0; ti < ntyops; ti++) {
-                const mt_op_t *o = tyops[ti].o ? tyops[ti].o
+                const mt_op_t *o = tyops[ti].o              ? tyops[ti].o
                                    : tyops[ti].t == &mt_mat ? mt_op_matmul
-                                                             : mt_op_ucomm;
+                                                            : mt_op_ucomm;
                 for (int ci = 0; ci < 6; ci++)
                     for (int ip = 0; ip <= 1; ip++) {
                         int nroots = cl == IC_COLL_ID_REDUCE ? p : 1;
                         int npat = cl == IC_COLL_ID_REDUCE_SCATTER ? MT_NPATTERNS : 1;
                         for (int root = 0; root < nroots; root++)
                             for (int pat = 0; pat < npat; pat++) {
-                                mt_red_t r = {cl, tyops[ti].t, o, counts[ci], pat, root, ip,
-                                              (root + ci) % 2};
+                                mt_red_t r = {cl,  tyops[ti].t, o,  counts[ci],
+                                              pat, root,        ip, (root + ci) % 2};
                                 mt_run_red(mt_world, NULL, &r, a);
                             }
                     }
@@ -109,8 +114,8 @@ static void large(int p)
             mt_red_t r = {cl, &t_double, &mt_ops[0], n, MT_UNEVEN, p / 2, a % 2, 0};
             mt_run_red(mt_world, NULL, &r, a);
             if (cl == IC_COLL_ID_REDUCE || cl == IC_COLL_ID_ALLREDUCE) {
-                mt_red_t m = {cl, &mt_mat, mt_op_matmul, 100003 / 4 | 1, MT_EVEN, p - 1,
-                              (a + 1) % 2, 1};
+                mt_red_t m = {cl,      &mt_mat, mt_op_matmul, 100003 / 4 | 1,
+                              MT_EVEN, p - 1,   (a + 1) % 2,  1};
                 mt_run_red(mt_world, NULL, &m, a);
             }
         }
