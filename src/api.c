@@ -716,13 +716,18 @@ int IC_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     c.displs = staged ? NULL : calloc((size_t)size, sizeof(size_t));
     if (!c.counts || (!staged && !c.displs))
         return fail(&c, MPI_ERR_NO_MEM, "out of memory");
+    /* Displacements may be negative (recvbuf need not be the lowest block):
+     * the schedule sees the buffer from the lowest non-empty block on. */
+    int dmin = 0, have = 0;
+    for (int i = 0; i < size; i++)
+        if (recvcounts[i] > 0 && (!have || displs[i] < dmin)) {
+            dmin = displs[i];
+            have = 1;
+        }
     for (int i = 0; i < size; i++) {
         c.counts[i] = (size_t)recvcounts[i] * rti.size;
-        if (!staged) {
-            if (displs[i] < 0)
-                return fail(&c, MPI_ERR_ARG, "negative displacement");
-            c.displs[i] = (size_t)displs[i] * (size_t)rti.extent;
-        }
+        if (!staged && recvcounts[i] > 0)
+            c.displs[i] = (size_t)((long long)displs[i] - dmin) * (size_t)rti.extent;
     }
     c.a.coll = IC_COLL_ALLGATHERV;
     c.a.counts = c.counts;
@@ -735,7 +740,7 @@ int IC_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
         return fail(&c, rc, "cannot pack the send buffer");
     ic_typeinfo_t bt = byte_ti;
     if (!staged) {
-        ic_binding_set(&c.b, IC_BUF_RECV, recvbuf, &bt);
+        ic_binding_set(&c.b, IC_BUF_RECV, (char *)recvbuf + (MPI_Aint)dmin * rti.extent, &bt);
     } else {
         if ((rc = stage_recv(&c, total)))
             return fail(&c, rc, "out of memory");
