@@ -72,7 +72,7 @@ void mt_counts(int *counts, int p, long total, int pattern, int which)
 long mt_displs(int *displs, const int *counts, int p, int kind)
 {
     long d = 0, span = 0;
-    if (kind == MT_REVERSED) {
+    if (kind == MT_REVERSED || kind == MT_NEGATIVE) {
         for (int i = p - 1; i >= 0; i--) {
             displs[i] = (int)d;
             d += counts[i] + (i % 2);
@@ -97,10 +97,8 @@ const char *mt_pattern_name(int pattern)
 
 const char *mt_displs_name(int kind)
 {
-    return kind == MT_PACKED     ? "packed"
-           : kind == MT_GAPS     ? "gaps"
-           : kind == MT_REVERSED ? "reversed"
-                                 : "per-rank";
+    static const char *const names[] = {"packed", "gaps", "reversed", "negative", "per-rank"};
+    return kind >= 0 && kind < MT_NDISPLS ? names[kind] : "?";
 }
 
 /* ----------------------------------------------------------- helpers */
@@ -335,8 +333,18 @@ typedef struct move_ctx {
     int *sc, *rc; /* send/receive counts per rank            */
     int *sd, *rd; /* send/receive displacements per rank     */
     long sspan, rspan;
+    /* v-variants: what MPI gets is the buffer moved `shift` elements on and
+     * the displacements sd - sshift, rd - rshift (negative ones too) */
+    int *sdm, *rdm;
+    long sshift, rshift;
     unsigned seed;
 } move_ctx_t;
+
+/* Element `shift` of b (NULL stays NULL). */
+static void *shifted(const mt_buf_t *b, long shift)
+{
+    return b->buf ? b->buf + shift * b->extent : NULL;
+}
 
 /* This rank's contribution (send side) into both send buffers. */
 static void put_own(mt_buf_t *v, mt_buf_t *i, const move_ctx_t *x)
@@ -456,9 +464,11 @@ static void move_gather(move_ctx_t *x, const mt_move_t *m, MPI_Comm comm, int v_
         rcv = MPI_Gather(vs, scount, stype, rv.buf, rcount, rtype, root, comm);
         rci = IC_Gather(is, iscount, istype, ri.buf, ircount, irtype, root, comm);
     } else {
-        const int *irc = junk_recv ? NULL : x->rc, *ird = junk_recv ? NULL : x->rd;
-        rcv = MPI_Gatherv(vs, scount, stype, rv.buf, x->rc, x->rd, rtype, root, comm);
-        rci = IC_Gatherv(is, iscount, istype, ri.buf, irc, ird, irtype, root, comm);
+        const int *irc = junk_recv ? NULL : x->rc, *ird = junk_recv ? NULL : x->rdm;
+        rcv = MPI_Gatherv(vs, scount, stype, shifted(&rv, x->rshift), x->rc, x->rdm, rtype, root,
+                          comm);
+        rci =
+            IC_Gatherv(is, iscount, istype, shifted(&ri, x->rshift), irc, ird, irtype, root, comm);
     }
     if (move_rc(x, rcv, rci))
         goto out;
@@ -511,9 +521,11 @@ static void move_scatter(move_ctx_t *x, const mt_move_t *m, MPI_Comm comm, int v
         rcv = MPI_Scatter(sv.buf, scount, stype, vr, rcount, rtype, root, comm);
         rci = IC_Scatter(si.buf, iscount, istype, ir, ircount, irtype, root, comm);
     } else {
-        const int *isc = junk_send ? NULL : x->sc, *isd = junk_send ? NULL : x->sd;
-        rcv = MPI_Scatterv(sv.buf, x->sc, x->sd, stype, vr, rcount, rtype, root, comm);
-        rci = IC_Scatterv(si.buf, isc, isd, istype, ir, ircount, irtype, root, comm);
+        const int *isc = junk_send ? NULL : x->sc, *isd = junk_send ? NULL : x->sdm;
+        rcv = MPI_Scatterv(shifted(&sv, x->sshift), x->sc, x->sdm, stype, vr, rcount, rtype, root,
+                           comm);
+        rci =
+            IC_Scatterv(shifted(&si, x->sshift), isc, isd, istype, ir, ircount, irtype, root, comm);
     }
     if (move_rc(x, rcv, rci))
         goto out;
@@ -559,8 +571,10 @@ static void move_allgather(move_ctx_t *x, const mt_move_t *m, MPI_Comm comm, int
         rcv = MPI_Allgather(vs, scount, stype, rv.buf, x->rc[0], x->R->type, comm);
         rci = IC_Allgather(is, iscount, istype, ri.buf, x->rc[0], x->R->type, comm);
     } else {
-        rcv = MPI_Allgatherv(vs, scount, stype, rv.buf, x->rc, x->rd, x->R->type, comm);
-        rci = IC_Allgatherv(is, iscount, istype, ri.buf, x->rc, x->rd, x->R->type, comm);
+        rcv = MPI_Allgatherv(vs, scount, stype, shifted(&rv, x->rshift), x->rc, x->rdm, x->R->type,
+                             comm);
+        rci = IC_Allgatherv(is, iscount, istype, shifted(&ri, x->rshift), x->rc, x->rdm, x->R->type,
+                            comm);
     }
     if (move_rc(x, rcv, rci))
         goto out;
@@ -618,13 +632,15 @@ int mt_run_move(MPI_Comm comm, const char *comm_name, const mt_move_t *m, int al
     if (cl == IC_COLL_ID_BCAST) {
         move_bcast(&x, m, comm);
     } else {
-        x.u = xmalloc((size_t)p * 5 * sizeof(int));
+        x.u = xmalloc((size_t)p * 7 * sizeof(int));
         if (!x.u)
             return 1;
         x.sc = x.u + p;
         x.rc = x.sc + p;
         x.sd = x.rc + p;
         x.rd = x.sd + p;
+        x.sdm = x.rd + p;
+        x.rdm = x.sdm + p;
         if (v_variant)
             mt_counts(x.u, p, m->count * p, m->pattern, m->root >= 0 ? m->root : p - 1);
         else
@@ -642,6 +658,14 @@ int mt_run_move(MPI_Comm comm, const char *comm_name, const mt_move_t *m, int al
         if (!v_variant) { /* MPI's fixed layout: block q at q * count */
             x.sspan = (long)p * x.sc[0];
             x.rspan = (long)p * x.rc[0];
+        }
+        if (dk == MT_NEGATIVE) { /* the buffer starts in the middle */
+            x.sshift = x.sspan / 2;
+            x.rshift = x.rspan / 2;
+        }
+        for (int q = 0; q < p; q++) {
+            x.sdm[q] = x.sd[q] - (int)x.sshift;
+            x.rdm[q] = x.rd[q] - (int)x.rshift;
         }
         if (cl == IC_COLL_ID_GATHER || cl == IC_COLL_ID_GATHERV)
             move_gather(&x, m, comm, v_variant);

@@ -244,9 +244,12 @@ int mt_buf_pair(mt_buf_t *v, mt_buf_t *i, MPI_Datatype type, long span, unsigned
 enum { MT_EVEN, MT_UNEVEN, MT_ONE, MT_NPATTERNS };
 void mt_counts(int *counts, int p, long total, int pattern, int which);
 /* Displacements (in elements): packed, gaps between blocks, reversed
- * block order with gaps; MT_PER_RANK: each rank its own of those three
- * (MPI lets the receive layouts of allgatherv differ between ranks). */
-enum { MT_PACKED, MT_GAPS, MT_REVERSED, MT_PER_RANK, MT_NDISPLS };
+ * block order with gaps, the reversed ones relative to the middle of the
+ * buffer (half of them negative); MT_PER_RANK: each rank its own of those
+ * four (MPI lets the receive layouts of allgatherv differ between ranks).
+ * mt_displs() gives the offsets from the start of the buffer (MT_NEGATIVE
+ * as MT_REVERSED; mt_run_move shifts them). */
+enum { MT_PACKED, MT_GAPS, MT_REVERSED, MT_NEGATIVE, MT_PER_RANK, MT_NDISPLS };
 long mt_displs(int *displs, const int *counts, int p, int kind); /* returns span */
 const char *mt_pattern_name(int pattern);
 const char *mt_displs_name(int kind);
