@@ -792,9 +792,15 @@ int IC_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
             return ic_error(comm, IC_ERR_INPLACE, "IC_Gatherv: recvbuf cannot be MPI_IN_PLACE");
         if ((rc = ic_check_type(c.fn, comm, recvtype, "recvtype")))
             return rc;
-        for (int i = 0; i < size; i++)
+        int maxc = 0;
+        for (int i = 0; i < size; i++) {
             if ((rc = ic_check_count(c.fn, comm, recvcounts[i], "recvcounts[i]")))
                 return rc;
+            if (recvcounts[i] > maxc)
+                maxc = recvcounts[i];
+        }
+        if ((rc = ic_check_buf(c.fn, comm, recvbuf, maxc, recvtype, "recvbuf")))
+            return rc;
         ic_typeinfo(recvtype, &rti);
         if (!in_place && (size_t)sendcount * sti.size != (size_t)recvcounts[rank] * rti.size)
             return truncated(&c);
