@@ -216,17 +216,15 @@ int mt_run_red(MPI_Comm comm, const char *comm_name, const mt_red_t *r, int alg_
     if (!in)
         goto out;
     mt_gen(b, r->op->kind, rank, p, 0, (size_t)nin * per, seed, in);
-    /* The vendor's reduce gets neither MPI_IN_PLACE nor a NULL recvbuf at
-     * non-roots: MPICH 4.0's reduce crashes on both for long vectors (the
-     * reference result is the same). */
-    int vip = ip && !is_reduce;
-    if (!vip) {
-        if (mt_buf_pair(&sv, &si, dt, nin, seed ^ 0x1111u))
-            goto out;
-        mt_buf_mark(&si, 0, (int)nin);
-        mt_buf_put(&sv, 0, (int)nin, in);
-        mt_buf_put(&si, 0, (int)nin, in);
-    }
+    /* The vendor's reference call gets neither MPI_IN_PLACE nor a NULL
+     * recvbuf at reduce's non-roots (the result is the same): MPICH 4.0's
+     * reduce crashes on both for long vectors, its in-place
+     * reduce_scatter on overlapping memcpy. */
+    if (mt_buf_pair(&sv, &si, dt, nin, seed ^ 0x1111u))
+        goto out;
+    mt_buf_mark(&si, 0, (int)nin);
+    mt_buf_put(&sv, 0, (int)nin, in);
+    mt_buf_put(&si, 0, (int)nin, in);
     if (mt_buf_pair(&rv, &ri, dt, ip ? nin : nout, seed ^ 0x2222u))
         goto out;
     if (ip) {
@@ -238,7 +236,7 @@ int mt_run_red(MPI_Comm comm, const char *comm_name, const mt_red_t *r, int alg_
     }
     mt_buf_snapshot(&si);
     mt_buf_snapshot(&ri);
-    void *vs = vip ? MPI_IN_PLACE : sv.buf, *is = ip ? MPI_IN_PLACE : si.buf;
+    void *vs = sv.buf, *is = ip ? MPI_IN_PLACE : si.buf;
     void *vr = rv.buf, *ir = null_recv ? NULL : ri.buf;
     int cnt = (int)r->count;
     switch (r->coll) {

@@ -249,6 +249,19 @@ static int ecall(int k, ecase_t *d, int ic, MPI_Comm comm, int rank, int p)
                1, MPI_INT, root, comm))
         CASE(85, "allgather: sendbuf == recvbuf", MPI_ERR_BUFFER, P_NONE, C_DUP,
              X(Allgather, r, 1, MPI_INT, r, 1, MPI_INT, comm))
+        /* ---- more NULL buffers with count > 0 */
+        CASE(86, "gatherv: NULL recvbuf at the root, NULL sendbuf elsewhere", MPI_ERR_BUFFER,
+             P_MPICH, C_DUP,
+             X(Gatherv, nonroot ? NULL : s, 1, MPI_INT, nonroot ? r : NULL, cnts, dsp, MPI_INT,
+               root, comm))
+        CASE(87, "scatterv: NULL sendbuf at the root, NULL recvbuf elsewhere", MPI_ERR_BUFFER,
+             P_MPICH, C_DUP,
+             X(Scatterv, nonroot ? s : NULL, cnts, dsp, MPI_INT, nonroot ? NULL : r, 1, MPI_INT,
+               root, comm))
+        CASE(88, "allgatherv: NULL recvbuf", MPI_ERR_BUFFER, P_MPICH, C_DUP,
+             X(Allgatherv, s, 1, MPI_INT, NULL, cnts, dsp, MPI_INT, comm))
+        CASE(89, "reduce_scatter: NULL sendbuf", MPI_ERR_BUFFER, P_MPICH, C_DUP,
+             X(Reduce_scatter, NULL, r, cnts, MPI_INT, MPI_SUM, comm))
         /* ---- intercommunicators: not served by InterCom */
         CASE(77, "bcast: intercommunicator", MPI_ERR_COMM, P_NONE, C_INTER,
              X(Bcast, s, 1, MPI_INT, MPI_ROOT, comm))
