@@ -20,7 +20,8 @@
  *      into halves with the rank order reversed (descending key): the
  *      collectives against the vendor on each, the non-commutative op
  *      included (its result depends on the new rank order), and calls
- *      interleaved between two communicators.
+ *      interleaved between two communicators;
+ *   4. MPI_BOTTOM with a datatype of absolute addresses (bcast, gather).
  *
  * IC_TEST_COMMS_LOOP sets the number of loop iterations (default 100).  The
  * scratch cache is set small (INTERCOM_SCRATCH_CACHE=4096 unless set), so
@@ -28,6 +29,7 @@
  */
 #include "mpitest.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,6 +358,65 @@ static void lifecycle(void)
                 live0);
 }
 
+/* ------------------------------------------------------------ MPI_BOTTOM */
+
+/* The struct idiom: a datatype of absolute addresses and MPI_BOTTOM as the
+ * buffer, broadcast and gathered (into relative struct types). */
+static void bottom(MPI_Comm comm, const char *name)
+{
+    int rank, p;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    mt_case_t c = {"bcast+gather",      "auto", comm, name, 0, 1, "struct at MPI_BOTTOM", NULL, 0,
+                   "absolute addresses"};
+    mt_begin(&c);
+    int a = -1, cc[2] = {-1, -1};
+    double b[3] = {-1, -1, -1};
+    int bl[3] = {1, 3, 2};
+    MPI_Aint disp[3];
+    MPI_Datatype ty[3] = {MPI_INT, MPI_DOUBLE, MPI_INT}, abs_t, rel_t, rel;
+    MPI_Get_address(&a, &disp[0]);
+    MPI_Get_address(b, &disp[1]);
+    MPI_Get_address(cc, &disp[2]);
+    MPI_Type_create_struct(3, bl, disp, ty, &abs_t);
+    MPI_Type_commit(&abs_t);
+    /* the same signature relative to a record {int; double[3]; int[2]} */
+    struct rec {
+        int a;
+        double b[3];
+        int c[2];
+    };
+    MPI_Aint rd[3] = {offsetof(struct rec, a), offsetof(struct rec, b), offsetof(struct rec, c)};
+    MPI_Type_create_struct(3, bl, rd, ty, &rel_t);
+    MPI_Type_create_resized(rel_t, 0, sizeof(struct rec), &rel);
+    MPI_Type_commit(&rel);
+    if (rank == 0) {
+        a = 7;
+        b[0] = 1.5, b[1] = 2.5, b[2] = -3.25;
+        cc[0] = 11, cc[1] = 12;
+    }
+    int rc = IC_Bcast(MPI_BOTTOM, 1, abs_t, 0, comm);
+    if (rc != MPI_SUCCESS || a != 7 || b[0] != 1.5 || b[1] != 2.5 || b[2] != -3.25 || cc[0] != 11 ||
+        cc[1] != 12)
+        mt_fail(&c, "IC_Bcast(MPI_BOTTOM): rc %d, got {%d, %g %g %g, %d %d}", rc, a, b[0], b[1],
+                b[2], cc[0], cc[1]);
+    a = 100 + rank;
+    cc[1] = -rank;
+    struct rec *all = calloc((size_t)p, sizeof(*all));
+    rc = IC_Gather(MPI_BOTTOM, 1, abs_t, all, 1, rel, 0, comm);
+    for (int q = 0; rank == 0 && all && q < p; q++)
+        if (rc != MPI_SUCCESS || all[q].a != 100 + q || all[q].b[2] != -3.25 || all[q].c[0] != 11 ||
+            all[q].c[1] != -q) {
+            mt_fail(&c, "IC_Gather(MPI_BOTTOM): rc %d, record %d is {%d, .., %g, %d %d}", rc, q,
+                    all[q].a, all[q].b[2], all[q].c[0], all[q].c[1]);
+            break;
+        }
+    free(all);
+    MPI_Type_free(&rel);
+    MPI_Type_free(&rel_t);
+    MPI_Type_free(&abs_t);
+}
+
 /* -------------------------------------------------- special communicators */
 
 static void special(void)
@@ -370,6 +431,8 @@ static void special(void)
     if (IC_Allreduce(&x, &y, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS ||
         y != mt_size - 1)
         mt_fail(&c, "IC_Allreduce on MPI_COMM_WORLD gave %d", y);
+
+    bottom(mt_world, "world");
 
     /* size 1 by splitting */
     MPI_Comm one;

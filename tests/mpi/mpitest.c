@@ -228,7 +228,8 @@ static mt_basic_t basics[] = {
 
 const mt_basic_t *mt_basics = basics;
 
-mt_type_t mt_vec_int, mt_res_int, mt_resneg_int, mt_vec_uint, mt_res_uint, mt_resneg_uint, mt_mat;
+mt_type_t mt_vec_int, mt_res_int, mt_resneg_int, mt_vec_uint, mt_res_uint, mt_resneg_uint, mt_mat,
+    mt_matgap;
 static mt_basic_t *mat_basic = &basics[NBASICS];
 
 static mt_tpair_t tpairs[8];
@@ -284,6 +285,10 @@ static void types_init(void)
     mat_basic->cls = MT_MAT;
     mat_basic->size = 4 * (int)sizeof(unsigned);
     mt_mat = (mt_type_t){t, "mat2x2", mat_basic, 1};
+    /* the same matrix with a gap between its rows */
+    MPI_Type_vector(2, 2, 3, MPI_UNSIGNED, &t);
+    MPI_Type_commit(&t);
+    mt_matgap = (mt_type_t){t, "mat2x2(rows 12 bytes apart)", mat_basic, 1};
     /* strided: 2 ints 12 bytes apart, extent 16: bytes 4..11 are gaps */
     MPI_Type_vector(2, 1, 3, MPI_INT, &t);
     mt_vec_int = derived(t, "vec2int", MPI_INT, 2);
@@ -321,6 +326,7 @@ static void types_free(void)
     MPI_Type_free(&mt_res_uint.type);
     MPI_Type_free(&mt_resneg_uint.type);
     MPI_Type_free(&mat_basic->type);
+    MPI_Type_free(&mt_matgap.type);
 }
 
 /* ------------------------------------------------------------------ ops */
@@ -328,16 +334,21 @@ static void types_free(void)
 /* 2x2 matrix product, row-major [a b; c d], mod 2^32: in (x) inout. */
 static void matmul_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
-    (void)dt;
-    const unsigned *x = in;
-    unsigned *y = inout;
-    for (int k = 0; k < *len; k++, x += 4, y += 4) {
-        unsigned r0 = x[0] * y[0] + x[1] * y[2], r1 = x[0] * y[1] + x[1] * y[3];
-        unsigned r2 = x[2] * y[0] + x[3] * y[2], r3 = x[2] * y[1] + x[3] * y[3];
-        y[0] = r0;
-        y[1] = r1;
-        y[2] = r2;
-        y[3] = r3;
+    /* mt_mat: 4 unsigned in a row; mt_matgap: rows 12 bytes apart, extent 20 */
+    size_t stride = 16, row2 = 8;
+    if (*dt == mt_matgap.type)
+        stride = 20, row2 = 12;
+    for (int k = 0; k < *len; k++) {
+        unsigned x[4], y[4];
+        char *xi = (char *)in + (size_t)k * stride, *yi = (char *)inout + (size_t)k * stride;
+        memcpy(x, xi, 8);
+        memcpy(x + 2, xi + row2, 8);
+        memcpy(y, yi, 8);
+        memcpy(y + 2, yi + row2, 8);
+        unsigned r[4] = {x[0] * y[0] + x[1] * y[2], x[0] * y[1] + x[1] * y[3],
+                         x[2] * y[0] + x[3] * y[2], x[2] * y[1] + x[3] * y[3]};
+        memcpy(yi, r, 8);
+        memcpy(yi + row2, r + 2, 8);
     }
 }
 

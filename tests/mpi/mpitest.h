@@ -150,6 +150,7 @@ extern mt_type_t mt_resneg_int; /* one int at byte 0, resized to lb -4, extent 1
  * predefined ops are defined on predefined datatypes only). */
 extern mt_type_t mt_vec_uint, mt_res_uint, mt_resneg_uint;
 extern mt_type_t mt_mat;              /* MPI_Type_contiguous(4, MPI_UNSIGNED): 2x2 matrix */
+extern mt_type_t mt_matgap;           /* the matrix as MPI_Type_vector(2, 2, 3, MPI_UNSIGNED) */
 mt_type_t mt_type_of(MPI_Datatype t); /* a predefined type as mt_type_t */
 
 /* ------------------------------------------------------------------ ops */
@@ -173,7 +174,7 @@ typedef struct mt_op {
 } mt_op_t;
 
 extern mt_op_t mt_ops[];      /* predefined ops, then the user ops; NULL-named end */
-extern mt_op_t *mt_op_matmul; /* non-commutative: 2x2 matrix product (on mt_mat)   */
+extern mt_op_t *mt_op_matmul; /* non-commutative: 2x2 matrix product (mt_mat, mt_matgap) */
 extern mt_op_t *mt_op_ucomm;  /* commutative: a + b + ab mod 2^32 (MPI_UNSIGNED,
                                  mt_vec_uint, mt_res_uint, mt_resneg_uint)        */
 const mt_op_t *mt_op_find(MPI_Op op);

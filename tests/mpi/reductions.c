@@ -10,11 +10,12 @@
  *      MPI_IN_PLACE and NULL non-root receive buffers rotate over the
  *      cases;
  *   2. counts 0, 1, p-1, p, p+1, 1000 x every root x in_place or not, for
- *      a few datatype/op pairs: int sum, double sum, the matrix product,
- *      the commutative user op on unsigned, on a strided vector of them and
- *      on resized ones with positive and negative lower bounds (the vendors define
- *      predefined ops on predefined datatypes only); reduce_scatter with even, uneven
- *      (zeros included) and single-rank block counts;
+ *      a few datatype/op pairs: int sum, double sum, the matrix product on
+ *      a contiguous matrix and on one with a gap between its rows, the
+ *      commutative user op on unsigned, on a strided vector of them and on
+ *      resized ones with positive and negative lower bounds (the vendors
+ *      define predefined ops on predefined datatypes only); reduce_scatter
+ *      with even, uneven (zeros included) and single-rank block counts;
  *   3. a large odd count (100003 elements) for double sum and the matrix
  *      product.
  */
@@ -75,8 +76,9 @@ static void count_root_matrix(int p)
         const mt_type_t *t;
         const mt_op_t *o;
     } tyops[] = {
-        {&t_int, &mt_ops[0]}, {&t_double, &mt_ops[0]}, {&mt_mat, NULL},         {&t_unsigned, NULL},
-        {&mt_vec_uint, NULL}, {&mt_res_uint, NULL},    {&mt_resneg_uint, NULL},
+        {&t_int, &mt_ops[0]},        {&t_double, &mt_ops[0]},        {&mt_mat, mt_op_matmul},
+        {&mt_matgap, mt_op_matmul},  {&t_unsigned, mt_op_ucomm},     {&mt_vec_uint, mt_op_ucomm},
+        {&mt_res_uint, mt_op_ucomm}, {&mt_resneg_uint, mt_op_ucomm},
     };
     const int ntyops = (int)(sizeof(tyops) / sizeof(tyops[0]));
     long counts[] = {0, 1, p - 1, p, p + 1, 1000};
@@ -84,9 +86,7 @@ static void count_root_matrix(int p)
         IC_Coll cl = colls[k];
         for (int a = 0; a < mt_nalgs(cl); a++)
             for (int ti = 0; ti < ntyops; ti++) {
-                const mt_op_t *o = tyops[ti].o              ? tyops[ti].o
-                                   : tyops[ti].t == &mt_mat ? mt_op_matmul
-                                                            : mt_op_ucomm;
+                const mt_op_t *o = tyops[ti].o;
                 for (int ci = 0; ci < 6; ci++)
                     for (int ip = 0; ip <= 1; ip++) {
                         int nroots = cl == IC_COLL_ID_REDUCE ? p : 1;
