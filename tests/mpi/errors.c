@@ -17,7 +17,9 @@
  *   - leave the communicator usable (a correct IC_Allreduce follows).
  * Then the error handlers: a custom handler on a duplicated communicator is
  * invoked (once, with the code the call returns), MPI_COMM_NULL raises on
- * MPI_COMM_WORLD's handler, and a correct call invokes nothing.
+ * MPI_COMM_WORLD's handler, and a correct call invokes nothing.  And the
+ * algorithm calls with bad names or collectives, and an unknown name in
+ * INTERCOM_BARRIER_ALGORITHM (automatic selection goes on).
  *
  *   errors [--probe] [--only K]   --probe asks the vendor in every case (to
  *                                 learn what it checks; may crash)
@@ -444,6 +446,51 @@ static void handler(MPI_Comm *comm, int *code, ...)
     called_code = *code;
 }
 
+/* -------------------------------------------------------- introspection */
+
+/* Bad names and collectives for the algorithm calls; an unknown name in
+ * INTERCOM_<OP>_ALGORITHM (set before the first barrier) leaves automatic
+ * selection working. */
+static void run_introspection(void)
+{
+    mt_case_t c = {"introspection",
+                   NULL,
+                   mt_world,
+                   "world",
+                   -1,
+                   0,
+                   NULL,
+                   NULL,
+                   0,
+                   "IC_Set_algorithm, IC_Algorithm_name, IC_Last_algorithm"};
+    mt_begin(&c);
+    if (IC_Set_algorithm(IC_COLL_ID_ALLREDUCE, "no-such-algorithm") != MPI_ERR_ARG)
+        mt_fail(&c, "IC_Set_algorithm accepted an unknown name");
+    if (IC_Set_algorithm(IC_COLL_ID_COUNT, NULL) != MPI_ERR_ARG ||
+        IC_Set_algorithm((IC_Coll)-1, "auto") != MPI_ERR_ARG)
+        mt_fail(&c, "IC_Set_algorithm accepted an invalid collective");
+    if (IC_Algorithm_name(IC_COLL_ID_BCAST, IC_Algorithm_count(IC_COLL_ID_BCAST)) != NULL ||
+        IC_Algorithm_name(IC_COLL_ID_BCAST, -1) != NULL ||
+        IC_Algorithm_count(IC_COLL_ID_COUNT) != 0)
+        mt_fail(&c, "IC_Algorithm_name/_count out of range");
+    for (int k = 0; k < IC_COLL_ID_COUNT; k++)
+        if (IC_Algorithm_count((IC_Coll)k) < 1)
+            mt_fail(&c, "collective %d has no algorithm", k);
+    if (strcmp(IC_Last_algorithm(IC_COLL_ID_COUNT), "") != 0)
+        mt_fail(&c, "IC_Last_algorithm of an invalid collective");
+    /* the environment override with an unknown name: a warning, then auto */
+    if (strcmp(IC_Last_algorithm(IC_COLL_ID_BARRIER), "") != 0)
+        mt_fail(&c, "IC_Last_algorithm(barrier) before any barrier: '%s'",
+                IC_Last_algorithm(IC_COLL_ID_BARRIER));
+    int rc = IC_Barrier(mt_world), known = mt_size == 1;
+    const char *last = IC_Last_algorithm(IC_COLL_ID_BARRIER);
+    for (int i = 0; i < IC_Algorithm_count(IC_COLL_ID_BARRIER); i++)
+        known |= strcmp(last, IC_Algorithm_name(IC_COLL_ID_BARRIER, i)) == 0;
+    if (rc != MPI_SUCCESS || !known)
+        mt_fail(&c, "IC_Barrier with INTERCOM_BARRIER_ALGORITHM=no-such: rc %d, ran '%s'", rc,
+                last);
+}
+
 static void run_handlers(void)
 {
     MPI_Errhandler eh;
@@ -492,6 +539,7 @@ static void run_handlers(void)
 
 int main(int argc, char **argv)
 {
+    setenv("INTERCOM_BARRIER_ALGORITHM", "no-such", 1); /* see run_introspection */
     mt_init(&argc, &argv, "errors");
     int probe_all = 0, only = -1;
     for (int i = 1; i < argc; i++) {
@@ -508,6 +556,8 @@ int main(int argc, char **argv)
     rb = rb_mem + GUARD;
     MPI_Type_contiguous(2, MPI_INT, &contig2);
     MPI_Type_commit(&contig2);
+    if (only < 0)
+        run_introspection();
     run_cases(probe_all, only);
     if (only < 0)
         run_handlers();
