@@ -150,6 +150,24 @@ static void check_untouched(const mt_case_t *c, const mt_buf_t *b, int all, cons
                 all ? "(buffer must not be written)" : "(outside the type map of the result)");
 }
 
+/* The four buffers of a call: send and receive, the vendor's and
+ * InterCom's (empty ones are freed as well). */
+static void bufs_zero(mt_buf_t *sv, mt_buf_t *si, mt_buf_t *rv, mt_buf_t *ri)
+{
+    memset(sv, 0, sizeof(*sv));
+    memset(si, 0, sizeof(*si));
+    memset(rv, 0, sizeof(*rv));
+    memset(ri, 0, sizeof(*ri));
+}
+
+static void bufs_free(mt_buf_t *sv, mt_buf_t *si, mt_buf_t *rv, mt_buf_t *ri)
+{
+    mt_buf_free(sv);
+    mt_buf_free(si);
+    mt_buf_free(rv);
+    mt_buf_free(ri);
+}
+
 static unsigned case_seed(int salt)
 {
     return (unsigned)mt_ncases * 7919u + (unsigned)salt * 104729u;
@@ -207,10 +225,7 @@ int mt_run_red(MPI_Comm comm, const char *comm_name, const mt_red_t *r, int alg_
     unsigned seed = case_seed(rank);
     unsigned char *in = xmalloc((size_t)nin * per * (size_t)b->size);
     mt_buf_t sv, si, rv, ri;
-    memset(&sv, 0, sizeof(sv));
-    memset(&si, 0, sizeof(si));
-    memset(&rv, 0, sizeof(rv));
-    memset(&ri, 0, sizeof(ri));
+    bufs_zero(&sv, &si, &rv, &ri);
     int rcv = MPI_SUCCESS, rci = MPI_SUCCESS;
     uint64_t h = 1469598103934665603ull;
     if (!in)
@@ -277,10 +292,7 @@ out:
     if (r->coll == IC_COLL_ID_ALLREDUCE && (b->cls == MT_FLOAT || b->cls == MT_COMPLEX) &&
         r->count > 0 && !mt_same_everywhere(comm, h))
         mt_fail(&c, "the result is not bitwise identical on every rank");
-    mt_buf_free(&sv);
-    mt_buf_free(&si);
-    mt_buf_free(&rv);
-    mt_buf_free(&ri);
+    bufs_free(&sv, &si, &rv, &ri);
     free(in);
     free(counts);
     return (int)(mt_failures() - f0);
@@ -429,10 +441,7 @@ static void move_gather(move_ctx_t *x, const mt_move_t *m, MPI_Comm comm, int v_
     int root = m->root, is_root = x->rank == root;
     int ip = m->in_place && is_root;
     mt_buf_t sv, si, rv, ri;
-    memset(&sv, 0, sizeof(sv));
-    memset(&si, 0, sizeof(si));
-    memset(&rv, 0, sizeof(rv));
-    memset(&ri, 0, sizeof(ri));
+    bufs_zero(&sv, &si, &rv, &ri);
     if (!ip) {
         if (mt_buf_pair(&sv, &si, x->S->type, x->sc[x->rank], x->seed ^ 0x51u))
             return;
@@ -480,10 +489,7 @@ static void move_gather(move_ctx_t *x, const mt_move_t *m, MPI_Comm comm, int v_
         check_untouched(&x->c, &ri, 1, "recvbuf (not significant on a non-root)");
     }
 out:
-    mt_buf_free(&sv);
-    mt_buf_free(&si);
-    mt_buf_free(&rv);
-    mt_buf_free(&ri);
+    bufs_free(&sv, &si, &rv, &ri);
 }
 
 static void move_scatter(move_ctx_t *x, const mt_move_t *m, MPI_Comm comm, int v_variant)
@@ -491,10 +497,7 @@ static void move_scatter(move_ctx_t *x, const mt_move_t *m, MPI_Comm comm, int v
     int root = m->root, is_root = x->rank == root;
     int ip = m->in_place && is_root;
     mt_buf_t sv, si, rv, ri;
-    memset(&sv, 0, sizeof(sv));
-    memset(&si, 0, sizeof(si));
-    memset(&rv, 0, sizeof(rv));
-    memset(&ri, 0, sizeof(ri));
+    bufs_zero(&sv, &si, &rv, &ri);
     if (is_root || !m->junk) {
         if (mt_buf_pair(&sv, &si, x->S->type, x->sspan, x->seed ^ 0x61u))
             return;
@@ -534,20 +537,14 @@ static void move_scatter(move_ctx_t *x, const mt_move_t *m, MPI_Comm comm, int v
         check_block(x, &rv, &ri, rcv, x->R, 0, x->rc[x->rank], x->rank, "recvbuf");
     }
 out:
-    mt_buf_free(&sv);
-    mt_buf_free(&si);
-    mt_buf_free(&rv);
-    mt_buf_free(&ri);
+    bufs_free(&sv, &si, &rv, &ri);
 }
 
 static void move_allgather(move_ctx_t *x, const mt_move_t *m, MPI_Comm comm, int v_variant)
 {
     int ip = m->in_place;
     mt_buf_t sv, si, rv, ri;
-    memset(&sv, 0, sizeof(sv));
-    memset(&si, 0, sizeof(si));
-    memset(&rv, 0, sizeof(rv));
-    memset(&ri, 0, sizeof(ri));
+    bufs_zero(&sv, &si, &rv, &ri);
     if (!ip) {
         if (mt_buf_pair(&sv, &si, x->S->type, x->sc[x->rank], x->seed ^ 0x71u))
             return;
@@ -582,10 +579,7 @@ static void move_allgather(move_ctx_t *x, const mt_move_t *m, MPI_Comm comm, int
     for (int q = 0; q < x->p; q++)
         check_block(x, &rv, &ri, rcv, x->R, x->rd[q], x->rc[q], q, "recvbuf");
 out:
-    mt_buf_free(&sv);
-    mt_buf_free(&si);
-    mt_buf_free(&rv);
-    mt_buf_free(&ri);
+    bufs_free(&sv, &si, &rv, &ri);
 }
 
 int mt_run_move(MPI_Comm comm, const char *comm_name, const mt_move_t *m, int alg_i)
