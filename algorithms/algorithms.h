@@ -244,6 +244,8 @@ typedef int (*ic_builder_fn)(ic_sched_t *s, const ic_coll_args_t *a);
 typedef struct ic_model {
     double alpha; /* start-up of a message, s        */
     double beta;  /* transfer time per byte, s/B      */
+    double beta_x; /* the same, per direction, when two
+                      ranks exchange (both ways at once) */
     double gamma; /* reduction time per byte, s/B     */
     size_t elem;  /* bytes per element of the call    */
 } ic_model_t;

@@ -101,11 +101,11 @@ double ic_cost_allgather_gather_bcast(const ic_coll_args_t *a, const ic_model_t 
 double ic_cost_allgather_bucket(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
-    return (t.p - 1) * (t.a + t.bmax * t.b);
+    return (t.p - 1) * (t.a + t.bmax * t.bring);
 }
 
 double ic_cost_allgather_bruck(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
-    return t.L * t.a + t.f * t.n * t.b;
+    return t.L * t.a + ic_bruck_beta(&t);
 }

@@ -92,25 +92,26 @@ double ic_cost_allreduce_mst(const ic_coll_args_t *a, const ic_model_t *m)
 double ic_cost_allreduce_dcombine_collect(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
-    return 2 * (t.p - 1) * t.a + 2 * t.f * t.n * t.b + t.f * t.n * t.g;
+    return 2 * (t.p - 1) * t.a + 2 * t.f * t.n * t.bring + t.f * t.n * t.g;
 }
 
 double ic_cost_allreduce_rd(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
-    double c = t.F * (t.a + t.n * (t.b + t.g));
+    double c = t.F * (t.a + t.n * (t.bx + t.g));
     if (t.np2)
         c += 2 * t.a + 2 * t.n * t.b + t.n * t.g;
     return c;
 }
 
-/* The fold adds alpha + n (beta + gamma) and the unfold alpha + (n/p) beta
- * to the distributed combine when p is not a power of two (an estimate
- * then: the folded ranks' virtual blocks are twice as large). */
+/* The halving steps are exchanges.  The fold adds alpha + n (beta + gamma)
+ * and the unfold alpha + (n/p) beta to the distributed combine when p is
+ * not a power of two (an estimate then: the folded ranks' virtual blocks
+ * are twice as large). */
 double ic_cost_allreduce_halving_doubling(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
-    double c = (t.F + t.L) * t.a + 2 * t.f * t.n * t.b + t.f * t.n * t.g;
+    double c = (t.F + t.L) * t.a + t.f * t.n * (t.bx + t.g) + ic_bruck_beta(&t);
     if (t.np2)
         c += 2 * t.a + t.n * (t.b + t.g) + t.n / t.p * t.b;
     return c;

@@ -83,7 +83,7 @@ double ic_cost_bcast_mst(const ic_coll_args_t *a, const ic_model_t *m)
 double ic_cost_bcast_scatter_collect(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
-    return (t.L + t.p - 1) * t.a + 2 * t.f * t.n * t.b;
+    return (t.L + t.p - 1) * t.a + t.f * t.n * (t.b + t.bring);
 }
 
 double ic_cost_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m)

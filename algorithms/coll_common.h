@@ -173,6 +173,8 @@ typedef struct ic_terms {
     double n;     /* bytes: the vector, or all blocks together        */
     double bmax;  /* bytes of the largest block (per-rank blocks)     */
     double a, b, g; /* alpha, beta, gamma                             */
+    double bx;    /* beta of an exchange (both directions at once)    */
+    double bring; /* beta of a ring step: an exchange when p == 2     */
 } ic_terms_t;
 
 static inline ic_terms_t ic_terms(const ic_coll_args_t *a, const ic_model_t *m)
@@ -200,7 +202,18 @@ static inline ic_terms_t ic_terms(const ic_coll_args_t *a, const ic_model_t *m)
     t.a = m->alpha;
     t.b = m->beta;
     t.g = m->gamma;
+    t.bx = m->beta_x;
+    t.bring = p == 2 ? t.bx : t.b;
     return t;
+}
+
+/* The transfer part of Bruck's collect (bruck_collect.c) of t->n bytes:
+ * (p-1)/p n beta, except that for p = 2^k its last step, half the vector,
+ * is an exchange between partners p/2 apart. */
+static inline double ic_bruck_beta(const ic_terms_t *t)
+{
+    double x = (!t->np2 && t->p >= 2) ? t->n / 2 : 0;
+    return (t->f * t->n - x) * t->b + x * t->bx;
 }
 
 /* The builders of algorithms/coll_*.c, listed in algorithms/registry.c. */

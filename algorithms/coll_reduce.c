@@ -67,5 +67,5 @@ double ic_cost_reduce_mst(const ic_coll_args_t *a, const ic_model_t *m)
 double ic_cost_reduce_dcombine_gather(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
-    return (t.L + t.p - 1) * t.a + 2 * t.f * t.n * t.b + t.f * t.n * t.g;
+    return (t.L + t.p - 1) * t.a + t.f * t.n * (t.bring + t.b) + t.f * t.n * t.g;
 }

@@ -81,14 +81,14 @@ double ic_cost_reduce_scatter_mst(const ic_coll_args_t *a, const ic_model_t *m)
 double ic_cost_reduce_scatter_bucket(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
-    return (t.p - 1) * (t.a + t.bmax * (t.b + t.g));
+    return (t.p - 1) * (t.a + t.bmax * (t.bring + t.g));
 }
 
 /* Fold and unfold as in ic_cost_allreduce_halving_doubling. */
 double ic_cost_reduce_scatter_halving(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
-    double c = t.F * t.a + t.f * t.n * (t.b + t.g);
+    double c = t.F * t.a + t.f * t.n * (t.bx + t.g);
     if (t.np2)
         c += 2 * t.a + t.n * (t.b + t.g) + t.n / t.p * t.b;
     return c;

@@ -10,6 +10,7 @@ ic_model_t ic_model_of(const ic_cost_params_t *c, size_t elem)
     ic_model_t m;
     m.alpha = c->alpha;
     m.beta = c->beta;
+    m.beta_x = c->beta_x > 0 ? c->beta_x : c->beta;
     m.gamma = c->gamma;
     m.elem = elem;
     return m;

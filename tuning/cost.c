@@ -16,7 +16,9 @@
  * region times elem_size of its buffer) starts at
  *     max(post of the sender's round, post of the receiver's round,
  *         sender's send port free, receiver's receive port free)
- * and occupies both ports for alpha + n beta.  Both sides' round waits for
+ * and occupies both ports for alpha + n beta, or alpha + n beta_x when the
+ * sender's round also receives from the receiver (an exchange: both
+ * directions between one pair at once, which COMMS2 measures).  Both sides' round waits for
  * it.  So a ping costs alpha + n beta, k messages in a chain k(alpha + n
  * beta), and a rank that sends two messages in a round pays for both.
  *
@@ -283,6 +285,17 @@ static void maybe_finish(ceval_t *E, int r)
     heap_push(E, t, r);
 }
 
+/* Does rank s's current round also receive from d (an exchange)? */
+static int exchange(const ceval_t *E, int s, int d)
+{
+    size_t n;
+    const ic_action_t *a = ic_sched_round_acts(&E->s[s], E->st[s].round, &n);
+    for (size_t i = 0; i < n; i++)
+        if (a[i].kind == IC_ACT_RECV && a[i].peer == d)
+            return 1;
+    return 0;
+}
+
 /* A matched message: sender entry sp (its post time etc.), receiver entry rp. */
 static int message(ceval_t *E, const cpend_t *sp, const cpend_t *rp)
 {
@@ -293,7 +306,8 @@ static int message(ceval_t *E, const cpend_t *sp, const cpend_t *rp)
     double start, end;
     if (!c->split) {
         start = dmax(dmax(sp->post, rp->post), dmax(ss->send_free, ds->recv_free));
-        end = start + c->alpha + (double)bytes * c->beta;
+        double beta = c->beta_x > 0 && exchange(E, s, d) ? c->beta_x : c->beta;
+        end = start + c->alpha + (double)bytes * beta;
         ss->send_free = end;
         ds->recv_free = end;
         ss->end = dmax(ss->end, end);

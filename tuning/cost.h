@@ -9,8 +9,10 @@
  * time (full duplex), but only one of each at a time; a message starts when
  * the sender has reached the round that posts it, the receiver has reached
  * the round that posts the matching receive, and both ports are free.  In
- * the plain model it takes alpha + n beta; local reductions cost n gamma and
- * copies n delta (delta defaults to 0), after the round's messages.
+ * the plain model it takes alpha + n beta (alpha + n beta_x when the two
+ * ranks exchange messages in the same round: COMMS2 measures it, and over
+ * TCP it can be twice beta); local reductions cost n gamma and copies
+ * n delta (delta defaults to 0), after the round's messages.
  */
 #ifndef IC_COST_H
 #define IC_COST_H
@@ -25,6 +27,10 @@ extern "C" {
 
 typedef struct ic_cost_params {
     double alpha, beta, gamma, delta; /* seconds, seconds/byte               */
+    double beta_x;                    /* plain model: seconds/byte of each of
+                                         two messages that a pair of ranks
+                                         exchange in the same round (both
+                                         directions at once); 0 = beta     */
     int split;                        /* use the send/receive split model    */
     double alpha_s, alpha_r, beta_s, beta_r;
     size_t elem_size[IC_NBUF];        /* bytes per element of each buffer    */

@@ -5,11 +5,13 @@
  *       every registered algorithm: collective, name, restrictions,
  *       description
  *   intercom-info choose [-p P] [--alpha S] [--beta S/B] [--gamma S/B]
- *                        [--elem BYTES] [--noncommutative]
+ *                        [--beta-x S/B] [--elem BYTES] [--noncommutative]
  *       for each collective and message size (8 B .. 16 MiB), the
  *       algorithm the cost-model selector picks and its predicted time
  *       (the same decision the library makes at run time with the same
- *       parameters; INTERCOM_ALPHA/_BETA/_GAMMA feed the library)
+ *       parameters; INTERCOM_ALPHA/_BETA/_GAMMA/_BETA_EXCHANGE feed the
+ *       library; --beta-x, the time per byte of an exchange, defaults to
+ *       twice --beta as in the library's model across nodes)
  *   intercom-info schedule COLL ALG -p P -n COUNT [--root R] [--rank R]
  *       print a rank's schedule (all ranks without --rank)
  *
@@ -28,7 +30,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: intercom-info list\n"
             "       intercom-info choose [-p P] [--alpha S] [--beta S_PER_BYTE] "
-            "[--gamma S_PER_BYTE] [--elem BYTES] [--noncommutative]\n"
+            "[--gamma S_PER_BYTE] [--beta-x S_PER_BYTE] [--elem BYTES] [--noncommutative]\n"
             "       intercom-info schedule COLL ALG -p P -n COUNT [--root R] [--rank R]\n");
 }
 
@@ -92,8 +94,8 @@ static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute)
     size_t *counts = calloc((size_t)p, sizeof(size_t));
     if (!counts)
         return 1;
-    printf("p=%d alpha=%.3g s beta=%.3g s/B gamma=%.3g s/B element=%zu B%s\n", p, c->alpha,
-           c->beta, c->gamma, elem, commute ? "" : " non-commutative op");
+    printf("p=%d alpha=%.3g s beta=%.3g s/B beta_x=%.3g s/B gamma=%.3g s/B element=%zu B%s\n",
+           p, c->alpha, c->beta, c->beta_x, c->gamma, elem, commute ? "" : " non-commutative op");
     printf("%-22s %10s  %-18s %12s\n", "collective", "bytes", "algorithm", "predicted_s");
     for (int ci = 0; ci < IC_COLL_COUNT; ci++) {
         ic_coll_t coll = (ic_coll_t)ci;
@@ -188,6 +190,8 @@ int main(int argc, char **argv)
             c.beta = atof(v), i++;
         else if (!strcmp(o, "--gamma") && v)
             c.gamma = atof(v), i++;
+        else if (!strcmp(o, "--beta-x") && v)
+            c.beta_x = atof(v), i++;
         else if (!strcmp(o, "--elem") && v)
             elem = (size_t)strtoull(v, NULL, 10), i++;
         else if (!strcmp(o, "--noncommutative"))
@@ -203,6 +207,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "intercom-info: need p >= 1, elem >= 1, 0 <= root < p\n");
         return 2;
     }
+    if (c.beta_x <= 0) /* as the library across nodes (src/env.c) */
+        c.beta_x = 2 * c.beta;
     if (!strcmp(argv[1], "list"))
         return cmd_list();
     if (!strcmp(argv[1], "choose"))
