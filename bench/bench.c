@@ -285,6 +285,8 @@ void ic_bench_describe(ic_bench_t *b)
 
 ic_table_t *ic_bench_fit_table(ic_bench_t *b, const char *name, const char *title)
 {
+    ic_report_info(b->rep, "fit units",
+                   "r_inf MB/s (1e6 B/s), n_1/2 bytes, t0 seconds, pi0 kHz (1e3 per s)");
     ic_table_t *t = ic_report_table(b->rep, name, title);
     ic_table_col(t, "region", NULL, IC_COL_STR, NULL);
     ic_table_col(t, "n_from", "from[B]", IC_COL_INT, NULL);
@@ -294,7 +296,7 @@ ic_table_t *ic_bench_fit_table(ic_bench_t *b, const char *name, const char *titl
     ic_table_col(t, "n_1/2", "n_1/2[B]", IC_COL_NUM, "%.4g");
     ic_table_col(t, "t0", NULL, IC_COL_SEC, NULL);
     ic_table_col(t, "pi0", "pi0[kHz]", IC_COL_NUM, "%.4g");
-    ic_table_col(t, "rms_rel", "rms_err[%]", IC_COL_NUM, "%.2f");
+    ic_table_col(t, "rms_err_percent", "rms_err[%]", IC_COL_NUM, "%.2f");
     return t;
 }
 

@@ -236,9 +236,6 @@ int ic_bench_pingpong(ic_bench_t *b, int exchange)
                               "round, n = 2 x message (both directions)"
                             : "COMMS1: MPI_Send, echoed back with MPI_Send; t = half the "
                               "round trip");
-    ic_report_info(r, "units",
-                   "r_inf MB/s (1e6 B/s), n_1/2 bytes, t0 seconds, pi0 kHz "
-                   "(1e3 per s)");
 
     ic_pp_fit_t fit;
     int frc = ic_bench_pingpong_fit(sizes, ns, res.stats, scale, b->o.nbps, b->o.bps, &fit);
