@@ -246,6 +246,8 @@ typedef struct ic_model {
     double beta;  /* transfer time per byte, s/B      */
     double beta_x; /* the same, per direction, when two
                       ranks exchange (both ways at once) */
+    size_t x_min;  /* ... messages of at least x_min bytes;
+                      shorter ones exchange at beta      */
     double gamma; /* reduction time per byte, s/B     */
     size_t elem;  /* bytes per element of the call    */
 } ic_model_t;

@@ -98,7 +98,7 @@ double ic_cost_allreduce_dcombine_collect(const ic_coll_args_t *a, const ic_mode
 double ic_cost_allreduce_rd(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
-    double c = t.F * (t.a + t.n * (t.bx + t.g));
+    double c = t.F * (t.a + t.n * (ic_xbeta(&t, t.n) + t.g));
     if (t.np2)
         c += 2 * t.a + 2 * t.n * t.b + t.n * t.g;
     return c;
@@ -111,7 +111,7 @@ double ic_cost_allreduce_rd(const ic_coll_args_t *a, const ic_model_t *m)
 double ic_cost_allreduce_halving_doubling(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
-    double c = (t.F + t.L) * t.a + t.f * t.n * (t.bx + t.g) + ic_bruck_beta(&t);
+    double c = (t.F + t.L) * t.a + ic_halving_beta(&t) + t.f * t.n * t.g + ic_bruck_beta(&t);
     if (t.np2)
         c += 2 * t.a + t.n * (t.b + t.g) + t.n / t.p * t.b;
     return c;

@@ -174,8 +174,16 @@ typedef struct ic_terms {
     double bmax;  /* bytes of the largest block (per-rank blocks)     */
     double a, b, g; /* alpha, beta, gamma                             */
     double bx;    /* beta of an exchange (both directions at once)    */
+    double xmin;  /* ... for messages of at least xmin bytes          */
     double bring; /* beta of a ring step: an exchange when p == 2     */
 } ic_terms_t;
+
+/* Beta per byte of one of two messages of `bytes` bytes that a pair of
+ * ranks exchange in the same round (ic_model_t.x_min). */
+static inline double ic_xbeta(const ic_terms_t *t, double bytes)
+{
+    return bytes >= t->xmin ? t->bx : t->b;
+}
 
 static inline ic_terms_t ic_terms(const ic_coll_args_t *a, const ic_model_t *m)
 {
@@ -203,7 +211,8 @@ static inline ic_terms_t ic_terms(const ic_coll_args_t *a, const ic_model_t *m)
     t.b = m->beta;
     t.g = m->gamma;
     t.bx = m->beta_x;
-    t.bring = p == 2 ? t.bx : t.b;
+    t.xmin = (double)m->x_min;
+    t.bring = p == 2 ? ic_xbeta(&t, t.bmax) : t.b;
     return t;
 }
 
@@ -213,7 +222,22 @@ static inline ic_terms_t ic_terms(const ic_coll_args_t *a, const ic_model_t *m)
 static inline double ic_bruck_beta(const ic_terms_t *t)
 {
     double x = (!t->np2 && t->p >= 2) ? t->n / 2 : 0;
-    return (t->f * t->n - x) * t->b + x * t->bx;
+    return (t->f * t->n - x) * t->b + x * ic_xbeta(t, x);
+}
+
+/* The transfer part of F = floor(log2 p) halving steps over the vector of
+ * t->n bytes (recursive halving, rh_dcombine.c), every step an exchange:
+ * step k moves n / 2^k each way when p = 2^F, (p-1)/p n in all.  For other
+ * p the same split of (p-1)/p n over the steps (an estimate). */
+static inline double ic_halving_beta(const ic_terms_t *t)
+{
+    double c = 0, steps = 1;
+    for (int k = 0; k < (int)t->F; k++)
+        steps *= 2;
+    double x = t->np2 ? t->f * t->n / (steps - 1) * (steps / 2) : t->n / 2; /* first step */
+    for (int k = 0; k < (int)t->F; k++, x /= 2)
+        c += x * ic_xbeta(t, x);
+    return c;
 }
 
 /* The builders of algorithms/coll_*.c, listed in algorithms/registry.c. */

@@ -88,7 +88,7 @@ double ic_cost_reduce_scatter_bucket(const ic_coll_args_t *a, const ic_model_t *
 double ic_cost_reduce_scatter_halving(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
-    double c = t.F * t.a + t.f * t.n * (t.bx + t.g);
+    double c = t.F * t.a + ic_halving_beta(&t) + t.f * t.n * t.g;
     if (t.np2)
         c += 2 * t.a + t.n * (t.b + t.g) + t.n / t.p * t.b;
     return c;

@@ -14,7 +14,9 @@
  *                                 ranks exchange both ways at once
  *                                 (default: twice beta across nodes, beta
  *                                 within one; intercom-bench exchange
- *                                 measures it)
+ *                                 measures it) ...
+ *   INTERCOM_EXCHANGE_MIN=BYTES   ... messages of at least BYTES (default
+ *                                 64 KiB); shorter ones go full duplex
  *   INTERCOM_SCRATCH_CACHE=BYTES  scratch kept between calls (default 16 MiB)
  *   INTERCOM_<OP>_ALGORITHM=NAME  force an algorithm (see select.c)
  */
@@ -64,6 +66,10 @@ const ic_env_t *ic_env(void)
          * each direction at half the rate.  Shared memory copies do not
          * slow each other down that way. */
         both[i]->beta_x = getd("INTERCOM_BETA_EXCHANGE", (i == 0 ? 2 : 1) * both[i]->beta);
+        /* ... but only from about the size where TCP stops buffering: up
+         * to 32 KiB each way the exchange ran at twice the ping-pong rate
+         * (full duplex), from 128 KiB at the ping-pong rate. */
+        both[i]->x_min = (size_t)getd("INTERCOM_EXCHANGE_MIN", 65536);
     }
     env.scratch_cache = (size_t)getd("INTERCOM_SCRATCH_CACHE", 16.0 * 1024 * 1024);
     env_ready = 1;

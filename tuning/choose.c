@@ -11,6 +11,7 @@ ic_model_t ic_model_of(const ic_cost_params_t *c, size_t elem)
     m.alpha = c->alpha;
     m.beta = c->beta;
     m.beta_x = c->beta_x > 0 ? c->beta_x : c->beta;
+    m.x_min = c->x_min;
     m.gamma = c->gamma;
     m.elem = elem;
     return m;

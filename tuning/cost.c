@@ -18,7 +18,8 @@
  *         sender's send port free, receiver's receive port free)
  * and occupies both ports for alpha + n beta, or alpha + n beta_x when the
  * sender's round also receives from the receiver (an exchange: both
- * directions between one pair at once, which COMMS2 measures).  Both sides' round waits for
+ * directions between one pair at once, which COMMS2 measures) and n is at
+ * least x_min.  Both sides' round waits for
  * it.  So a ping costs alpha + n beta, k messages in a chain k(alpha + n
  * beta), and a rank that sends two messages in a round pays for both.
  *
@@ -306,7 +307,8 @@ static int message(ceval_t *E, const cpend_t *sp, const cpend_t *rp)
     double start, end;
     if (!c->split) {
         start = dmax(dmax(sp->post, rp->post), dmax(ss->send_free, ds->recv_free));
-        double beta = c->beta_x > 0 && exchange(E, s, d) ? c->beta_x : c->beta;
+        int x = c->beta_x > 0 && bytes >= c->x_min && exchange(E, s, d);
+        double beta = x ? c->beta_x : c->beta;
         end = start + c->alpha + (double)bytes * beta;
         ss->send_free = end;
         ds->recv_free = end;

@@ -11,7 +11,7 @@
  * the round that posts the matching receive, and both ports are free.  In
  * the plain model it takes alpha + n beta (alpha + n beta_x when the two
  * ranks exchange messages in the same round: COMMS2 measures it, and over
- * TCP it can be twice beta); local reductions cost n gamma and copies
+ * TCP it can be twice beta for messages of x_min bytes and more); local reductions cost n gamma and copies
  * n delta (delta defaults to 0), after the round's messages.
  */
 #ifndef IC_COST_H
@@ -31,6 +31,10 @@ typedef struct ic_cost_params {
                                          two messages that a pair of ranks
                                          exchange in the same round (both
                                          directions at once); 0 = beta     */
+    size_t x_min;                     /* beta_x applies to exchanged messages
+                                         of at least x_min bytes, shorter
+                                         ones go full duplex at beta (TCP
+                                         buffers them); 0 = all            */
     int split;                        /* use the send/receive split model    */
     double alpha_s, alpha_r, beta_s, beta_r;
     size_t elem_size[IC_NBUF];        /* bytes per element of each buffer    */

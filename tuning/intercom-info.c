@@ -5,13 +5,16 @@
  *       every registered algorithm: collective, name, restrictions,
  *       description
  *   intercom-info choose [-p P] [--alpha S] [--beta S/B] [--gamma S/B]
- *                        [--beta-x S/B] [--elem BYTES] [--noncommutative]
+ *                        [--beta-x S/B] [--x-min BYTES] [--elem BYTES]
+ *                        [--noncommutative]
  *       for each collective and message size (8 B .. 16 MiB), the
  *       algorithm the cost-model selector picks and its predicted time
  *       (the same decision the library makes at run time with the same
  *       parameters; INTERCOM_ALPHA/_BETA/_GAMMA/_BETA_EXCHANGE feed the
  *       library; --beta-x, the time per byte of an exchange, defaults to
- *       twice --beta as in the library's model across nodes)
+ *       twice --beta and applies to exchanged messages of at least
+ *       --x-min bytes, default 64 KiB, as in the library's model across
+ *       nodes; INTERCOM_EXCHANGE_MIN)
  *   intercom-info schedule COLL ALG -p P -n COUNT [--root R] [--rank R]
  *       print a rank's schedule (all ranks without --rank)
  *
@@ -30,7 +33,8 @@ static void usage(void)
     fprintf(stderr,
             "usage: intercom-info list\n"
             "       intercom-info choose [-p P] [--alpha S] [--beta S_PER_BYTE] "
-            "[--gamma S_PER_BYTE] [--beta-x S_PER_BYTE] [--elem BYTES] [--noncommutative]\n"
+            "[--gamma S_PER_BYTE] [--beta-x S_PER_BYTE] [--x-min BYTES] [--elem BYTES] "
+            "[--noncommutative]\n"
             "       intercom-info schedule COLL ALG -p P -n COUNT [--root R] [--rank R]\n");
 }
 
@@ -94,8 +98,10 @@ static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute)
     size_t *counts = calloc((size_t)p, sizeof(size_t));
     if (!counts)
         return 1;
-    printf("p=%d alpha=%.3g s beta=%.3g s/B beta_x=%.3g s/B gamma=%.3g s/B element=%zu B%s\n",
-           p, c->alpha, c->beta, c->beta_x, c->gamma, elem, commute ? "" : " non-commutative op");
+    printf("p=%d alpha=%.3g s beta=%.3g s/B beta_x=%.3g s/B (exchanges of %zu B and more) "
+           "gamma=%.3g s/B element=%zu B%s\n",
+           p, c->alpha, c->beta, c->beta_x, c->x_min, c->gamma, elem,
+           commute ? "" : " non-commutative op");
     printf("%-22s %10s  %-18s %12s\n", "collective", "bytes", "algorithm", "predicted_s");
     for (int ci = 0; ci < IC_COLL_COUNT; ci++) {
         ic_coll_t coll = (ic_coll_t)ci;
@@ -172,7 +178,7 @@ int main(int argc, char **argv)
     ic_cost_params_t c;
     ic_cost_defaults(&c);
     const char *pos[3] = {NULL, NULL, NULL};
-    int npos = 0;
+    int npos = 0, x_min_set = 0;
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i];
         const char *v = (i + 1 < argc) ? argv[i + 1] : NULL;
@@ -192,6 +198,8 @@ int main(int argc, char **argv)
             c.gamma = atof(v), i++;
         else if (!strcmp(o, "--beta-x") && v)
             c.beta_x = atof(v), i++;
+        else if (!strcmp(o, "--x-min") && v)
+            c.x_min = (size_t)strtoull(v, NULL, 10), x_min_set = 1, i++;
         else if (!strcmp(o, "--elem") && v)
             elem = (size_t)strtoull(v, NULL, 10), i++;
         else if (!strcmp(o, "--noncommutative"))
@@ -209,6 +217,8 @@ int main(int argc, char **argv)
     }
     if (c.beta_x <= 0) /* as the library across nodes (src/env.c) */
         c.beta_x = 2 * c.beta;
+    if (!x_min_set)
+        c.x_min = 65536;
     if (!strcmp(argv[1], "list"))
         return cmd_list();
     if (!strcmp(argv[1], "choose"))

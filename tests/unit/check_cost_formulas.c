@@ -638,8 +638,10 @@ END_TEST
  * except where the algorithm's file calls its formula an estimate: the
  * folds of recursive halving when p is not a power of two, and a pipeline
  * whose segment does not divide the vector (the formula charges a full
- * last segment); those within 35%.  Run twice: exchanges at beta, and at
- * twice beta (ic_cost_params_t.beta_x).
+ * last segment); those within 35%.  Run four times: exchanges at beta; at
+ * twice beta (ic_cost_params_t.beta_x); at twice beta only for messages of
+ * more than a quarter of the vector (ic_cost_params_t.x_min: the first
+ * halving step pays it, the later ones do not); and for none of them.
  */
 START_TEST(test_registry_closed_forms)
 {
@@ -647,7 +649,7 @@ START_TEST(test_registry_closed_forms)
     params(&c);
     /* _i == 1: exchanges (both directions between a pair in one round) cost
      * twice beta per byte, as COMMS2 shows over TCP */
-    if (_i == 1)
+    if (_i >= 1)
         c.beta_x = 2 * BETA;
     static const size_t mult[] = {1, 3, 64};
     for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++) {
@@ -670,6 +672,7 @@ START_TEST(test_registry_closed_forms)
                 a.counts = counts;
                 a.commutative = 1;
                 a.units_match = 1;
+                c.x_min = _i == 2 ? n / 4 + 1 : _i == 3 ? n + 1 : 0;
                 a.seg = ic_choose_seg(alg, &a, &c, 1);
                 double want = ic_predict(alg, &a, &c, 1);
                 double got = ic_estimate(alg, &a, &c, 1);
@@ -704,7 +707,7 @@ Suite *suite_cost_formulas(void)
     tcase_add_test(tr, test_registry_even);
     tcase_add_test(tr, test_registry_uneven);
     tcase_add_test(tr, test_pipeline_bcast);
-    tcase_add_loop_test(tr, test_registry_closed_forms, 0, 2);
+    tcase_add_loop_test(tr, test_registry_closed_forms, 0, 4);
     suite_add_tcase(s, tr);
     return s;
 }
