@@ -114,21 +114,25 @@ static int private_copy(MPI_Comm comm, MPI_Comm *out)
     return rc;
 }
 
-/* The selector's cost model: shared memory's figures when every rank of
- * the communicator is on this node, a cluster's otherwise (collective, like
+/* The selector's cost model and the executor's piece size: shared
+ * memory's when every rank of the communicator is on this node, a
+ * cluster's otherwise (collective, like
  * the duplication; every rank reaches the same answer). */
 static int pick_model(ic_ctx_t *ctx)
 {
     MPI_Comm node;
     int nsize = 0;
     ctx->cost = &ic_env()->cost;
+    ctx->chunk = ic_env()->chunk;
     if (MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
         MPI_SUCCESS)
         return MPI_SUCCESS; /* no node information: keep the cluster's model */
     int rc = MPI_Comm_size(node, &nsize);
     MPI_Comm_free(&node);
-    if (rc == MPI_SUCCESS && nsize == ctx->size)
+    if (rc == MPI_SUCCESS && nsize == ctx->size) {
         ctx->cost = &ic_env()->cost_node;
+        ctx->chunk = ic_env()->chunk_node;
+    }
     return MPI_SUCCESS;
 }
 

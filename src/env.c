@@ -18,6 +18,10 @@
  *   INTERCOM_EXCHANGE_MIN=BYTES   ... messages of at least BYTES (default
  *                                 64 KiB); shorter ones go full duplex
  *   INTERCOM_SCRATCH_CACHE=BYTES  scratch kept between calls (default 16 MiB)
+ *   INTERCOM_CHUNK=BYTES          longer messages go in lock-step pieces of
+ *                                 at most BYTES (executor.c; 0 = whole).
+ *                                 Default 32 KiB across nodes (below Open
+ *                                 MPI's TCP eager limit), whole within one
  *   INTERCOM_<OP>_ALGORITHM=NAME  force an algorithm (see select.c)
  */
 #include "config.h"
@@ -72,6 +76,8 @@ const ic_env_t *ic_env(void)
         both[i]->x_min = (size_t)getd("INTERCOM_EXCHANGE_MIN", 65536);
     }
     env.scratch_cache = (size_t)getd("INTERCOM_SCRATCH_CACHE", 16.0 * 1024 * 1024);
+    env.chunk = (size_t)getd("INTERCOM_CHUNK", 32768);
+    env.chunk_node = (size_t)getd("INTERCOM_CHUNK", 0);
     env_ready = 1;
     return &env;
 }

@@ -47,6 +47,8 @@ typedef struct ic_ctx {
     MPI_Comm comm;      /* private duplicate: all library traffic     */
     int rank, size;
     const ic_cost_params_t *cost; /* the selector's model for this comm */
+    size_t chunk;                 /* piece size of long messages (bytes,
+                                     0 = whole; ic_env_t.chunk)          */
     ic_sched_t sched;   /* reused between calls                       */
     MPI_Request *reqs;  /* reused request array                       */
     size_t nreqs_cap;
@@ -158,6 +160,9 @@ typedef struct ic_env {
     ic_cost_params_t cost_node; /* the same, or shared memory's figures,
                                    for communicators within one node    */
     size_t scratch_cache;       /* INTERCOM_SCRATCH_CACHE (bytes)        */
+    size_t chunk, chunk_node;   /* INTERCOM_CHUNK: messages go in pieces
+                                   of at most this many bytes (executor.c)
+                                   across nodes, within one; 0 = whole   */
 } ic_env_t;
 
 const ic_env_t *ic_env(void);
