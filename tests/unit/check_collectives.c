@@ -667,12 +667,68 @@ START_TEST(test_packed_paths_direct)
 }
 END_TEST
 
+/* Extra memory: no rank's schedule asks for more scratch (both scratch
+ * buffers together) than twice the message, in its elements: the vector
+ * of bcast/reduce/allreduce, all blocks together otherwise; for every
+ * algorithm, even and uneven blocks, packed and with gaps, two roots.
+ * Twice, not once: the reductions whose input is read-only (SEND) keep an
+ * accumulator copy of it and a receive buffer for partials (reduce,
+ * reduce_scatter), and Bruck's collect a rotated copy; the movement-only
+ * algorithms other than Bruck stay within once. */
+START_TEST(test_scratch_at_most_message)
+{
+    scheds_setup();
+    static const int ps[] = {2, 3, 4, 5, 7, 8, 13, 16, 31, 64};
+    static const size_t c0s[] = {1, 7, 64};
+    for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++) {
+        if (alg->coll == IC_COLL_BARRIER)
+            continue;
+        for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++)
+            for (size_t j = 0; j < 3; j++)
+                for (int var = 0; var < 4; var++) {
+                    int p = ps[i];
+                    ic_coll_args_t a = args_of(alg->coll, p, var % 2 ? p / 2 : 0, c0s[j]);
+                    size_t msg = c0s[j];
+                    if (alg->coll != IC_COLL_BCAST && alg->coll != IC_COLL_REDUCE &&
+                        alg->coll != IC_COLL_ALLREDUCE) {
+                        make_counts(p, c0s[j], var >= 2);
+                        a.counts = counts_buf;
+                        a.count = 0;
+                        msg = 0;
+                        for (int r = 0; r < p; r++)
+                            msg += counts_buf[r];
+                        if (alg->coll != IC_COLL_REDUCE_SCATTER &&
+                            alg->coll != IC_COLL_REDUCE_SCATTER_BLOCK)
+                            a.displs = make_displs(p, var == 3 ? D_GAPS : D_PACKED);
+                    }
+                    if (!ic_alg_usable(alg, &a, NULL))
+                        continue;
+                    if (alg->seg_rule)
+                        a.seg = msg > 3 ? msg / 3 : 1;
+                    for (int r = 0; r < p; r++) {
+                        a.rank = r;
+                        a.sendcount = a.counts ? a.counts[r] : 0;
+                        a.recvcount = a.counts ? a.counts[r] : 0;
+                        ic_sched_reset(&scheds[r], r, p);
+                        ck_assert_int_eq(alg->build(&scheds[r], &a), 0);
+                        size_t s = scheds[r].scratch[IC_BUF_SCRATCH] +
+                                   scheds[r].scratch[IC_BUF_SCRATCH2];
+                        ck_assert_msg(s <= 2 * msg,
+                                      "%s/%s p=%d rank %d root %d: scratch %zu > twice the message %zu",
+                                      ic_coll_name(alg->coll), alg->name, p, r, a.root, s, msg);
+                    }
+                }
+    }
+}
+END_TEST
+
 Suite *suite_collectives(void)
 {
     Suite *s = suite_create("collectives");
     TCase *tc = tcase_create("registry");
     tcase_add_test(tc, test_registry);
     tcase_add_test(tc, test_packed_paths_direct);
+    tcase_add_test(tc, test_scratch_at_most_message);
     suite_add_tcase(s, tc);
     tc = tcase_create("sim");
     tcase_set_timeout(tc, 120);
