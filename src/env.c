@@ -22,6 +22,7 @@
  *                                 at most BYTES (executor.c; 0 = whole).
  *                                 Default 32 KiB across nodes (below Open
  *                                 MPI's TCP eager limit), whole within one
+ *                                 and under SimGrid's SMPI
  *   INTERCOM_<OP>_ALGORITHM=NAME  force an algorithm (see select.c)
  */
 #include "config.h"
@@ -76,7 +77,14 @@ const ic_env_t *ic_env(void)
         both[i]->x_min = (size_t)getd("INTERCOM_EXCHANGE_MIN", 65536);
     }
     env.scratch_cache = (size_t)getd("INTERCOM_SCRATCH_CACHE", 16.0 * 1024 * 1024);
+#ifdef SMPI_H
+    /* SimGrid's SMPI: no TCP queues to keep short, and its network model
+     * gives messages below 64 KiB a lower bandwidth (smpi/bw-factor), so
+     * pieces only cost there. */
+    env.chunk = (size_t)getd("INTERCOM_CHUNK", 0);
+#else
     env.chunk = (size_t)getd("INTERCOM_CHUNK", 32768);
+#endif
     env.chunk_node = (size_t)getd("INTERCOM_CHUNK", 0);
     env_ready = 1;
     return &env;
