@@ -116,6 +116,15 @@ void ic_bucket_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_
 void ic_bucket_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                         const size_t *counts, ic_buf_t tmp, size_t tmpbase);
 
+/* The same with a read-only input: block j of position j at in_off[j] of
+ * `in` (not written); position p's combined block p goes to `out` (after
+ * the last step, so `out` may overlap the input).  tmp gets room for two
+ * blocks from element tmpbase (ic_sched_need when it is a scratch buffer;
+ * never more than the vector).  Same cost; no copy of the vector. */
+void ic_bucket_dcombine_ro(ic_sched_t *s, const ic_line_t *line, ic_buf_t in,
+                           const size_t *in_off, const size_t *counts, ic_region_t out,
+                           ic_buf_t tmp, size_t tmpbase);
+
 /* Pipelined chain broadcast: the vector is cut into segments of `seg`
  * elements (the last one shorter; seg == 0 or seg >= data.count: one
  * segment) that flow along the chain root, root+1, ..., root-1 (positions

@@ -72,3 +72,75 @@ void ic_bucket_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size
         roff = (rb == n - 1) ? total - counts[rb] : roff - counts[rb];
     }
 }
+
+/*
+ * The same ring with a read-only input (ic_bucket_dcombine_ro): the input
+ * blocks stay where the caller has them (block j of position j at in_off[j]
+ * of `in`, never written) and only the partials travel, in two scratch
+ * blocks used in turn -- the one received this step is combined with the
+ * own input of its block and sent on the next step while the other
+ * receives.  Extra memory: at most two blocks (each block but one is
+ * received once) instead of a copy of the whole vector plus one block.
+ *
+ *   step 0      send in[(i-1) mod n]                 recv -> T0, T0 = in op T0
+ *   step k      send T(k-1)                          recv -> Tk, Tk = in op Tk
+ *   after n-1   copy T(n-2) (= the finished block i) -> out
+ *
+ * With `out` in the input's buffer (reduce_scatter in place: input in RECV,
+ * result at RECV's start) the result is written only after the last step,
+ * as above, so the two may overlap.  Otherwise the last step receives
+ * straight into `out` and combines the own input into it (no copy, one
+ * block less of scratch).
+ */
+void ic_bucket_dcombine_ro(ic_sched_t *s, const ic_line_t *line, ic_buf_t in,
+                           const size_t *in_off, const size_t *counts, ic_region_t out,
+                           ic_buf_t tmp, size_t tmpbase)
+{
+    int n = line->n;
+    int me = ic_line_pos(line, s->rank);
+    ic_sched_round(s);
+    if (me < 0)
+        return;
+    if (n == 1) {
+        if (counts[0] > 0)
+            ic_sched_copy(s, ic_reg(in, in_off[0], counts[0]), out);
+        return;
+    }
+    /* T0 receives in the even steps, T1 in the odd ones: each as large as
+     * the largest block it receives.  Every block but one is received
+     * once, so T0 + T1 <= the two largest blocks <= the vector. */
+    /* When `out` is another buffer than the input, the last step receives
+     * straight into it. */
+    int direct = out.buf != in;
+    size_t tsize[2] = {0, 0};
+    for (int k = 0; k < n - 1 - direct; k++) {
+        size_t c = counts[((me - k - 2) % n + n) % n];
+        if (c > tsize[k % 2])
+            tsize[k % 2] = c;
+    }
+    size_t toff[2] = {tmpbase, tmpbase + tsize[0]};
+    if (tmp == IC_BUF_SCRATCH || tmp == IC_BUF_SCRATCH2)
+        ic_sched_need(s, tmp, tmpbase + tsize[0] + tsize[1]);
+
+    int right = ic_line_rank(line, (me + 1) % n);
+    int left = ic_line_rank(line, (me + n - 1) % n);
+    int sb = (me + n - 1) % n, rb = (me + n - 2) % n;
+    for (int k = 0; k < n - 1; k++) {
+        /* step k: sb == (me - k - 1) mod n, rb == (me - k - 2) mod n */
+        size_t tk = toff[k % 2], tprev = toff[(k + 1) % 2];
+        if (counts[sb] > 0)
+            ic_sched_send(s, right,
+                          k == 0 ? ic_reg(in, in_off[sb], counts[sb]) : ic_reg(tmp, tprev, counts[sb]));
+        if (counts[rb] > 0) {
+            ic_region_t t = direct && k == n - 2 ? out : ic_reg(tmp, tk, counts[rb]);
+            ic_sched_recv(s, left, t);
+            ic_sched_reduce(s, ic_reg(in, in_off[rb], counts[rb]), t, 1);
+        }
+        ic_sched_round(s);
+        sb = rb;
+        rb = (rb + n - 1) % n;
+    }
+    /* the last step received block sb == me */
+    if (counts[me] > 0 && !direct)
+        ic_sched_copy(s, ic_reg(tmp, toff[(n - 2) % 2], counts[me]), out);
+}

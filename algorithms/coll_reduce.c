@@ -8,11 +8,13 @@
  *   arrive in SCRATCH2.  Keeps rank order (non-commutative ops are fine).
  *   Cost: ceil(log2 p) (alpha + n beta + n gamma).
  *
- * "dcombine_gather": the long-vector reduce.  The accumulator (a full
- *   vector, split evenly into p blocks) is reduced by a bucket distributed
- *   combine, which leaves the finished block i on position i, and an MST
- *   gather collects the finished blocks at the root (whose accumulator is
- *   RECV, so they land in place).  Needs a commutative op.
+ * "dcombine_gather": the long-vector reduce.  The vector, split evenly
+ *   into p blocks, is reduced by a bucket distributed combine that reads
+ *   the input in place (ic_bucket_dcombine_ro: only partials travel, in two
+ *   scratch blocks), which leaves the finished block i on position i, and
+ *   an MST gather collects the finished blocks at the root (straight into
+ *   its RECV; another position keeps only the blocks of its subtree).
+ *   Needs a commutative op.
  *     p = 3, root 0:  dcombine -> P0 holds block 0, P1 block 1, P2 block 2
  *                     gather   -> P1 sends {1} to P0, then P2 sends {2}
  *                                 to P0 (mst.h's tree run backwards)
@@ -22,6 +24,7 @@
  * Buffers: input in SEND (RECV at an in_place root); SEND is only read.
  */
 #include "coll_common.h"
+#include "mst.h"
 
 /* The accumulator of this rank, initialised with its input. */
 static ic_region_t reduce_acc(ic_sched_t *s, const ic_coll_args_t *a)
@@ -45,14 +48,42 @@ int ic_coll_reduce_mst(ic_sched_t *s, const ic_coll_args_t *a)
     return ic_sched_ok(s);
 }
 
+/* The positions [*lo, *hi) whose blocks position me holds before it sends
+ * them to its parent in the MST gather (its range as a give root; all
+ * positions at the root). */
+static void gather_range(const ic_layout_t *L, int *lo, int *hi)
+{
+    ic_mst_step_t st[IC_MST_MAXSTEPS];
+    int k = ic_mst_steps(L->n, L->root, L->me, st);
+    *lo = 0;
+    *hi = L->n;
+    for (int i = 0; i < k; i++)
+        if (st[i].role == IC_MST_RECV) {
+            *lo = st[i].sub_lo;
+            *hi = st[i].sub_hi;
+        }
+}
+
 int ic_coll_reduce_dcombine_gather(ic_sched_t *s, const ic_coll_args_t *a)
 {
     ic_layout_t L;
     if (ic_layout_init(&L, a, NULL, NULL) != 0)
         return -1;
-    ic_region_t acc = reduce_acc(s, a);
-    ic_bucket_dcombine(s, &L.line, acc.buf, 0, L.pc, IC_BUF_SCRATCH2, 0);
-    ic_mst_gather(s, &L.line, L.root, acc.buf, 0, L.pc);
+    /* The gather collects into G: the root's RECV, or on another position
+     * a SCRATCH2 area holding just the blocks of its range [lo, hi) (its
+     * RECV is not significant).  G's element 0 is block lo, so the gather
+     * runs with base = -prefix(lo): the offsets it adds are all >= that,
+     * and size_t arithmetic wraps back to the area. */
+    int root = L.me == L.root, lo, hi;
+    gather_range(&L, &lo, &hi);
+    ic_buf_t g = root ? IC_BUF_RECV : IC_BUF_SCRATCH2;
+    size_t gbase = root ? 0 : (size_t)0 - L.poff[lo];
+    if (!root)
+        ic_sched_need(s, IC_BUF_SCRATCH2, L.poff[hi] - L.poff[lo]);
+    ic_buf_t in = root && a->in_place ? IC_BUF_RECV : IC_BUF_SEND;
+    ic_bucket_dcombine_ro(s, &L.line, in, L.uoff, L.pc,
+                          ic_reg(g, gbase + L.poff[L.me], L.pc[L.me]), IC_BUF_SCRATCH, 0);
+    ic_mst_gather(s, &L.line, L.root, g, gbase, L.pc);
     ic_sched_round(s);
     ic_layout_free(&L);
     return ic_sched_ok(s);

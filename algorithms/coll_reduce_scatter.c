@@ -3,17 +3,18 @@
  * (mitra-1995 section 3.2), three algorithms serving both (block counts may
  * be uneven and zero).
  *
- * Both work on a full copy of the input in SCRATCH, blocks packed in line
- * position order (one COPY from SEND -- or from RECV when in_place -- on the
- * identity line), and end with a COPY of the own finished block to RECV at
- * offset 0.
+ * "mst" and "recursive_halving" work on a full copy of the input in
+ * SCRATCH, blocks packed in line position order (one COPY from SEND -- or
+ * from RECV when in_place -- on the identity line), and end with a COPY of
+ * the own finished block to RECV at offset 0.  "bucket" reads the input in
+ * place and keeps only two blocks of partials (ic_bucket_dcombine_ro).
  *
  * "mst": MST combine-to-one to position 0 (partials in SCRATCH2), then MST
  *   scatter of the finished blocks from position 0.  Keeps rank order.
  *   Cost: 2 ceil(log2 p) alpha + (ceil(log2 p) + (p-1)/p) n beta
  *       + ceil(log2 p) n gamma.
  *
- * "bucket": bucket distributed combine (partials in SCRATCH2): block i's
+ * "bucket": bucket distributed combine (partials in SCRATCH): block i's
  *   partial travels once around the ring and ends, complete, at position i.
  *   Needs a commutative op.  Trace, p = 3 ({..} = ranks combined):
  *     step 0  P0 sends 2>, P1 0>, P2 1>  -> P0 2:{2,0} P1 0:{0,1} P2 1:{1,2}
@@ -36,12 +37,18 @@ static int reduce_scatter(ic_sched_t *s, const ic_coll_args_t *a, int how)
     ic_layout_t L;
     if (ic_layout_init(&L, a, a->counts, NULL) != 0)
         return -1;
+    if (how == RS_BUCKET) {
+        /* the ring reads the input where it is: no copy of the vector */
+        ic_bucket_dcombine_ro(s, &L.line, a->in_place ? IC_BUF_RECV : IC_BUF_SEND, L.uoff, L.pc,
+                              ic_reg(IC_BUF_RECV, 0, L.pc[L.me]), IC_BUF_SCRATCH, 0);
+        ic_sched_round(s);
+        ic_layout_free(&L);
+        return ic_sched_ok(s);
+    }
     ic_sched_need(s, IC_BUF_SCRATCH, L.total);
     ic_layout_copy(s, &L, a->in_place ? IC_BUF_RECV : IC_BUF_SEND, L.uoff, 0, IC_BUF_SCRATCH,
                    L.poff, 0, -1);
-    if (how == RS_BUCKET) {
-        ic_bucket_dcombine(s, &L.line, IC_BUF_SCRATCH, 0, L.pc, IC_BUF_SCRATCH2, 0);
-    } else if (how == RS_HALVING) {
+    if (how == RS_HALVING) {
         ic_rh_dcombine(s, &L.line, IC_BUF_SCRATCH, 0, L.pc, IC_BUF_SCRATCH2, 0);
     } else {
         ic_mst_combine(s, &L.line, 0, ic_reg(IC_BUF_SCRATCH, 0, L.total),
