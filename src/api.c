@@ -129,7 +129,23 @@ static int run_done(call_t *c, MPI_Op op, int commutative, size_t elem, const ic
  * The broadcast and the gather family work in bytes.  A user buffer whose
  * datatype is contiguous is used in place; otherwise it is packed into (SEND
  * side) or unpacked from (RECV side) a staging area with MPI_Pack/MPI_Unpack.
+ * A buffer at MPI_BOTTOM (a datatype of absolute addresses) goes through a
+ * message to self received or sent as MPI_PACKED instead, which MPI defines
+ * to produce the same bytes: MPICH 4.0's MPI_Pack and MPI_Unpack reject a
+ * NULL buffer.
  */
+#define IC_TAG_STAGE 0x1C1
+
+static int pack_into(call_t *c, const void *src, int count, MPI_Datatype type, void *dst,
+                     size_t bytes)
+{
+    int pos = 0;
+    if (src == MPI_BOTTOM)
+        return MPI_Sendrecv(src, count, type, c->ctx->rank, IC_TAG_STAGE, dst, (int)bytes,
+                            MPI_PACKED, c->ctx->rank, IC_TAG_STAGE, c->ctx->comm,
+                            MPI_STATUS_IGNORE);
+    return MPI_Pack(src, count, type, dst, (int)bytes, &pos, c->ctx->comm);
+}
 
 /* Bind SEND to the caller's contribution of `count` x `ti` as bytes. */
 static int bind_send_bytes(call_t *c, const void *buf, int count, const ic_typeinfo_t *ti)
@@ -143,8 +159,7 @@ static int bind_send_bytes(call_t *c, const void *buf, int count, const ic_typei
     c->stage[0] = malloc(bytes ? bytes : 1);
     if (!c->stage[0])
         return MPI_ERR_NO_MEM;
-    int pos = 0;
-    int rc = MPI_Pack(buf, count, ti->type, c->stage[0], (int)bytes, &pos, c->ctx->comm);
+    int rc = pack_into(c, buf, count, ti->type, c->stage[0], bytes);
     ic_binding_set(&c->b, IC_BUF_SEND, c->stage[0], &bt);
     return rc;
 }
@@ -164,8 +179,7 @@ static int stage_recv(call_t *c, size_t bytes)
 static int pack_at(call_t *c, const void *src, int count, const ic_typeinfo_t *ti, char *dst,
                    size_t bytes)
 {
-    int pos = 0;
-    return MPI_Pack(src, count, ti->type, dst, (int)bytes, &pos, c->ctx->comm);
+    return pack_into(c, src, count, ti->type, dst, bytes);
 }
 
 static int unpack_at(call_t *c, const char *src, size_t bytes, void *dst, int count,
@@ -174,6 +188,10 @@ static int unpack_at(call_t *c, const char *src, size_t bytes, void *dst, int co
     int pos = 0;
     if (bytes == 0)
         return MPI_SUCCESS;
+    if (dst == MPI_BOTTOM)
+        return MPI_Sendrecv(src, (int)bytes, MPI_PACKED, c->ctx->rank, IC_TAG_STAGE, dst, count,
+                            ti->type, c->ctx->rank, IC_TAG_STAGE, c->ctx->comm,
+                            MPI_STATUS_IGNORE);
     return MPI_Unpack(src, (int)bytes, &pos, dst, count, ti->type, c->ctx->comm);
 }
 
