@@ -108,9 +108,9 @@ void ic_bucket_dcombine_ro(ic_sched_t *s, const ic_line_t *line, ic_buf_t in,
     }
     /* T0 receives in the even steps, T1 in the odd ones: each as large as
      * the largest block it receives.  Every block but one is received
-     * once, so T0 + T1 <= the two largest blocks <= the vector. */
-    /* When `out` is another buffer than the input, the last step receives
-     * straight into it. */
+     * once, so T0 + T1 <= the two largest blocks <= the vector.  When
+     * `out` is another buffer than the input, the last step receives
+     * straight into it and needs no T. */
     int direct = out.buf != in;
     size_t tsize[2] = {0, 0};
     for (int k = 0; k < n - 1 - direct; k++) {

@@ -88,7 +88,8 @@ static int do_reduce(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a,
 }
 
 /* Elements of buffer `buf` per piece of a message when messages are cut
- * into pieces of at most `chunk` bytes (0 = not at all; SIZE_MAX). */
+ * into pieces of at most `chunk` bytes; SIZE_MAX when they are not cut
+ * (chunk 0, or a datatype of size 0). */
 static size_t piece_elems(const ic_binding_t *b, int buf, size_t chunk)
 {
     size_t sz = b->size[buf] > 0 ? (size_t)b->size[buf] : 0;
