@@ -92,9 +92,8 @@ void ic_bucket_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size
  * straight into `out` and combines the own input into it (no copy, one
  * block less of scratch).
  */
-void ic_bucket_dcombine_ro(ic_sched_t *s, const ic_line_t *line, ic_buf_t in,
-                           const size_t *in_off, const size_t *counts, ic_region_t out,
-                           ic_buf_t tmp, size_t tmpbase)
+void ic_bucket_dcombine_ro(ic_sched_t *s, const ic_line_t *line, ic_buf_t in, const size_t *in_off,
+                           const size_t *counts, ic_region_t out, ic_buf_t tmp, size_t tmpbase)
 {
     int n = line->n;
     int me = ic_line_pos(line, s->rank);
@@ -130,7 +129,8 @@ void ic_bucket_dcombine_ro(ic_sched_t *s, const ic_line_t *line, ic_buf_t in,
         size_t tk = toff[k % 2], tprev = toff[(k + 1) % 2];
         if (counts[sb] > 0)
             ic_sched_send(s, right,
-                          k == 0 ? ic_reg(in, in_off[sb], counts[sb]) : ic_reg(tmp, tprev, counts[sb]));
+                          k == 0 ? ic_reg(in, in_off[sb], counts[sb])
+                                 : ic_reg(tmp, tprev, counts[sb]));
         if (counts[rb] > 0) {
             ic_region_t t = direct && k == n - 2 ? out : ic_reg(tmp, tk, counts[rb]);
             ic_sched_recv(s, left, t);

@@ -81,8 +81,8 @@ int ic_coll_reduce_dcombine_gather(ic_sched_t *s, const ic_coll_args_t *a)
     if (!root)
         ic_sched_need(s, IC_BUF_SCRATCH2, L.poff[hi] - L.poff[lo]);
     ic_buf_t in = root && a->in_place ? IC_BUF_RECV : IC_BUF_SEND;
-    ic_bucket_dcombine_ro(s, &L.line, in, L.uoff, L.pc,
-                          ic_reg(g, gbase + L.poff[L.me], L.pc[L.me]), IC_BUF_SCRATCH, 0);
+    ic_bucket_dcombine_ro(s, &L.line, in, L.uoff, L.pc, ic_reg(g, gbase + L.poff[L.me], L.pc[L.me]),
+                          IC_BUF_SCRATCH, 0);
     ic_mst_gather(s, &L.line, L.root, g, gbase, L.pc);
     ic_sched_round(s);
     ic_layout_free(&L);

@@ -43,8 +43,7 @@ static double getd(const char *name, double dflt)
     double d = strtod(v, &end);
     if (*end || d < 0) {
         if (ic_world_rank() == 0)
-            fprintf(stderr, "InterCom: ignoring %s=%s (expected a non-negative number)\n", name,
-                    v);
+            fprintf(stderr, "InterCom: ignoring %s=%s (expected a non-negative number)\n", name, v);
         return dflt;
     }
     return d;
@@ -58,9 +57,9 @@ const ic_env_t *ic_env(void)
     env.verbose = (v && *v && *v != '0');
     ic_cost_defaults(&env.cost);
     env.cost_node = env.cost;
-    env.cost_node.alpha = 1e-6;       /* shared memory: about 1 us ...       */
-    env.cost_node.beta = 1.0 / 5e9;   /* ... 5 GB/s per copy ...             */
-    env.cost_node.gamma = 1.0 / 2e9;  /* ... and 2 GB/s reduced             */
+    env.cost_node.alpha = 1e-6;      /* shared memory: about 1 us ...       */
+    env.cost_node.beta = 1.0 / 5e9;  /* ... 5 GB/s per copy ...             */
+    env.cost_node.gamma = 1.0 / 2e9; /* ... and 2 GB/s reduced             */
     ic_cost_params_t *both[2] = {&env.cost, &env.cost_node};
     for (int i = 0; i < 2; i++) {
         both[i]->alpha = getd("INTERCOM_ALPHA", both[i]->alpha);

@@ -172,8 +172,7 @@ static int communicate(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *
     return MPI_SUCCESS;
 }
 
-int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op,
-            int commutative)
+int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op, int commutative)
 {
     int rc = MPI_SUCCESS;
     for (size_t r = 0; r < s->nrounds && rc == MPI_SUCCESS; r++) {
@@ -187,9 +186,8 @@ int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op
                 rc = do_reduce(ctx, b, a, op, commutative);
             } else if (a->kind == IC_ACT_COPY) {
                 rc = ic_typed_copy(ctx, addr(b, &a->src), a->src.count, b->type[a->src.buf],
-                                   b->contiguous[a->src.buf], b->size[a->src.buf],
-                                   addr(b, &a->dst), a->dst.count, b->type[a->dst.buf],
-                                   b->contiguous[a->dst.buf]);
+                                   b->contiguous[a->src.buf], b->size[a->src.buf], addr(b, &a->dst),
+                                   a->dst.count, b->type[a->dst.buf], b->contiguous[a->dst.buf]);
             }
         }
     }
