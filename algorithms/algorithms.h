@@ -136,6 +136,17 @@ void ic_bucket_dcombine_ro(ic_sched_t *s, const ic_line_t *line, ic_buf_t in,
 void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
                    size_t seg);
 
+/* Pipelined binary-tree broadcast: positions in heap order relative to the
+ * root (children of relative index j: 2j + 1, 2j + 2), the vector in
+ * segments of `seg` elements (as ic_pipe_bcast).  Every position sends at
+ * most 2 m bytes (the MST root: ceil(log2 n) m).  Cost for n >= 3:
+ * (2 (k - 1) + ic_tree_depth_cost(n))(alpha + seg beta); n = 2: k (...). */
+void ic_tree_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
+                   size_t seg);
+/* The A of that cost: the arrival time of segment 0 at the latest position,
+ * in message times (4 for n = 8). */
+int ic_tree_depth_cost(int n);
+
 /* Recursive-doubling combine-to-all: acc holds each position's
  * contribution; on return every position's acc holds x_0 (op) ... (op)
  * x_{n-1} in position order, bitwise the same everywhere.  tmp: acc.count
@@ -259,7 +270,27 @@ typedef struct ic_model {
                       shorter ones exchange at beta      */
     double gamma; /* reduction time per byte, s/B     */
     size_t elem;  /* bytes per element of the call    */
+    size_t burst; /* rate-bound links: bytes a port sends
+                     ahead of its rate (a token bucket);
+                     0 = plain alpha-beta (see below)   */
 } ic_model_t;
+
+/*
+ * The burst.  With burst == 0 every message costs alpha + m beta on the
+ * path it is part of, and the formulas are the papers'.  On a link shaped
+ * by a token bucket of `burst` bytes (the emulated cluster of
+ * BENCHMARKING.md: tbf, 32 KiB) the bucket refills between calls, and a
+ * call that sends at most `burst` bytes through each port runs on its
+ * credit: messages cross at the speed of the underlying link, yet over a
+ * run of calls every port pays its bytes at the rate.  Such a call takes
+ *   S alpha + beta (bytes of the busiest port),  S its start-ups in sequence;
+ * a call that sends more streams at the rate, S alpha + beta (path bytes),
+ * as without a burst.  That is where a binary tree (its root sends 2 m) or
+ * a chain (m) beats the MST (ceil(log2 p) m) on short messages.  Only the
+ * broadcast formulas whose busiest port carries less than their path
+ * (binary_tree, pipeline) change; for the others, and for the MST, it is
+ * the same bytes.  The cost evaluator (tuning/cost.c) models burst 0.
+ */
 
 /* An algorithm's cost for the call a in closed form, as its file states it
  * (seconds).  Exact for even blocks where the file says so, an estimate

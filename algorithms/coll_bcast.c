@@ -20,7 +20,20 @@
  *   within a few percent of the m beta bound for long vectors on a switch.
  *   Cost: (p - 2 + k)(alpha + (n/k) beta) for k segments.
  *
- * Restrictions: none.  All three move nothing but data, so order is moot.
+ * "binary_tree": the pipelined binary-tree broadcast (tree_bcast.c): no
+ *   position sends more than 2 n bytes, where the MST's root sends
+ *   ceil(log2 p) n.  Cost (2 (k - 1) + A)(alpha + (n/k) beta), A =
+ *   ic_tree_depth_cost(p) (4 for p = 8).  In plain alpha-beta it never
+ *   beats the MST with one segment, nor the chain with many; it wins on
+ *   rate-bound links (ic_model_t.burst > 0), where the busiest port's
+ *   bytes count: 2 n against the MST root's ceil(log2 p) n.
+ *
+ * With a burst (algorithms.h) "pipeline" and "binary_tree" cost
+ * S alpha + (port bytes) beta while their busiest port carries at most the
+ * burst (n and 2 n), with S their start-ups in sequence (above); there
+ * their segment rules take one segment.
+ *
+ * Restrictions: none.  All four move nothing but data, so order is moot.
  * Buffers: RECV only (the vector is in RECV on every rank).
  */
 #include "coll_common.h"
@@ -57,15 +70,73 @@ int ic_coll_bcast_pipeline(ic_sched_t *s, const ic_coll_args_t *a)
     return ic_sched_ok(s);
 }
 
+int ic_coll_bcast_binary_tree(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_line_t line = ic_coll_line(a);
+    int root = ic_line_pos(&line, a->root);
+    ic_tree_bcast(s, &line, root, ic_reg(IC_BUF_RECV, 0, a->count), a->seg);
+    ic_sched_round(s);
+    return ic_sched_ok(s);
+}
+
+/* S start-ups in sequence, each message on the path of `msg` bytes, the
+ * busiest port carrying `port` bytes, under the model's burst
+ * (algorithms.h): when port <= burst, S alpha + port beta (the path runs
+ * on bucket credit); otherwise S (alpha + msg beta), the port's bytes
+ * being part of its path. */
+static double burst_cost(double S, double msg, double port, const ic_model_t *m)
+{
+    if (m->burst > 0 && port <= (double)m->burst)
+        return S * m->alpha + port * m->beta;
+    return S * (m->alpha + msg * m->beta);
+}
+
+/* Pipelined broadcasts: k segments of seg elements of a vector of n. */
+static double pipeline_cost(const ic_coll_args_t *a, const ic_model_t *m, size_t seg)
+{
+    double k = (double)((a->count + seg - 1) / seg), n = (double)a->count * (double)m->elem;
+    return burst_cost((double)a->size - 2 + k, (double)seg * (double)m->elem, n, m);
+}
+
+static double tree_cost(const ic_coll_args_t *a, const ic_model_t *m, size_t seg)
+{
+    double k = (double)((a->count + seg - 1) / seg), n = (double)a->count * (double)m->elem;
+    if (a->size == 2)
+        return burst_cost(k, (double)seg * (double)m->elem, n, m);
+    return burst_cost(2 * (k - 1) + ic_tree_depth_cost(a->size), (double)seg * (double)m->elem,
+                      2 * n, m);
+}
+
 /* k = sqrt((p - 2) m beta / alpha) segments minimise
  * (p - 2 + k)(alpha + (m / k) beta) for m bytes; p = 2 gains nothing from
  * pipelining (k = 1). */
 size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *md)
 {
+    /* On bucket credit (n <= burst) segments only add start-ups. */
+    if (md->burst > 0 && (double)a->count * (double)md->elem <= (double)md->burst)
+        return a->count ? a->count : 1;
     double m = (double)a->count * (double)md->elem;
     double k = 1;
     if (a->size > 2 && md->alpha > 0 && md->beta > 0)
         k = floor(sqrt((double)(a->size - 2) * m * md->beta / md->alpha) + 0.5);
+    if (k < 1)
+        k = 1;
+    if (k > (double)a->count)
+        k = (double)a->count;
+    size_t seg = (size_t)ceil((double)a->count / k);
+    return seg ? seg : 1;
+}
+
+/* (2 k + A - 2)(alpha + (m / k) beta) is least at
+ * k = sqrt((A - 2) m beta / (2 alpha)). */
+size_t ic_seg_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *md)
+{
+    if (md->burst > 0 && 2 * (double)a->count * (double)md->elem <= (double)md->burst)
+        return a->count ? a->count : 1;
+    double m = (double)a->count * (double)md->elem;
+    double A = ic_tree_depth_cost(a->size), k = 1;
+    if (a->size > 2 && A > 2 && md->alpha > 0 && md->beta > 0)
+        k = floor(sqrt((A - 2) * m * md->beta / (2 * md->alpha)) + 0.5);
     if (k < 1)
         k = 1;
     if (k > (double)a->count)
@@ -88,10 +159,17 @@ double ic_cost_bcast_scatter_collect(const ic_coll_args_t *a, const ic_model_t *
 
 double ic_cost_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m)
 {
-    ic_terms_t t = ic_terms(a, m);
     if (a->size <= 1)
         return 0;
     size_t seg = a->seg && a->seg < a->count ? a->seg : a->count;
-    double k = seg ? (double)((a->count + seg - 1) / seg) : 1;
-    return (t.p - 2 + k) * (t.a + (double)seg * (double)m->elem * t.b);
+    if (!seg) /* count 0: the chain's empty messages */
+        return ((double)a->size - 1) * m->alpha;
+    return pipeline_cost(a, m, seg);
+}
+
+double ic_cost_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    if (a->size <= 1 || a->count == 0)
+        return 0;
+    return tree_cost(a, m, a->seg && a->seg < a->count ? a->seg : a->count);
 }

@@ -244,7 +244,9 @@ static inline double ic_halving_beta(const ic_terms_t *t)
 int ic_coll_bcast_mst(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_bcast_scatter_collect(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_bcast_pipeline(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_bcast_binary_tree(ic_sched_t *s, const ic_coll_args_t *a);
 size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
+size_t ic_seg_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);
 int ic_coll_reduce_mst(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_reduce_dcombine_gather(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_allreduce_mst(ic_sched_t *s, const ic_coll_args_t *a);
@@ -266,6 +268,7 @@ int ic_coll_barrier_dissemination(ic_sched_t *s, const ic_coll_args_t *a);
 double ic_cost_bcast_mst(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_scatter_collect(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_mst(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_dcombine_gather(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_mst(const ic_coll_args_t *a, const ic_model_t *m);

@@ -28,6 +28,9 @@ const ic_algorithm_t ic_algorithms[] = {
         ic_cost_bcast_scatter_collect, "MST scatter + bucket collect (long vectors)"),
     SEGMENTED(IC_COLL_BCAST, "pipeline", KEEPS, ic_coll_bcast_pipeline, ic_cost_bcast_pipeline,
               ic_seg_bcast_pipeline, "pipelined chain broadcast in segments (long vectors)"),
+    SEGMENTED(IC_COLL_BCAST, "binary_tree", KEEPS, ic_coll_bcast_binary_tree,
+              ic_cost_bcast_binary_tree, ic_seg_bcast_binary_tree,
+              "pipelined binary-tree broadcast (middle vectors, rate-bound links)"),
 
     ALG(IC_COLL_REDUCE, "mst", KEEPS, ic_coll_reduce_mst, ic_cost_reduce_mst,
         "MST combine-to-one (short vectors)"),

@@ -17,6 +17,12 @@
  *                                 measures it) ...
  *   INTERCOM_EXCHANGE_MIN=BYTES   ... messages of at least BYTES (default
  *                                 64 KiB); shorter ones go full duplex
+ *   INTERCOM_BURST=BYTES          links across nodes are rate-bound with a
+ *                                 token bucket of BYTES (tbf's burst; the
+ *                                 emulated cluster's run-cluster.sh sets
+ *                                 it): the broadcast's selection weighs
+ *                                 the busiest port's bytes (ic_model_t).
+ *                                 Default 0: plain alpha-beta
  *   INTERCOM_SCRATCH_CACHE=BYTES  scratch kept between calls (default 16 MiB)
  *   INTERCOM_CHUNK=BYTES          longer messages go in lock-step pieces of
  *                                 at most BYTES (executor.c; 0 = whole).
@@ -75,6 +81,7 @@ const ic_env_t *ic_env(void)
          * (full duplex), from 128 KiB at the ping-pong rate. */
         both[i]->x_min = (size_t)getd("INTERCOM_EXCHANGE_MIN", 65536);
     }
+    env.cost.burst = (size_t)getd("INTERCOM_BURST", 0);
     env.scratch_cache = (size_t)getd("INTERCOM_SCRATCH_CACHE", 16.0 * 1024 * 1024);
 #ifdef SMPI_H
     /* SimGrid's SMPI: no TCP queues to keep short, and its network model

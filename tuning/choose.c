@@ -14,6 +14,7 @@ ic_model_t ic_model_of(const ic_cost_params_t *c, size_t elem)
     m.x_min = c->x_min;
     m.gamma = c->gamma;
     m.elem = elem;
+    m.burst = c->burst;
     return m;
 }
 

@@ -35,6 +35,9 @@ typedef struct ic_cost_params {
                                          of at least x_min bytes, shorter
                                          ones go full duplex at beta (TCP
                                          buffers them); 0 = all            */
+    size_t burst;                     /* closed forms only: token-bucket
+                                         bytes of a rate-bound port
+                                         (ic_model_t.burst); 0 = none      */
     int split;                        /* use the send/receive split model    */
     double alpha_s, alpha_r, beta_s, beta_r;
     size_t elem_size[IC_NBUF];        /* bytes per element of each buffer    */

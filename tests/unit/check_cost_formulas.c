@@ -350,6 +350,26 @@ static double t_dcombine(int p, double n)
 }
 
 /*
+ * Not in the paper (tree_bcast.c): in a binary tree in heap order every
+ * parent sends to its first child, then to its second, one message time
+ * each, so the first segment reaches relative index j after a(j) message
+ * times, a(0) = 0, a(2j+1) = a(j) + 1, a(2j+2) = a(j) + 2.  Computed here by
+ * walking the tree, independently of ic_tree_depth_cost.
+ */
+static double tree_arrival(int p)
+{
+    int *a = calloc((size_t)p, sizeof(int)), worst = 0;
+    ck_assert_ptr_nonnull(a);
+    for (int j = 1; j < p; j++) {
+        a[j] = a[(j - 1) / 2] + (j % 2 ? 1 : 2);
+        if (a[j] > worst)
+            worst = a[j];
+    }
+    free(a);
+    return worst;
+}
+
+/*
  * Expected cost of registry algorithm (coll, name) for p ranks, root, even
  * blocks of a total n with p | n.  Each case quotes mitra-1995.
  */
@@ -365,6 +385,8 @@ static double formula_even(ic_coll_t coll, const char *name, int p, double n)
             return (lg(p) + p - 1) * ALPHA + 2.0 * (p - 1) / p * n * BETA;
         if (!strcmp(name, "pipeline")) /* one segment (seg 0): the plain chain */
             return p == 1 ? 0 : (p - 1) * (ALPHA + n * BETA);
+        if (!strcmp(name, "binary_tree")) /* one segment: tree_arrival(p) messages */
+            return p == 1 || n == 0 ? 0 : tree_arrival(p) * (ALPHA + n * BETA);
         break;
     case IC_COLL_REDUCE:
         if (!strcmp(name, "mst")) /* 3.1.1: ceil(log p)(alpha + n beta + n gamma) */
@@ -632,6 +654,111 @@ START_TEST(test_pipeline_bcast)
 END_TEST
 
 /*
+ * The pipelined binary-tree broadcast (algorithms/tree_bcast.c): every
+ * interior position sends each segment twice, so segments leave the root
+ * every 2 (alpha + seg beta) and the last one arrives
+ *   (2 (k - 1) + A)(alpha + seg beta),  A = tree_arrival(p)
+ * after the start when seg divides n (p >= 3; p = 2: k (alpha + seg beta)).
+ */
+START_TEST(test_binary_tree_bcast)
+{
+    const ic_algorithm_t *alg = ic_alg_find(IC_COLL_BCAST, "binary_tree");
+    ck_assert_ptr_nonnull(alg);
+    ck_assert_ptr_nonnull(alg->seg_rule);
+    ic_cost_params_t c;
+    params(&c);
+    for (int p = 1; p <= 70; p++) {
+        ck_assert_int_eq(ic_tree_depth_cost(p), (int)tree_arrival(p));
+        const size_t ns[] = {64, 960};
+        for (size_t j = 0; j < 2; j++) {
+            size_t n = ns[j];
+            const size_t segs[] = {n, n / 4, n / 16, 1};
+            for (size_t q = 0; q < 4; q++) {
+                ic_coll_args_t a;
+                memset(&a, 0, sizeof(a));
+                a.coll = IC_COLL_BCAST;
+                a.size = p;
+                a.root = (p * 2) / 3;
+                a.count = n;
+                a.seg = segs[q];
+                a.commutative = 1;
+                a.units_match = 1;
+                double k = (double)(n / segs[q]), m = ALPHA + (double)segs[q] * BETA;
+                double want = p == 1 ? 0 : p == 2 ? k * m : (2 * (k - 1) + tree_arrival(p)) * m;
+                CHECK_T(ic_predict(alg, &a, &c, 1), want, "binary_tree", p, n, a.root);
+                CHECK_T(alg->cost(&a, &(ic_model_t){.alpha = ALPHA, .beta = BETA, .beta_x = BETA,
+                                                    .gamma = GAMMA, .elem = 1}),
+                        want, "binary_tree closed form", p, n, a.root);
+            }
+        }
+    }
+}
+END_TEST
+
+/*
+ * Rate-bound links with a token bucket (ic_model_t.burst, algorithms.h):
+ * a broadcast whose busiest port sends at most the burst costs
+ * S alpha + (port bytes) beta, S its start-ups in sequence; beyond that the
+ * plain formulas hold.  Figures of the emulated cluster (alpha 125 us per
+ * hop, 12.5 MB/s, 32 KiB bucket), p = 8:
+ *   MST ceil(log2 8) = 3 start-ups, port 3 n;  binary tree 4 start-ups,
+ *   port 2 n;  chain 7 start-ups, port n;  scatter + collect 10 and 7/4 n.
+ * 512 B: MST 375 + 123 us beats the tree's 500 + 82 us; 4 KiB: tree
+ * 500 + 655 us beats the MST (375 + 983) and the chain (875 + 328); 16 KiB:
+ * the chain's 875 + 1311 us wins; 1 MiB (over the bucket): the plain
+ * formulas, so the pipeline's segments follow the sqrt rule again.
+ */
+START_TEST(test_bcast_burst)
+{
+    const double al = 125e-6, be = 80e-9;
+    ic_cost_params_t c;
+    ic_cost_defaults(&c);
+    c.alpha = al;
+    c.beta = be;
+    c.beta_x = be;
+    c.burst = 32768;
+    ic_coll_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.coll = IC_COLL_BCAST;
+    a.size = 8;
+    a.commutative = 1;
+    a.units_match = 1;
+    const struct {
+        size_t n;
+        const char *alg;
+    } want[] = {{8, "mst"},          {512, "mst"},         {4096, "binary_tree"},
+                {16384, "pipeline"}, {1 << 20, "pipeline"}};
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        a.count = want[i].n;
+        a.seg = 0;
+        double t;
+        const ic_algorithm_t *got = ic_choose(&a, &c, 1, &t);
+        ck_assert_ptr_nonnull(got);
+        ck_assert_msg(!strcmp(got->name, want[i].alg), "burst: %zu B -> %s, expected %s",
+                      want[i].n, got->name, want[i].alg);
+    }
+    const ic_algorithm_t *tree = ic_alg_find(IC_COLL_BCAST, "binary_tree");
+    const ic_algorithm_t *pipe = ic_alg_find(IC_COLL_BCAST, "pipeline");
+    const ic_algorithm_t *mst = ic_alg_find(IC_COLL_BCAST, "mst");
+    a.count = 4096;
+    a.seg = 0;
+    CHECK_T(ic_estimate(tree, &a, &c, 1), 4 * al + 2 * 4096 * be, "tree, burst", 8, a.count, 0);
+    CHECK_T(ic_estimate(mst, &a, &c, 1), 3 * (al + 4096 * be), "mst, burst", 8, a.count, 0);
+    CHECK_T(ic_estimate(pipe, &a, &c, 1), 7 * al + 4096 * be, "chain, burst", 8, a.count, 0);
+    /* over the bucket: the tree's port sends 2 n = 64 KiB, plain formula */
+    a.count = 32768;
+    a.seg = 32768;
+    CHECK_T(ic_estimate(tree, &a, &c, 1), 4 * (al + 32768 * be), "tree, over", 8, a.count, 0);
+    /* ... and the pipeline's segment rule is the plain one there */
+    a.count = 1 << 20;
+    a.seg = 0;
+    size_t seg_burst = ic_choose_seg(pipe, &a, &c, 1);
+    c.burst = 0;
+    ck_assert_uint_eq(seg_burst, ic_choose_seg(pipe, &a, &c, 1));
+}
+END_TEST
+
+/*
  * The selector prices algorithms with their closed forms (the .cost of
  * each registry entry), not by running the evaluator: each must give the
  * evaluator's time on the real schedules.  Exactly for even blocks (p | n),
@@ -707,6 +834,8 @@ Suite *suite_cost_formulas(void)
     tcase_add_test(tr, test_registry_even);
     tcase_add_test(tr, test_registry_uneven);
     tcase_add_test(tr, test_pipeline_bcast);
+    tcase_add_test(tr, test_binary_tree_bcast);
+    tcase_add_test(tr, test_bcast_burst);
     tcase_add_loop_test(tr, test_registry_closed_forms, 0, 4);
     suite_add_tcase(s, tr);
     return s;
