@@ -147,6 +147,17 @@ void ic_tree_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region
  * in message times (4 for n = 8). */
 int ic_tree_depth_cost(int n);
 
+/* k-nomial tree broadcast (radix k >= 2; k = 2 is the binomial tree of the
+ * MST, k = n a flat tree): relative index j's parent clears its lowest
+ * non-zero base-k digit.  For a sender busy S = o + m beta per message and
+ * R = alpha - o more per hop (LogGP's overhead o, ic_model_t.overhead),
+ * a broadcast takes ic_knomial_time(n, k, S, R). */
+void ic_knomial_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
+                      int k);
+/* Arrival of the last position in that tree: a child that is its
+ * parent's r-th send arrives r S + R after the parent did.  O(n). */
+double ic_knomial_time(int n, int k, double S, double R);
+
 /* Recursive-doubling combine-to-all: acc holds each position's
  * contribution; on return every position's acc holds x_0 (op) ... (op)
  * x_{n-1} in position order, bitwise the same everywhere.  tmp: acc.count
@@ -243,9 +254,10 @@ typedef struct ic_coll_args {
     int in_place;
     int commutative;
     int units_match;      /* SEND and RECV elements are interchangeable    */
-    size_t seg;           /* pipelined algorithms (those with a seg_rule):
-                             elements per segment, chosen by the selector;
-                             0 = one segment (no pipelining)                */
+    size_t seg;           /* the parameter of algorithms with a seg_rule,
+                             chosen by the selector: elements per segment
+                             of the pipelined ones (0 = one segment), the
+                             radix of "knomial" (0 = 2)                     */
 } ic_coll_args_t;
 
 /* Restriction flags of an algorithm. */
@@ -270,6 +282,9 @@ typedef struct ic_model {
                       shorter ones exchange at beta      */
     double gamma; /* reduction time per byte, s/B     */
     size_t elem;  /* bytes per element of the call    */
+    double overhead; /* LogGP's o: the part of alpha that keeps
+                        the sender busy (the rest is in flight);
+                        0 = all of alpha (plain alpha-beta)       */
     size_t burst; /* rate-bound links: bytes a port sends
                      ahead of its rate (a token bucket);
                      0 = plain alpha-beta (see below)   */

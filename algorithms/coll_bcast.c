@@ -33,7 +33,16 @@
  * burst (n and 2 n), with S their start-ups in sequence (above); there
  * their segment rules take one segment.
  *
- * Restrictions: none.  All four move nothing but data, so order is moot.
+ * "knomial": the k-nomial tree broadcast (knomial_bcast.c), a->seg its
+ *   radix k.  With S = o + n beta the sender's time per message and
+ *   R = alpha - o the rest of a hop (o = ic_model_t.overhead, LogGP's
+ *   sender overhead; 0 means alpha, the plain model): ic_knomial_time(p,
+ *   k, S, R).  For o = alpha the binomial tree (k = 2, the MST's cost) is
+ *   the best; the smaller o against alpha, the larger the best radix (p = 8:
+ *   3 (S + R) binomial, 4 S + 2 R for k = 4, 7 S + R flat).  The radix
+ *   rule tries k = 2 .. 8, 16, 32 and p.
+ *
+ * Restrictions: none.  All five move nothing but data, so order is moot.
  * Buffers: RECV only (the vector is in RECV on every rank).
  */
 #include "coll_common.h"
@@ -127,6 +136,44 @@ size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *md)
     return seg ? seg : 1;
 }
 
+int ic_coll_bcast_knomial(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_line_t line = ic_coll_line(a);
+    int root = ic_line_pos(&line, a->root);
+    int k = a->seg < 2 ? 2 : a->seg > (size_t)a->size ? a->size : (int)a->seg;
+    ic_knomial_bcast(s, &line, root, ic_reg(IC_BUF_RECV, 0, a->count), k);
+    ic_sched_round(s);
+    return ic_sched_ok(s);
+}
+
+/* LogGP split of one message of `bytes`: the sender's time S and the rest R. */
+static void split_hop(const ic_model_t *m, double bytes, double *S, double *R)
+{
+    double o = m->overhead > 0 && m->overhead < m->alpha ? m->overhead : m->alpha;
+    *S = o + bytes * m->beta;
+    *R = m->alpha - o;
+}
+
+size_t ic_radix_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    static const int ks[] = {2, 3, 4, 5, 6, 7, 8, 16, 32};
+    double S, R;
+    split_hop(m, (double)a->count * (double)m->elem, &S, &R);
+    int best = 2;
+    double bt = ic_knomial_time(a->size, 2, S, R);
+    for (size_t i = 1; i <= sizeof(ks) / sizeof(ks[0]); i++) {
+        int k = i < sizeof(ks) / sizeof(ks[0]) ? ks[i] : a->size;
+        if (k > a->size)
+            k = a->size;
+        double t = ic_knomial_time(a->size, k, S, R);
+        if (t < bt * (1 - 1e-12)) {
+            bt = t;
+            best = k;
+        }
+    }
+    return (size_t)best;
+}
+
 /* (2 k + A - 2)(alpha + (m / k) beta) is least at
  * k = sqrt((A - 2) m beta / (2 alpha)). */
 size_t ic_seg_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *md)
@@ -172,4 +219,12 @@ double ic_cost_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m)
     if (a->size <= 1 || a->count == 0)
         return 0;
     return tree_cost(a, m, a->seg && a->seg < a->count ? a->seg : a->count);
+}
+
+double ic_cost_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    double S, R;
+    split_hop(m, (double)a->count * (double)m->elem, &S, &R);
+    int k = a->seg < 2 ? 2 : a->seg > (size_t)a->size ? a->size : (int)a->seg;
+    return ic_knomial_time(a->size, k, S, R);
 }

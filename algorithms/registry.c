@@ -31,6 +31,9 @@ const ic_algorithm_t ic_algorithms[] = {
     SEGMENTED(IC_COLL_BCAST, "binary_tree", KEEPS, ic_coll_bcast_binary_tree,
               ic_cost_bcast_binary_tree, ic_seg_bcast_binary_tree,
               "pipelined binary-tree broadcast (middle vectors, rate-bound links)"),
+    SEGMENTED(IC_COLL_BCAST, "knomial", KEEPS, ic_coll_bcast_knomial, ic_cost_bcast_knomial,
+              ic_radix_bcast_knomial,
+              "k-nomial tree broadcast, radix from the model (short vectors, o < alpha)"),
 
     ALG(IC_COLL_REDUCE, "mst", KEEPS, ic_coll_reduce_mst, ic_cost_reduce_mst,
         "MST combine-to-one (short vectors)"),

@@ -17,6 +17,11 @@
  *                                 measures it) ...
  *   INTERCOM_EXCHANGE_MIN=BYTES   ... messages of at least BYTES (default
  *                                 64 KiB); shorter ones go full duplex
+ *   INTERCOM_OVERHEAD             LogGP's o (s): the part of alpha that
+ *                                 keeps the sender busy, the rest being
+ *                                 in flight (intercom-bench loggp: o_s).
+ *                                 Default alpha / 8 across nodes, alpha
+ *                                 (the plain model) within one
  *   INTERCOM_BURST=BYTES          links across nodes are rate-bound with a
  *                                 token bucket of BYTES (tbf's burst; the
  *                                 emulated cluster's run-cluster.sh sets
@@ -71,6 +76,12 @@ const ic_env_t *ic_env(void)
         both[i]->alpha = getd("INTERCOM_ALPHA", both[i]->alpha);
         both[i]->beta = getd("INTERCOM_BETA", both[i]->beta);
         both[i]->gamma = getd("INTERCOM_GAMMA", both[i]->gamma);
+        /* Across nodes most of a start-up is latency in flight: LogGP
+         * measurements of MPI over TCP put the sender's overhead at a few
+         * us of tens (the emulated cluster: o_s 5.7 us, L 174 us), so a
+         * root can start several messages in one alpha (k-nomial trees).
+         * Shared memory copies keep both sides busy: the plain model. */
+        both[i]->overhead = getd("INTERCOM_OVERHEAD", i == 0 ? both[i]->alpha / 8 : 0);
         /* Over TCP a pair exchanging both ways at once shares one
          * connection: COMMS2 against COMMS1 on the emulated cluster showed
          * each direction at half the rate.  Shared memory copies do not

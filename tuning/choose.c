@@ -15,6 +15,7 @@ ic_model_t ic_model_of(const ic_cost_params_t *c, size_t elem)
     m.gamma = c->gamma;
     m.elem = elem;
     m.burst = c->burst;
+    m.overhead = c->overhead;
     return m;
 }
 

@@ -35,6 +35,9 @@ typedef struct ic_cost_params {
                                          of at least x_min bytes, shorter
                                          ones go full duplex at beta (TCP
                                          buffers them); 0 = all            */
+    double overhead;                  /* closed forms only: LogGP's o, the
+                                         sender's part of alpha
+                                         (ic_model_t.overhead); 0 = alpha */
     size_t burst;                     /* closed forms only: token-bucket
                                          bytes of a rate-bound port
                                          (ic_model_t.burst); 0 = none      */

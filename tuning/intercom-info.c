@@ -5,7 +5,7 @@
  *       every registered algorithm: collective, name, restrictions,
  *       description
  *   intercom-info choose [-p P] [--alpha S] [--beta S/B] [--gamma S/B]
- *                        [--beta-x S/B] [--x-min BYTES] [--burst BYTES] [--elem BYTES]
+ *                        [--beta-x S/B] [--x-min BYTES] [--overhead S] [--burst BYTES] [--elem BYTES]
  *                        [--noncommutative]
  *       for each collective and message size (8 B .. 16 MiB), the
  *       algorithm the cost-model selector picks and its predicted time
@@ -14,7 +14,8 @@
  *       library; --beta-x, the time per byte of an exchange, defaults to
  *       twice --beta and applies to exchanged messages of at least
  *       --x-min bytes, default 64 KiB, as in the library's model across
- *       nodes; INTERCOM_EXCHANGE_MIN); --burst, the token bucket of
+ *       nodes; INTERCOM_EXCHANGE_MIN); --overhead, LogGP's o (default
+ *       alpha / 8, INTERCOM_OVERHEAD); --burst, the token bucket of
  *       rate-bound links (INTERCOM_BURST), default 0
  *   intercom-info schedule COLL ALG -p P -n COUNT [--root R] [--rank R]
  *       print a rank's schedule (all ranks without --rank)
@@ -34,7 +35,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: intercom-info list\n"
             "       intercom-info choose [-p P] [--alpha S] [--beta S_PER_BYTE] "
-            "[--gamma S_PER_BYTE] [--beta-x S_PER_BYTE] [--x-min BYTES] [--burst BYTES] [--elem BYTES] "
+            "[--gamma S_PER_BYTE] [--beta-x S_PER_BYTE] [--x-min BYTES] [--overhead S] [--burst BYTES] [--elem BYTES] "
             "[--noncommutative]\n"
             "       intercom-info schedule COLL ALG -p P -n COUNT [--root R] [--rank R]\n");
 }
@@ -100,8 +101,8 @@ static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute)
     if (!counts)
         return 1;
     printf("p=%d alpha=%.3g s beta=%.3g s/B beta_x=%.3g s/B (exchanges of %zu B and more) "
-           "gamma=%.3g s/B element=%zu B burst=%zu B%s\n",
-           p, c->alpha, c->beta, c->beta_x, c->x_min, c->gamma, elem, c->burst,
+           "gamma=%.3g s/B element=%zu B overhead=%.3g s burst=%zu B%s\n",
+           p, c->alpha, c->beta, c->beta_x, c->x_min, c->gamma, elem, c->overhead, c->burst,
            commute ? "" : " non-commutative op");
     printf("%-22s %10s  %-18s %12s\n", "collective", "bytes", "algorithm", "predicted_s");
     for (int ci = 0; ci < IC_COLL_COUNT; ci++) {
@@ -179,7 +180,7 @@ int main(int argc, char **argv)
     ic_cost_params_t c;
     ic_cost_defaults(&c);
     const char *pos[3] = {NULL, NULL, NULL};
-    int npos = 0, x_min_set = 0;
+    int npos = 0, x_min_set = 0, overhead_set = 0;
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i];
         const char *v = (i + 1 < argc) ? argv[i + 1] : NULL;
@@ -201,6 +202,8 @@ int main(int argc, char **argv)
             c.beta_x = atof(v), i++;
         else if (!strcmp(o, "--x-min") && v)
             c.x_min = (size_t)strtoull(v, NULL, 10), x_min_set = 1, i++;
+        else if (!strcmp(o, "--overhead") && v)
+            c.overhead = atof(v), overhead_set = 1, i++;
         else if (!strcmp(o, "--burst") && v)
             c.burst = (size_t)strtoull(v, NULL, 10), i++;
         else if (!strcmp(o, "--elem") && v)
@@ -222,6 +225,8 @@ int main(int argc, char **argv)
         c.beta_x = 2 * c.beta;
     if (!x_min_set)
         c.x_min = 65536;
+    if (!overhead_set) /* as the library across nodes */
+        c.overhead = c.alpha / 8;
     if (!strcmp(argv[1], "list"))
         return cmd_list();
     if (!strcmp(argv[1], "choose"))

@@ -385,6 +385,8 @@ static double formula_even(ic_coll_t coll, const char *name, int p, double n)
             return (lg(p) + p - 1) * ALPHA + 2.0 * (p - 1) / p * n * BETA;
         if (!strcmp(name, "pipeline")) /* one segment (seg 0): the plain chain */
             return p == 1 ? 0 : (p - 1) * (ALPHA + n * BETA);
+        if (!strcmp(name, "knomial")) /* plain model: the radix rule keeps k = 2, the MST's tree */
+            return t_bcast(p, n);
         if (!strcmp(name, "binary_tree")) /* one segment: tree_arrival(p) messages */
             return p == 1 || n == 0 ? 0 : tree_arrival(p) * (ALPHA + n * BETA);
         break;
@@ -696,6 +698,61 @@ START_TEST(test_binary_tree_bcast)
 END_TEST
 
 /*
+ * The k-nomial broadcast (algorithms/knomial_bcast.c) against the
+ * evaluator's split model (tan-strazdins-2002 3.1, which is LogGP's view of
+ * a message): the sender busy S = o + m beta, the receiver R = alpha - o
+ * after it.  Every radix, every p up to 70, two roots.  Then the radix
+ * rule for p = 8, o = alpha / 4, m = 0 (S = 5, R = 15 in units of alpha/20):
+ *   k = 2: 3 (S + R) = 60;  k = 3: root sends to 3, 6, 1, 2, and 3 to 4, 5:
+ *   max(4 S + R, 3 S + 2 R) = 45;  k = 4: 4 S + 2 R = 50;  k = 5: 45;
+ *   k = 8 (flat): 7 S + R = 50.  The first best, k = 3, wins.
+ */
+START_TEST(test_knomial_bcast)
+{
+    const ic_algorithm_t *alg = ic_alg_find(IC_COLL_BCAST, "knomial");
+    ck_assert_ptr_nonnull(alg);
+    const double o = ALPHA / 4;
+    ic_cost_params_t c;
+    params(&c);
+    c.split = 1;
+    c.alpha_s = o;
+    c.alpha_r = ALPHA - o;
+    c.beta_s = BETA;
+    c.beta_r = 0;
+    for (int p = 1; p <= 70; p++) {
+        const int ks[] = {2, 3, 4, 7, p};
+        for (size_t q = 0; q < 5; q++)
+            for (int root = 0; root < p; root += (p + 1) / 2) {
+                ic_coll_args_t a;
+                memset(&a, 0, sizeof(a));
+                a.coll = IC_COLL_BCAST;
+                a.size = p;
+                a.root = root;
+                a.count = 96;
+                a.seg = (size_t)ks[q];
+                a.commutative = 1;
+                a.units_match = 1;
+                double want = ic_predict(alg, &a, &c, 1);
+                ic_model_t m = {.alpha = ALPHA, .beta = BETA, .overhead = o, .elem = 1};
+                CHECK_T(alg->cost(&a, &m), want, "knomial vs split evaluator", p, a.count, root);
+            }
+    }
+    ic_coll_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.coll = IC_COLL_BCAST;
+    a.size = 8;
+    ic_model_t m = {.alpha = 20, .beta = BETA, .overhead = 5, .elem = 1};
+    ck_assert_uint_eq(alg->seg_rule(&a, &m), 3);
+    CHECK_T(ic_knomial_time(8, 3, 5, 15), 45.0, "knomial k=3", 8, (size_t)0, 0);
+    CHECK_T(ic_knomial_time(8, 4, 5, 15), 50.0, "knomial k=4", 8, (size_t)0, 0);
+    CHECK_T(ic_knomial_time(8, 8, 5, 15), 50.0, "knomial flat", 8, (size_t)0, 0);
+    CHECK_T(ic_knomial_time(8, 2, 5, 15), 60.0, "knomial binomial", 8, (size_t)0, 0);
+    m.overhead = 0; /* the plain model: the binomial tree */
+    ck_assert_uint_eq(alg->seg_rule(&a, &m), 2);
+}
+END_TEST
+
+/*
  * Rate-bound links with a token bucket (ic_model_t.burst, algorithms.h):
  * a broadcast whose busiest port sends at most the burst costs
  * S alpha + (port bytes) beta, S its start-ups in sequence; beyond that the
@@ -836,6 +893,7 @@ Suite *suite_cost_formulas(void)
     tcase_add_test(tr, test_pipeline_bcast);
     tcase_add_test(tr, test_binary_tree_bcast);
     tcase_add_test(tr, test_bcast_burst);
+    tcase_add_test(tr, test_knomial_bcast);
     tcase_add_loop_test(tr, test_registry_closed_forms, 0, 4);
     suite_add_tcase(s, tr);
     return s;

@@ -1,0 +1,122 @@
+/*
+ * knomial_bcast.c -- k-nomial tree broadcast on a line.
+ *
+ * Not one of mitra-1995's primitives.  The MST broadcast (a binomial tree,
+ * k = 2) is optimal when a message keeps its sender busy for the whole
+ * start-up alpha.  When most of alpha is latency in flight and the sender
+ * is busy only for LogGP's overhead o (al-tawil-moritz; `intercom-bench
+ * loggp` measures it), a root that sends to more children before the first
+ * of them can forward finishes earlier: with S = o + m beta per send and
+ * R = alpha - o per hop, p = 8 takes 3 (S + R) in a binomial tree, 4 S + 2 R
+ * in a 4-nomial one and 7 S + R in a flat one (k = p).
+ *
+ * The tree, relative index j = (pos - root) mod n written in base k: the
+ * parent of j clears j's lowest non-zero digit; the children of j add
+ * d k^i (d = 1 .. k-1) for every level i below that digit (every level for
+ * the root), when the sum is below n.  j sends to them highest level first
+ * (the largest subtrees), d ascending, each send in a round of its own so
+ * the order holds whoever posts the receive first.  Trace, n = 6, k = 3,
+ * root 0: 0 sends to 3, 1, 2;  3 sends to 4, 5.
+ *
+ * Cost: the arrival of the last position (ic_knomial_time): a child
+ * that is its parent's r-th send arrives r S + R after its parent did.
+ * k = 2 is a binomial tree; in the plain model (o = alpha, R = 0) it costs
+ * what the MST does, ceil(log2 n)(alpha + m beta).
+ *
+ * Restrictions: none (any n, root, count, k >= 2; count 0 still sends
+ * empty messages).
+ */
+#include "algorithms.h"
+
+#include <stdlib.h>
+
+/* k^i for the levels of n positions: number of levels D (k^D >= n). */
+static int levels(int n, int k)
+{
+    int D = 0;
+    for (long w = 1; w < n; w *= k)
+        D++;
+    return D;
+}
+
+/* Lowest level whose digit of j is non-zero (D for j == 0), and k^that. */
+static int low_level(long j, int k, int D, long *w)
+{
+    long pw = 1;
+    for (int i = 0; i < D; i++, pw *= k)
+        if ((j / pw) % k) {
+            *w = pw;
+            return i;
+        }
+    *w = pw;
+    return D;
+}
+
+void ic_knomial_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
+                      int k)
+{
+    int n = line->n;
+    int me = ic_line_pos(line, s->rank);
+    ic_sched_round(s);
+    if (me < 0 || n <= 1)
+        return;
+    if (k < 2)
+        k = 2;
+    if (k > n)
+        k = n;
+    int D = levels(n, k);
+    long j = (me - root_pos + n) % n, w;
+    int i0 = low_level(j, k, D, &w);
+    if (j > 0) {
+        long parent = j - ((j / w) % k) * w;
+        ic_sched_recv(s, ic_line_rank(line, (int)((parent + root_pos) % n)), data);
+        ic_sched_round(s);
+    }
+    long pw = w;
+    for (int i = i0 - 1; i >= 0; i--) {
+        pw /= k;
+        for (int d = 1; d < k; d++) {
+            long c = j + d * pw;
+            if (c >= n)
+                break;
+            ic_sched_send(s, ic_line_rank(line, (int)((c + root_pos) % n)), data);
+            ic_sched_round(s);
+        }
+    }
+}
+
+double ic_knomial_time(int n, int k, double S, double R)
+{
+    if (n <= 1)
+        return 0;
+    if (k < 2)
+        k = 2;
+    if (k > n)
+        k = n;
+    int D = levels(n, k);
+    double *a = malloc((size_t)n * sizeof(double));
+    if (!a) /* a full tree's last position: D levels of k - 1 sends */
+        return D * ((k - 1) * S + R);
+    double worst = 0;
+    a[0] = 0;
+    for (long j = 1; j < n; j++) {
+        long w;
+        int i = low_level(j, k, D, &w);
+        long d = (j / w) % k, parent = j - d * w;
+        /* j's rank in its parent's sends: the parent's children at levels
+         * above i (below the parent's own lowest digit), then d. */
+        long pwp;
+        int ip = low_level(parent, k, D, &pwp);
+        long rank = d;
+        long lw = w * k;
+        for (int l = i + 1; l < ip; l++, lw *= k) {
+            long fit = (n - 1 - parent) / lw;
+            rank += fit < k - 1 ? fit : k - 1;
+        }
+        a[j] = a[parent] + (double)rank * S + R;
+        if (a[j] > worst)
+            worst = a[j];
+    }
+    free(a);
+    return worst;
+}
