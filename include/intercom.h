@@ -16,6 +16,7 @@
 #define INTERCOM_H
 
 #include <mpi.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,6 +78,12 @@ typedef enum IC_Coll {
  * process used ("" before the first call).  The pointer stays valid for the
  * life of the program. */
 const char *IC_Last_algorithm(IC_Coll coll);
+
+/* Bytes the most recent completed IC_ call of this collective on this process
+ * copied through a staging area with MPI_Pack/MPI_Unpack (its non-contiguous
+ * datatype could not be used in place; see the README), 0 when it used
+ * every buffer in place. */
+size_t IC_Last_packed_bytes(IC_Coll coll);
 
 /* Number of registered algorithms for a collective, and the name of the
  * i-th (NULL when out of range). */

@@ -6,8 +6,7 @@
  * selector choose an algorithm, builds this rank's schedule, binds the
  * schedule's buffers and runs it.  See ic_internal.h for the units: the
  * reductions work in elements of the user's datatype, the broadcast and
- * the gather family in bytes (with non-contiguous user buffers
- * packed/unpacked around the schedule).
+ * the gather family in bytes (see "bytes and datatypes" below).
  */
 #include "config.h"
 #include "ic_internal.h"
@@ -26,9 +25,14 @@ typedef struct call {
     size_t *counts;  /* owned */
     size_t *displs;  /* owned */
     void *stage[2];  /* owned staging areas for SEND / RECV */
+    size_t packed;   /* bytes packed or unpacked through them */
 } call_t;
 
-static const ic_typeinfo_t byte_ti = {MPI_BYTE, 0, 1, 0, 1, 1, 1};
+/* The byte unit of the broadcast and the gather family: MPI_PACKED, which
+ * matches any datatype (MPI's type-matching rules), so a rank that sends
+ * or receives a typed region of its own datatype in place and a rank that
+ * uses bytes (a contiguous buffer, a staging area) make a legal pair. */
+static const ic_typeinfo_t byte_ti = {MPI_PACKED, 0, 1, 0, 1, 1, 1};
 
 static void call_free(call_t *c)
 {
@@ -82,15 +86,17 @@ static size_t *alloc_counts(call_t *c, int p)
     return c->counts;
 }
 
-/* Select, build, bind scratch (in units of `sti`) and execute. */
-static int run(call_t *c, MPI_Op op, int commutative, size_t elem, const ic_typeinfo_t *sti)
+/* Select the algorithm, build this rank's schedule and bind its scratch
+ * (in units of `sti`); *alg gets the algorithm.  On failure the call is
+ * cleaned up (fail()). */
+static int prepare(call_t *c, size_t elem, const ic_typeinfo_t *sti, const ic_algorithm_t **alg)
 {
     ic_ctx_t *ctx = c->ctx;
-    const ic_algorithm_t *alg = ic_select(ctx, &c->a, elem);
-    if (!alg)
+    *alg = ic_select(ctx, &c->a, elem);
+    if (!*alg)
         return fail(c, MPI_ERR_INTERN, "no algorithm can serve this call");
     ic_sched_reset(&ctx->sched, ctx->rank, ctx->size);
-    if (alg->build(&ctx->sched, &c->a) != 0 || ic_sched_ok(&ctx->sched) != 0)
+    if ((*alg)->build(&ctx->sched, &c->a) != 0 || ic_sched_ok(&ctx->sched) != 0)
         return fail(c, MPI_ERR_NO_MEM, "cannot build the schedule");
     for (int k = IC_BUF_SCRATCH; k <= IC_BUF_SCRATCH2; k++) {
         size_t n = ctx->sched.scratch[k];
@@ -103,16 +109,31 @@ static int run(call_t *c, MPI_Op op, int commutative, size_t elem, const ic_type
             return fail(c, MPI_ERR_NO_MEM, "out of memory for scratch");
         ic_binding_set(&c->b, k, mem - sti->true_lb, sti);
     }
-    int rc = ic_exec(ctx, &ctx->sched, &c->b, op, commutative);
+    return MPI_SUCCESS;
+}
+
+/* Run the prepared schedule of algorithm alg. */
+static int execute(call_t *c, const ic_algorithm_t *alg, MPI_Op op, int commutative)
+{
+    int rc = ic_exec(c->ctx, &c->ctx->sched, &c->b, op, commutative);
     if (rc != MPI_SUCCESS)
         return fail(c, rc, "communication failed");
     ic_record_last(c->a.coll, alg);
     return MPI_SUCCESS;
 }
 
+/* Select, build, bind scratch (in units of `sti`) and execute. */
+static int run(call_t *c, MPI_Op op, int commutative, size_t elem, const ic_typeinfo_t *sti)
+{
+    const ic_algorithm_t *alg;
+    int rc = prepare(c, elem, sti, &alg);
+    return rc == MPI_SUCCESS ? execute(c, alg, op, commutative) : rc;
+}
+
 /* Successful end of a call. */
 static int done(call_t *c)
 {
+    ic_record_packed(c->a.coll, c->packed);
     call_free(c);
     return MPI_SUCCESS;
 }
@@ -124,15 +145,28 @@ static int run_done(call_t *c, MPI_Op op, int commutative, size_t elem, const ic
     return rc == MPI_SUCCESS ? done(c) : rc;
 }
 
-/* ============================================================= staging
+/* ================================================= bytes and datatypes
  *
- * The broadcast and the gather family work in bytes.  A user buffer whose
- * datatype is contiguous is used in place; otherwise it is packed into (SEND
- * side) or unpacked from (RECV side) a staging area with MPI_Pack/MPI_Unpack.
- * A buffer at MPI_BOTTOM (a datatype of absolute addresses) goes through a
- * message to self received or sent as MPI_PACKED instead, which MPI defines
- * to produce the same bytes: MPICH 4.0's MPI_Pack and MPI_Unpack reject a
- * NULL buffer.
+ * The broadcast and the gather family work in bytes: ranks may pass
+ * different datatypes of one type signature (MPI allows it for these
+ * calls), so only byte counts agree across ranks, and every rank's
+ * schedule is the same function of them.  A rank then addresses its own
+ * buffers as it can:
+ *   - a contiguous datatype: the bytes in place;
+ *   - a non-contiguous one, when every region of its schedule on that
+ *     buffer starts and ends on an element boundary (whole blocks of the
+ *     gather family, the whole message of a broadcast tree; see
+ *     ic_sched_aligned): typed regions in place, (buf + (o / size) extent,
+ *     c / size, datatype), no packing;
+ *   - otherwise (a broadcast cut into segments or blocks inside an
+ *     element, a buffer at MPI_BOTTOM): packed into (SEND side) or
+ *     unpacked from (RECV side) a staging area with MPI_Pack/MPI_Unpack.
+ * The decision is each rank's own: the bytes are MPI_PACKED, which matches
+ * any datatype, so typed and packed ranks can be paired.  A buffer at
+ * MPI_BOTTOM (a datatype of absolute addresses) goes through a message to
+ * self received or sent as MPI_PACKED instead of MPI_Pack, which MPI
+ * defines to produce the same bytes: MPICH 4.0's MPI_Pack and MPI_Unpack
+ * reject a NULL buffer.  IC_Last_packed_bytes() tells what a call packed.
  */
 #define IC_TAG_STAGE 0x1C1
 
@@ -140,6 +174,7 @@ static int pack_into(call_t *c, const void *src, int count, MPI_Datatype type, v
                      size_t bytes)
 {
     int pos = 0;
+    c->packed += bytes;
     if (src == MPI_BOTTOM)
         return MPI_Sendrecv(src, count, type, c->ctx->rank, IC_TAG_STAGE, dst, (int)bytes,
                             MPI_PACKED, c->ctx->rank, IC_TAG_STAGE, c->ctx->comm,
@@ -147,12 +182,32 @@ static int pack_into(call_t *c, const void *src, int count, MPI_Datatype type, v
     return MPI_Pack(src, count, type, dst, (int)bytes, &pos, c->ctx->comm);
 }
 
-/* Bind SEND to the caller's contribution of `count` x `ti` as bytes. */
+/* Bind buffer `buf` of the prepared schedule to the user's `base` of
+ * datatype ti in place: as bytes when ti is contiguous, as typed regions
+ * when the schedule's regions on it fall on ti's elements.  0 when it
+ * cannot (the caller stages it). */
+static int bind_user(call_t *c, int buf, const void *base, const ic_typeinfo_t *ti)
+{
+    ic_typeinfo_t bt = byte_ti;
+    if (ti->contiguous) {
+        ic_binding_set(&c->b, buf, (void *)base, &bt);
+        return 1;
+    }
+    if (base == MPI_BOTTOM ||
+        !ic_sched_aligned(&c->ctx->sched, buf, (size_t)ti->size, c->ctx->chunk))
+        return 0;
+    ic_binding_set_typed_bytes(&c->b, buf, (void *)base, ti);
+    return 1;
+}
+
+/* Bind SEND to the caller's contribution of `count` x `ti` as bytes (after
+ * prepare()): in place if it can, else packed. */
 static int bind_send_bytes(call_t *c, const void *buf, int count, const ic_typeinfo_t *ti)
 {
     ic_typeinfo_t bt = byte_ti;
-    if (ti->contiguous || count == 0) {
-        ic_binding_set(&c->b, IC_BUF_SEND, (void *)buf, &bt);
+    if (count == 0 || bind_user(c, IC_BUF_SEND, buf, ti)) {
+        if (count == 0)
+            ic_binding_set(&c->b, IC_BUF_SEND, (void *)buf, &bt);
         return MPI_SUCCESS;
     }
     size_t bytes = (size_t)count * (size_t)ti->size;
@@ -188,6 +243,7 @@ static int unpack_at(call_t *c, const char *src, size_t bytes, void *dst, int co
     int pos = 0;
     if (bytes == 0)
         return MPI_SUCCESS;
+    c->packed += bytes;
     if (dst == MPI_BOTTOM)
         return MPI_Sendrecv(src, (int)bytes, MPI_PACKED, c->ctx->rank, IC_TAG_STAGE, dst, count,
                             ti->type, c->ctx->rank, IC_TAG_STAGE, c->ctx->comm,
@@ -225,19 +281,20 @@ int IC_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm 
     c.a.commutative = 1;
     c.a.units_match = 1;
     ic_typeinfo_t bt = byte_ti;
-    void *data = buffer;
-    if (!ti.contiguous) {
+    const ic_algorithm_t *alg;
+    if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
+        return rc;
+    int staged = !(bind_user(&c, IC_BUF_RECV, buffer, &ti) && bind_user(&c, IC_BUF_SEND, buffer, &ti));
+    if (staged) {
         if ((rc = stage_recv(&c, bytes)))
             return fail(&c, rc, "out of memory");
-        data = c.stage[1];
-        if (rank == root && (rc = pack_at(&c, buffer, count, &ti, data, bytes)))
+        if (rank == root && (rc = pack_at(&c, buffer, count, &ti, c.stage[1], bytes)))
             return fail(&c, rc, "cannot pack the buffer");
+        ic_binding_set(&c.b, IC_BUF_SEND, c.stage[1], &bt);
     }
-    ic_binding_set(&c.b, IC_BUF_SEND, data, &bt);
-    ic_binding_set(&c.b, IC_BUF_RECV, data, &bt);
-    if ((rc = run(&c, MPI_OP_NULL, 1, 1, &bt)) != MPI_SUCCESS)
+    if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
-    if (!ti.contiguous && rank != root && (rc = unpack_at(&c, data, bytes, buffer, count, &ti)))
+    if (staged && rank != root && (rc = unpack_at(&c, c.stage[1], bytes, buffer, count, &ti)))
         return fail(&c, rc, "cannot unpack the result");
     return done(&c);
 }
@@ -520,13 +577,14 @@ int IC_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *r
     c.a.in_place = in_place;
     c.a.units_match = 1;
     c.a.commutative = 1;
+    ic_typeinfo_t bt = byte_ti;
+    const ic_algorithm_t *alg;
+    if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
+        return rc;
     if (!in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti)))
         return fail(&c, rc, "cannot pack the send buffer");
-    ic_typeinfo_t bt = byte_ti;
-    int staged = is_root && !rti.contiguous;
-    if (is_root && !staged) {
-        ic_binding_set(&c.b, IC_BUF_RECV, recvbuf, &bt);
-    } else if (staged) {
+    int staged = is_root && !bind_user(&c, IC_BUF_RECV, recvbuf, &rti);
+    if (staged) {
         if ((rc = stage_recv(&c, bb * (size_t)size)))
             return fail(&c, rc, "out of memory");
         if (in_place &&
@@ -536,7 +594,7 @@ int IC_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *r
     }
     if (in_place) /* SEND is not used; bind it to something valid */
         ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
-    if ((rc = run(&c, MPI_OP_NULL, 1, 1, &bt)) != MPI_SUCCESS)
+    if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
     if (staged && (rc = unpack_at(&c, c.stage[1], bb * (size_t)size, recvbuf,
                                   recvcount * size, &rti)))
@@ -591,18 +649,19 @@ int IC_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
+    const ic_algorithm_t *alg;
+    if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
+        return rc;
     if (is_root && (rc = bind_send_bytes(&c, sendbuf, sendcount * size, &sti)))
         return fail(&c, rc, "cannot pack the send buffer");
-    int staged = !in_place && !rti.contiguous;
+    int staged = !in_place && !bind_user(&c, IC_BUF_RECV, recvbuf, &rti);
     if (staged) {
         if ((rc = stage_recv(&c, bb)))
             return fail(&c, rc, "out of memory");
-    } else if (!in_place) {
-        ic_binding_set(&c.b, IC_BUF_RECV, recvbuf, &bt);
-    } else {
+    } else if (in_place) {
         ic_binding_set(&c.b, IC_BUF_RECV, NULL, &bt);
     }
-    if ((rc = run(&c, MPI_OP_NULL, 1, 1, &bt)) != MPI_SUCCESS)
+    if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
     if (staged && (rc = unpack_at(&c, c.stage[1], bb, recvbuf, recvcount, &rti)))
         return fail(&c, rc, "cannot unpack the result");
@@ -649,13 +708,14 @@ int IC_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     c.a.in_place = in_place;
     c.a.units_match = 1;
     c.a.commutative = 1;
+    ic_typeinfo_t bt = byte_ti;
+    const ic_algorithm_t *alg;
+    if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
+        return rc;
     if (!in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti)))
         return fail(&c, rc, "cannot pack the send buffer");
-    ic_typeinfo_t bt = byte_ti;
-    int staged = !rti.contiguous;
-    if (!staged) {
-        ic_binding_set(&c.b, IC_BUF_RECV, recvbuf, &bt);
-    } else {
+    int staged = !bind_user(&c, IC_BUF_RECV, recvbuf, &rti);
+    if (staged) {
         if ((rc = stage_recv(&c, bb * (size_t)size)))
             return fail(&c, rc, "out of memory");
         if (in_place &&
@@ -663,9 +723,9 @@ int IC_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                           recvcount, &rti, (char *)c.stage[1] + bb * (size_t)rank, bb)))
             return fail(&c, rc, "cannot pack own block");
     }
-    if (in_place)
+    if (in_place) /* SEND is not used; bind it to something valid */
         ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
-    if ((rc = run(&c, MPI_OP_NULL, 1, 1, &bt)) != MPI_SUCCESS)
+    if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
     if (staged && (rc = unpack_at(&c, c.stage[1], bb * (size_t)size, recvbuf,
                                   recvcount * size, &rti)))
@@ -729,10 +789,9 @@ int IC_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
         return MPI_SUCCESS;
     if ((rc = get_ctx(&c)) != MPI_SUCCESS)
         return rc;
-    int staged = !rti.contiguous;
     c.counts = calloc((size_t)size, sizeof(size_t));
-    c.displs = staged ? NULL : calloc((size_t)size, sizeof(size_t));
-    if (!c.counts || (!staged && !c.displs))
+    c.displs = calloc((size_t)size, sizeof(size_t));
+    if (!c.counts || !c.displs)
         return fail(&c, MPI_ERR_NO_MEM, "out of memory");
     /* Displacements may be negative (recvbuf need not be the lowest block):
      * the schedule sees the buffer from the lowest non-empty block on. */
@@ -742,10 +801,12 @@ int IC_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
             dmin = displs[i];
             have = 1;
         }
+    /* In place (bytes, or typed regions), block i is at byte (displs[i] -
+     * dmin) size of the schedule's view (size = extent for contiguous). */
     for (int i = 0; i < size; i++) {
         c.counts[i] = (size_t)recvcounts[i] * rti.size;
-        if (!staged && recvcounts[i] > 0)
-            c.displs[i] = (size_t)((long long)displs[i] - dmin) * (size_t)rti.extent;
+        if (recvcounts[i] > 0)
+            c.displs[i] = (size_t)((long long)displs[i] - dmin) * (size_t)rti.size;
     }
     c.a.coll = IC_COLL_ALLGATHERV;
     c.a.counts = c.counts;
@@ -754,12 +815,25 @@ int IC_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     c.a.in_place = in_place;
     c.a.units_match = 1;
     c.a.commutative = 1;
+    ic_typeinfo_t bt = byte_ti;
+    const ic_algorithm_t *alg;
+    if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
+        return rc;
+    int staged;
+    if (recvbuf == MPI_BOTTOM && !rti.contiguous)
+        staged = 1; /* absolute addresses: no offsets from MPI_BOTTOM */
+    else
+        staged = !bind_user(&c, IC_BUF_RECV, (char *)recvbuf + (MPI_Aint)dmin * rti.extent, &rti);
+    if (staged) { /* rebuild on the packed layout of the staging area */
+        free(c.displs);
+        c.displs = NULL;
+        c.a.displs = NULL;
+        if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
+            return rc;
+    }
     if (!in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti)))
         return fail(&c, rc, "cannot pack the send buffer");
-    ic_typeinfo_t bt = byte_ti;
-    if (!staged) {
-        ic_binding_set(&c.b, IC_BUF_RECV, (char *)recvbuf + (MPI_Aint)dmin * rti.extent, &bt);
-    } else {
+    if (staged) {
         if ((rc = stage_recv(&c, total)))
             return fail(&c, rc, "out of memory");
         size_t at = ic_blocks_prefix(c.counts, rank);
@@ -768,12 +842,9 @@ int IC_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                                       c.counts[rank])))
             return fail(&c, rc, "cannot pack own block");
     }
-    if (in_place)
-        ic_binding_set(&c.b, IC_BUF_SEND,
-                       (char *)c.b.base[IC_BUF_RECV] +
-                           (staged ? ic_blocks_prefix(c.counts, rank) : c.displs[rank]),
-                       &bt);
-    if ((rc = run(&c, MPI_OP_NULL, 1, 1, &bt)) != MPI_SUCCESS)
+    if (in_place) /* SEND is not used; bind it to something valid */
+        ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
+    if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
     for (int i = 0; staged && i < size; i++)
         if ((rc = unpack_at(&c, (char *)c.stage[1] + ic_blocks_prefix(c.counts, i), c.counts[i],
@@ -849,13 +920,15 @@ int IC_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     c.a.in_place = in_place;
     c.a.units_match = 1;
     c.a.commutative = 1;
+    ic_typeinfo_t bt = byte_ti;
+    const ic_algorithm_t *alg;
+    if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
+        return rc;
     if (!in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti)))
         return fail(&c, rc, "cannot pack the send buffer");
-    ic_typeinfo_t bt = byte_ti;
-    int staged = is_root && !(rti.contiguous && packed_displs(recvcounts, displs, size));
-    if (is_root && !staged) {
-        ic_binding_set(&c.b, IC_BUF_RECV, recvbuf, &bt);
-    } else if (staged) {
+    int staged = is_root && !(packed_displs(recvcounts, displs, size) &&
+                              bind_user(&c, IC_BUF_RECV, recvbuf, &rti));
+    if (staged) {
         if ((rc = stage_recv(&c, total)))
             return fail(&c, rc, "out of memory");
         if (in_place &&
@@ -867,7 +940,7 @@ int IC_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     }
     if (in_place)
         ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
-    if ((rc = run(&c, MPI_OP_NULL, 1, 1, &bt)) != MPI_SUCCESS)
+    if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
     for (int i = 0; staged && i < size; i++) {
         if (i == root && in_place)
@@ -948,10 +1021,12 @@ int IC_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
     c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
+    const ic_algorithm_t *alg;
+    if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
+        return rc;
     if (is_root) {
-        if (sti.contiguous && packed_displs(sendcounts, displs, size)) {
-            ic_binding_set(&c.b, IC_BUF_SEND, (void *)sendbuf, &bt);
-        } else {
+        if (!(packed_displs(sendcounts, displs, size) &&
+              bind_user(&c, IC_BUF_SEND, sendbuf, &sti))) {
             c.stage[0] = malloc(total);
             if (!c.stage[0])
                 return fail(&c, MPI_ERR_NO_MEM, "out of memory");
@@ -965,14 +1040,14 @@ int IC_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
             ic_binding_set(&c.b, IC_BUF_SEND, c.stage[0], &bt);
         }
     }
-    int staged = !in_place && !rti.contiguous;
+    int staged = !in_place && !bind_user(&c, IC_BUF_RECV, recvbuf, &rti);
     if (staged) {
         if ((rc = stage_recv(&c, c.counts[rank])))
             return fail(&c, rc, "out of memory");
-    } else {
-        ic_binding_set(&c.b, IC_BUF_RECV, in_place ? NULL : recvbuf, &bt);
+    } else if (in_place) {
+        ic_binding_set(&c.b, IC_BUF_RECV, NULL, &bt);
     }
-    if ((rc = run(&c, MPI_OP_NULL, 1, 1, &bt)) != MPI_SUCCESS)
+    if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
     if (staged && (rc = unpack_at(&c, c.stage[1], c.counts[rank], recvbuf, recvcount, &rti)))
         return fail(&c, rc, "cannot unpack the result");

@@ -38,6 +38,36 @@ void ic_binding_set(ic_binding_t *b, int buf, void *base, const ic_typeinfo_t *t
     b->extent[buf] = ti->extent;
     b->contiguous[buf] = ti->contiguous;
     b->size[buf] = ti->size;
+    b->unit[buf] = 1;
+}
+
+void ic_binding_set_typed_bytes(ic_binding_t *b, int buf, void *base, const ic_typeinfo_t *ti)
+{
+    ic_binding_set(b, buf, base, ti);
+    b->unit[buf] = ti->size > 0 ? (size_t)ti->size : 1;
+}
+
+static int region_aligned(const ic_region_t *r, int buf, size_t size, size_t chunk)
+{
+    if ((int)r->buf != buf)
+        return 1;
+    if (r->off % size || r->count % size)
+        return 0;
+    return !chunk || r->count <= chunk || chunk % size == 0;
+}
+
+int ic_sched_aligned(const ic_sched_t *s, int buf, size_t size, size_t chunk)
+{
+    if (size == 0)
+        return 0;
+    for (size_t i = 0; i < s->nacts; i++) {
+        const ic_action_t *a = &s->acts[i];
+        int src = a->kind != IC_ACT_RECV, dst = a->kind != IC_ACT_SEND;
+        if ((src && !region_aligned(&a->src, buf, size, chunk)) ||
+            (dst && !region_aligned(&a->dst, buf, size, chunk)))
+            return 0;
+    }
+    return 1;
 }
 
 int ic_typed_copy(ic_ctx_t *ctx, const void *src, size_t n_src, MPI_Datatype ts, int src_contig,

@@ -30,9 +30,21 @@
 
 #define IC_TAG 0x1C
 
+/* Schedule units per element of buffer buf (a zeroed binding counts 1). */
+static size_t unit(const ic_binding_t *b, int buf)
+{
+    return b->unit[buf] ? b->unit[buf] : 1;
+}
+
 static void *addr(const ic_binding_t *b, const ic_region_t *r)
 {
-    return (char *)b->base[r->buf] + (MPI_Aint)r->off * b->extent[r->buf];
+    return (char *)b->base[r->buf] + (MPI_Aint)(r->off / unit(b, r->buf)) * b->extent[r->buf];
+}
+
+/* Elements of the buffer's datatype in a region's count. */
+static size_t elems(const ic_binding_t *b, int buf, size_t count)
+{
+    return count / unit(b, buf);
 }
 
 static int reqs_reserve(ic_ctx_t *ctx, size_t n)
@@ -75,7 +87,7 @@ static int do_reduce(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a,
     void *src = addr(b, &a->src);
     void *dst = addr(b, &a->dst);
     MPI_Datatype t = b->type[a->dst.buf];
-    int n = (int)a->src.count;
+    int n = (int)elems(b, a->src.buf, a->src.count);
     /* MPI_Reduce_local(in, inout): inout = in (op) inout. */
     if (a->src_first || commutative)
         return MPI_Reduce_local(src, dst, n, t, op);
@@ -83,8 +95,9 @@ static int do_reduce(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a,
     int rc = MPI_Reduce_local(dst, src, n, t, op);
     if (rc != MPI_SUCCESS)
         return rc;
-    return ic_typed_copy(ctx, src, a->src.count, b->type[a->src.buf], b->contiguous[a->src.buf],
-                         b->size[a->src.buf], dst, a->dst.count, t, b->contiguous[a->dst.buf]);
+    return ic_typed_copy(ctx, src, elems(b, a->src.buf, a->src.count), b->type[a->src.buf],
+                         b->contiguous[a->src.buf], b->size[a->src.buf], dst,
+                         elems(b, a->dst.buf, a->dst.count), t, b->contiguous[a->dst.buf]);
 }
 
 /* Elements of buffer `buf` per piece of a message when messages are cut
@@ -92,7 +105,7 @@ static int do_reduce(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a,
  * (chunk 0, or a datatype of size 0). */
 static size_t piece_elems(const ic_binding_t *b, int buf, size_t chunk)
 {
-    size_t sz = b->size[buf] > 0 ? (size_t)b->size[buf] : 0;
+    size_t sz = b->size[buf] > 0 ? (size_t)b->size[buf] / unit(b, buf) : 0;
     if (!chunk || !sz)
         return SIZE_MAX;
     return chunk / sz ? chunk / sz : 1;
@@ -121,6 +134,7 @@ static int post_piece(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a
             if (j > 0 && off >= r.count)
                 continue; /* this message has fewer pieces */
             size_t c = r.count - off < e ? r.count - off : e;
+            c = elems(b, r.buf, c);
             if (c > INT_MAX)
                 return MPI_ERR_COUNT;
             r.off += off;
@@ -185,9 +199,11 @@ int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op
             if (a->kind == IC_ACT_REDUCE) {
                 rc = do_reduce(ctx, b, a, op, commutative);
             } else if (a->kind == IC_ACT_COPY) {
-                rc = ic_typed_copy(ctx, addr(b, &a->src), a->src.count, b->type[a->src.buf],
-                                   b->contiguous[a->src.buf], b->size[a->src.buf], addr(b, &a->dst),
-                                   a->dst.count, b->type[a->dst.buf], b->contiguous[a->dst.buf]);
+                rc = ic_typed_copy(ctx, addr(b, &a->src), elems(b, a->src.buf, a->src.count),
+                                   b->type[a->src.buf], b->contiguous[a->src.buf],
+                                   b->size[a->src.buf], addr(b, &a->dst),
+                                   elems(b, a->dst.buf, a->dst.count), b->type[a->dst.buf],
+                                   b->contiguous[a->dst.buf]);
             }
         }
     }

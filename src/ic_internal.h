@@ -124,9 +124,20 @@ typedef struct ic_binding {
     MPI_Aint extent[IC_NBUF];
     int contiguous[IC_NBUF];      /* plain bytes: memcpy fast paths     */
     int size[IC_NBUF];            /* type size in bytes                 */
+    size_t unit[IC_NBUF];         /* schedule units per element: 1, or the
+                                     type size when a schedule in bytes
+                                     addresses a typed buffer in place   */
 } ic_binding_t;
 
 void ic_binding_set(ic_binding_t *b, int buf, void *base, const ic_typeinfo_t *ti);
+/* Bind a buffer of `ti` elements to a schedule that counts bytes: byte
+ * offset o is element o / size (o must be a multiple of size; see
+ * ic_sched_aligned). */
+void ic_binding_set_typed_bytes(ic_binding_t *b, int buf, void *base, const ic_typeinfo_t *ti);
+/* May schedule s address buffer `buf` as elements of `size` bytes?  Every
+ * region on it must start and end on an element boundary, and so must the
+ * executor's pieces of `chunk` bytes (0: none) of its longer messages. */
+int ic_sched_aligned(const ic_sched_t *s, int buf, size_t size, size_t chunk);
 
 /* Run schedule s on ctx->comm.  op: the reduction (MPI_OP_NULL if none);
  * commutative: whether op is.  Returns an MPI error code (no handler call). */
@@ -150,6 +161,7 @@ const ic_algorithm_t *ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem);
 const ic_algorithm_t *ic_forced(ic_coll_t c);
 
 void ic_record_last(ic_coll_t c, const ic_algorithm_t *alg);
+void ic_record_packed(ic_coll_t c, size_t bytes);
 
 /* ---------------------------------------------------------- environment */
 

@@ -32,6 +32,7 @@ static int forced_set[IC_COLL_COUNT];   /* by IC_Set_algorithm */
 static int env_read[IC_COLL_COUNT];
 static int warned[IC_COLL_COUNT];
 static const char *last[IC_COLL_COUNT];
+static size_t last_packed[IC_COLL_COUNT];
 
 static void warn_once(ic_coll_t c, const char *fmt, const char *arg)
 {
@@ -138,7 +139,19 @@ void ic_record_last(ic_coll_t c, const ic_algorithm_t *alg)
     last[c] = alg ? alg->name : "";
 }
 
+void ic_record_packed(ic_coll_t c, size_t bytes)
+{
+    last_packed[c] = bytes;
+}
+
 /* ------------------------------------------------- public introspection */
+
+size_t IC_Last_packed_bytes(IC_Coll coll)
+{
+    if ((int)coll < 0 || (int)coll >= IC_COLL_COUNT)
+        return 0;
+    return last_packed[coll];
+}
 
 const char *IC_Last_algorithm(IC_Coll coll)
 {

@@ -15,11 +15,15 @@
  *   2. v-variants: even, uneven (zeros included) and single-rank counts x
  *      packed, gapped and reversed displacements x roots x in_place;
  *   3. a large odd count (100003 elements in all);
- *   4. barrier: nobody leaves before everybody entered.
+ *   4. derived datatypes in place: nothing packed where the regions fall on
+ *      whole elements (IC_Last_packed_bytes), packing where they do not;
+ *   5. barrier: nobody leaves before everybody entered.
  * Non-significant arguments are passed as NULL / MPI_DATATYPE_NULL in
  * every other case.
  */
 #include "mpitest.h"
+
+#include <stdlib.h>
 
 static const IC_Coll fixed[] = {IC_COLL_ID_BCAST, IC_COLL_ID_GATHER, IC_COLL_ID_SCATTER,
                                 IC_COLL_ID_ALLGATHER};
@@ -119,12 +123,97 @@ static void large(int p)
     }
 }
 
+/* 4. derived datatypes without packing.  The strided vector (ints 0 and 3
+ * of every 4: extent 16 bytes, 8 of data) with the algorithms whose regions are whole messages or
+ * whole blocks: sent and received typed in place, IC_Last_packed_bytes 0 on
+ * every rank.  A broadcast cut inside an element (scatter + collect of
+ * 1001 x 8 bytes in p blocks, p not dividing 1001) has to pack, and still
+ * delivers. */
+/* Is int i of a vec2int buffer data (not a gap)? */
+static int vec_data(int i)
+{
+    return i % 4 == 0 || i % 4 == 3;
+}
+
+static void check_bcast_vec(const mt_case_t *c, const int *buf, int n, int want_packed)
+{
+    for (int i = 0; i < 4 * n; i++)
+        if (buf[i] != (vec_data(i) ? 7 * i + 1 : -5)) {
+            mt_fail(c, "int %d: %d", i, buf[i]);
+            return;
+        }
+    size_t packed = IC_Last_packed_bytes(IC_COLL_ID_BCAST);
+    if (want_packed ? packed == 0 : packed != 0)
+        mt_fail(c, "IC_Last_packed_bytes %zu, expected %s", packed, want_packed ? "> 0" : "0");
+}
+
+static void no_packing(int p)
+{
+    const int n = 1001;
+    int *buf = malloc((size_t)n * 4 * p * sizeof(int));
+    int *mine = malloc((size_t)n * 4 * sizeof(int));
+    if (!buf || !mine)
+        mt_failx("out of memory");
+    MPI_Datatype t = mt_vec_int.type;
+    static const char *bc[] = {"mst", "knomial", "scatter_collect"};
+    for (int k = 0; k < 3 && p > 1; k++) {
+        mt_case_t c = {"bcast", bc[k], mt_world, "world", p - 1, n, "vec2int", NULL, 0, "in place"};
+        mt_begin(&c);
+        IC_Set_algorithm(IC_COLL_ID_BCAST, bc[k]);
+        for (int i = 0; i < 4 * n; i++)
+            buf[i] = mt_rank == p - 1 && vec_data(i) ? 7 * i + 1 : -5;
+        if (!mt_rc(&c, IC_Bcast(buf, n, t, p - 1, mt_world), "IC_Bcast"))
+            /* scatter + collect cuts 8 n bytes into p even blocks: inside
+             * elements unless p divides n (p = 7 does, 1001 = 7 x 11 x 13) */
+            check_bcast_vec(&c, buf, n, k == 2 && n % p != 0);
+    }
+    IC_Set_algorithm(IC_COLL_ID_BCAST, NULL);
+    /* gather family: own block = n vectors, whole blocks everywhere */
+    static const IC_Coll gc[] = {IC_COLL_ID_GATHER, IC_COLL_ID_SCATTER, IC_COLL_ID_ALLGATHER};
+    static const char *gname[] = {"gather", "scatter", "allgather"};
+    for (int k = 0; k < 3; k++)
+        for (int a = 0; a < IC_Algorithm_count(gc[k]); a++) {
+            const char *alg = IC_Algorithm_name(gc[k], a);
+            mt_case_t c = {gname[k], alg, mt_world, "world", 0, n, "vec2int", NULL, 0, "in place"};
+            mt_begin(&c);
+            IC_Set_algorithm(gc[k], alg);
+            for (int i = 0; i < 4 * n; i++)
+                mine[i] = vec_data(i) ? 1000 * mt_rank + i : -5;
+            for (int i = 0; i < 4 * n * p; i++)
+                buf[i] = mt_rank == 0 && vec_data(i) ? 1000 * (i / (4 * n)) + i % (4 * n) : -5;
+            int rc = gc[k] == IC_COLL_ID_GATHER
+                         ? IC_Gather(mine, n, t, buf, n, t, 0, mt_world)
+                     : gc[k] == IC_COLL_ID_SCATTER
+                         ? IC_Scatter(buf, n, t, mine, n, t, 0, mt_world)
+                         : IC_Allgather(mine, n, t, buf, n, t, mt_world);
+            IC_Set_algorithm(gc[k], NULL);
+            if (mt_rc(&c, rc, gname[k]))
+                continue;
+            const int *got = gc[k] == IC_COLL_ID_SCATTER ? mine : buf;
+            int blocks = gc[k] == IC_COLL_ID_SCATTER ? 1 : gc[k] == IC_COLL_ID_GATHER && mt_rank ? 0 : p;
+            for (int b = 0; b < blocks; b++) {
+                int from = gc[k] == IC_COLL_ID_SCATTER ? mt_rank : b;
+                for (int i = 0; i < 4 * n; i++)
+                    if (got[4 * n * b + i] != (vec_data(i) ? 1000 * from + i : -5)) {
+                        mt_fail(&c, "block %d element %d: %d", from, i, got[4 * n * b + i]);
+                        b = blocks;
+                        break;
+                    }
+            }
+            if (IC_Last_packed_bytes(gc[k]) != 0)
+                mt_fail(&c, "IC_Last_packed_bytes %zu, expected 0", IC_Last_packed_bytes(gc[k]));
+        }
+    free(buf);
+    free(mine);
+}
+
 int main(int argc, char **argv)
 {
     int p = mt_init(&argc, &argv, "movement");
     fixed_matrix(p);
     v_matrix(p);
     large(p);
+    no_packing(p);
     for (int a = 0; a < mt_nalgs(IC_COLL_ID_BARRIER); a++)
         mt_run_barrier(mt_world, NULL, a);
     return mt_finalize();
