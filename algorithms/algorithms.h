@@ -125,6 +125,23 @@ void ic_bucket_dcombine_ro(ic_sched_t *s, const ic_line_t *line, ic_buf_t in,
                            const size_t *in_off, const size_t *counts, ic_region_t out,
                            ic_buf_t tmp, size_t tmpbase);
 
+/* Segments of `count` elements cut in `*seg` (0 or more than count: one
+ * segment; *seg is set to the effective size): their number, k. */
+static inline size_t ic_nsegments(size_t count, size_t *seg)
+{
+    if (*seg == 0 || *seg > count)
+        *seg = count;
+    return *seg ? (count + *seg - 1) / *seg : 0;
+}
+
+/* Segment sg of the k segments of `seg` elements that data is cut into
+ * (the last one takes the remainder); the pipelined primitives use it. */
+static inline ic_region_t ic_segment(ic_region_t data, size_t seg, size_t k, size_t sg)
+{
+    size_t off = sg * seg;
+    return ic_reg(data.buf, data.off + off, sg + 1 == k ? data.count - off : seg);
+}
+
 /* Pipelined chain broadcast: the vector is cut into segments of `seg`
  * elements (the last one shorter; seg == 0 or seg >= data.count: one
  * segment) that flow along the chain root, root+1, ..., root-1 (positions

@@ -49,13 +49,52 @@
 
 #include <math.h>
 
-int ic_coll_bcast_mst(ic_sched_t *s, const ic_coll_args_t *a)
+/* The broadcasts of the whole vector on the whole line, by primitive. */
+typedef void (*line_bcast_fn)(ic_sched_t *s, const ic_line_t *line, int root_pos,
+                              ic_region_t data, const ic_coll_args_t *a);
+
+static int on_line(ic_sched_t *s, const ic_coll_args_t *a, line_bcast_fn fn)
 {
     ic_line_t line = ic_coll_line(a);
-    int root = ic_line_pos(&line, a->root);
-    ic_mst_bcast(s, &line, root, ic_reg(IC_BUF_RECV, 0, a->count));
+    fn(s, &line, ic_line_pos(&line, a->root), ic_reg(IC_BUF_RECV, 0, a->count), a);
     ic_sched_round(s);
     return ic_sched_ok(s);
+}
+
+static void mst_fn(ic_sched_t *s, const ic_line_t *l, int root, ic_region_t d,
+                   const ic_coll_args_t *a)
+{
+    (void)a;
+    ic_mst_bcast(s, l, root, d);
+}
+
+static void pipe_fn(ic_sched_t *s, const ic_line_t *l, int root, ic_region_t d,
+                    const ic_coll_args_t *a)
+{
+    ic_pipe_bcast(s, l, root, d, a->seg);
+}
+
+static void tree_fn(ic_sched_t *s, const ic_line_t *l, int root, ic_region_t d,
+                    const ic_coll_args_t *a)
+{
+    ic_tree_bcast(s, l, root, d, a->seg);
+}
+
+/* The radix a->seg, within 2 .. p. */
+static int radix_of(const ic_coll_args_t *a)
+{
+    return a->seg < 2 ? 2 : a->seg > (size_t)a->size ? a->size : (int)a->seg;
+}
+
+static void knomial_fn(ic_sched_t *s, const ic_line_t *l, int root, ic_region_t d,
+                       const ic_coll_args_t *a)
+{
+    ic_knomial_bcast(s, l, root, d, radix_of(a));
+}
+
+int ic_coll_bcast_mst(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    return on_line(s, a, mst_fn);
 }
 
 int ic_coll_bcast_scatter_collect(ic_sched_t *s, const ic_coll_args_t *a)
@@ -72,20 +111,17 @@ int ic_coll_bcast_scatter_collect(ic_sched_t *s, const ic_coll_args_t *a)
 
 int ic_coll_bcast_pipeline(ic_sched_t *s, const ic_coll_args_t *a)
 {
-    ic_line_t line = ic_coll_line(a);
-    int root = ic_line_pos(&line, a->root);
-    ic_pipe_bcast(s, &line, root, ic_reg(IC_BUF_RECV, 0, a->count), a->seg);
-    ic_sched_round(s);
-    return ic_sched_ok(s);
+    return on_line(s, a, pipe_fn);
 }
 
 int ic_coll_bcast_binary_tree(ic_sched_t *s, const ic_coll_args_t *a)
 {
-    ic_line_t line = ic_coll_line(a);
-    int root = ic_line_pos(&line, a->root);
-    ic_tree_bcast(s, &line, root, ic_reg(IC_BUF_RECV, 0, a->count), a->seg);
-    ic_sched_round(s);
-    return ic_sched_ok(s);
+    return on_line(s, a, tree_fn);
+}
+
+int ic_coll_bcast_knomial(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    return on_line(s, a, knomial_fn);
 }
 
 /* S start-ups in sequence, each message on the path of `msg` bytes, the
@@ -116,34 +152,29 @@ static double tree_cost(const ic_coll_args_t *a, const ic_model_t *m, size_t seg
                       2 * n, m);
 }
 
+/* The segment of k segments (at least 1, at most count), or one segment
+ * when the busiest port's `port` bytes are within the burst: on bucket
+ * credit segments only add start-ups. */
+static size_t seg_of(const ic_coll_args_t *a, const ic_model_t *md, double port, double k)
+{
+    if ((md->burst > 0 && port <= (double)md->burst) || k < 1)
+        k = 1;
+    if (k > (double)a->count)
+        k = (double)a->count;
+    size_t seg = k > 0 ? (size_t)ceil((double)a->count / k) : 0;
+    return seg ? seg : 1;
+}
+
 /* k = sqrt((p - 2) m beta / alpha) segments minimise
  * (p - 2 + k)(alpha + (m / k) beta) for m bytes; p = 2 gains nothing from
  * pipelining (k = 1). */
 size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *md)
 {
-    /* On bucket credit (n <= burst) segments only add start-ups. */
-    if (md->burst > 0 && (double)a->count * (double)md->elem <= (double)md->burst)
-        return a->count ? a->count : 1;
     double m = (double)a->count * (double)md->elem;
     double k = 1;
     if (a->size > 2 && md->alpha > 0 && md->beta > 0)
         k = floor(sqrt((double)(a->size - 2) * m * md->beta / md->alpha) + 0.5);
-    if (k < 1)
-        k = 1;
-    if (k > (double)a->count)
-        k = (double)a->count;
-    size_t seg = (size_t)ceil((double)a->count / k);
-    return seg ? seg : 1;
-}
-
-int ic_coll_bcast_knomial(ic_sched_t *s, const ic_coll_args_t *a)
-{
-    ic_line_t line = ic_coll_line(a);
-    int root = ic_line_pos(&line, a->root);
-    int k = a->seg < 2 ? 2 : a->seg > (size_t)a->size ? a->size : (int)a->seg;
-    ic_knomial_bcast(s, &line, root, ic_reg(IC_BUF_RECV, 0, a->count), k);
-    ic_sched_round(s);
-    return ic_sched_ok(s);
+    return seg_of(a, md, m, k);
 }
 
 /* LogGP split of one message of `bytes`: the sender's time S and the rest R. */
@@ -178,18 +209,11 @@ size_t ic_radix_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m)
  * k = sqrt((A - 2) m beta / (2 alpha)). */
 size_t ic_seg_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *md)
 {
-    if (md->burst > 0 && 2 * (double)a->count * (double)md->elem <= (double)md->burst)
-        return a->count ? a->count : 1;
     double m = (double)a->count * (double)md->elem;
     double A = ic_tree_depth_cost(a->size), k = 1;
     if (a->size > 2 && A > 2 && md->alpha > 0 && md->beta > 0)
         k = floor(sqrt((A - 2) * m * md->beta / (2 * md->alpha)) + 0.5);
-    if (k < 1)
-        k = 1;
-    if (k > (double)a->count)
-        k = (double)a->count;
-    size_t seg = (size_t)ceil((double)a->count / k);
-    return seg ? seg : 1;
+    return seg_of(a, md, 2 * m, k);
 }
 
 double ic_cost_bcast_mst(const ic_coll_args_t *a, const ic_model_t *m)
@@ -225,6 +249,5 @@ double ic_cost_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m)
 {
     double S, R;
     split_hop(m, (double)a->count * (double)m->elem, &S, &R);
-    int k = a->seg < 2 ? 2 : a->seg > (size_t)a->size ? a->size : (int)a->seg;
-    return ic_knomial_time(a->size, k, S, R);
+    return ic_knomial_time(a->size, radix_of(a), S, R);
 }

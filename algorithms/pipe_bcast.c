@@ -31,13 +31,6 @@
  */
 #include "algorithms.h"
 
-/* Segment sg of k (the last one takes the remainder). */
-static ic_region_t segment(ic_region_t data, size_t seg, size_t k, size_t sg)
-{
-    size_t off = sg * seg;
-    return ic_reg(data.buf, data.off + off, sg + 1 == k ? data.count - off : seg);
-}
-
 void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
                    size_t seg)
 {
@@ -46,9 +39,7 @@ void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region
     ic_sched_round(s);
     if (me < 0 || n <= 1 || data.count == 0)
         return;
-    if (seg == 0 || seg > data.count)
-        seg = data.count;
-    size_t k = (data.count + seg - 1) / seg;
+    size_t k = ic_nsegments(data.count, &seg);
     size_t j = (size_t)((me - root_pos + n) % n);
     int prev = ic_line_rank(line, (me + n - 1) % n);
     int next = ic_line_rank(line, (me + 1) % n);
@@ -57,9 +48,9 @@ void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region
     size_t last = j + 1 < (size_t)n ? j + k - 1 : j + k - 2;
     for (size_t t = first; t <= last; t++) {
         if (j > 0 && t + 1 - j < k) /* t + 1 >= j holds from `first` on */
-            ic_sched_recv(s, prev, segment(data, seg, k, t + 1 - j));
+            ic_sched_recv(s, prev, ic_segment(data, seg, k, t + 1 - j));
         if (j + 1 < (size_t)n && t >= j && t - j < k)
-            ic_sched_send(s, next, segment(data, seg, k, t - j));
+            ic_sched_send(s, next, ic_segment(data, seg, k, t - j));
         ic_sched_round(s);
     }
 }

@@ -38,13 +38,6 @@
  */
 #include "algorithms.h"
 
-/* Segment sg of k (the last one takes the remainder). */
-static ic_region_t segment(ic_region_t data, size_t seg, size_t k, size_t sg)
-{
-    size_t off = sg * seg;
-    return ic_reg(data.buf, data.off + off, sg + 1 == k ? data.count - off : seg);
-}
-
 void ic_tree_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data, size_t seg)
 {
     int n = line->n;
@@ -52,9 +45,7 @@ void ic_tree_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region
     ic_sched_round(s);
     if (me < 0 || n <= 1 || data.count == 0)
         return;
-    if (seg == 0 || seg > data.count)
-        seg = data.count;
-    size_t k = (data.count + seg - 1) / seg;
+    size_t k = ic_nsegments(data.count, &seg);
     long j = (me - root_pos + n) % n;
     int parent = j > 0 ? ic_line_rank(line, (int)(((j - 1) / 2 + root_pos) % n)) : -1;
     int child[2], nchild = 0;
@@ -64,16 +55,16 @@ void ic_tree_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region
      * goes first whoever posts first), then to the second child while
      * segment t + 1 comes in from the parent. */
     if (j > 0)
-        ic_sched_recv(s, parent, segment(data, seg, k, 0));
+        ic_sched_recv(s, parent, ic_segment(data, seg, k, 0));
     ic_sched_round(s);
     for (size_t t = 0; t < k; t++) {
         if (nchild > 0)
-            ic_sched_send(s, child[0], segment(data, seg, k, t));
+            ic_sched_send(s, child[0], ic_segment(data, seg, k, t));
         ic_sched_round(s);
         if (nchild > 1)
-            ic_sched_send(s, child[1], segment(data, seg, k, t));
+            ic_sched_send(s, child[1], ic_segment(data, seg, k, t));
         if (j > 0 && t + 1 < k)
-            ic_sched_recv(s, parent, segment(data, seg, k, t + 1));
+            ic_sched_recv(s, parent, ic_segment(data, seg, k, t + 1));
         ic_sched_round(s);
     }
 }

@@ -603,6 +603,21 @@ START_TEST(test_registry_uneven)
 }
 END_TEST
 
+/* A broadcast of n elements over p ranks from root, with parameter seg. */
+static ic_coll_args_t bcast_args(int p, int root, size_t n, size_t seg)
+{
+    ic_coll_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.coll = IC_COLL_BCAST;
+    a.size = p;
+    a.root = root;
+    a.count = n;
+    a.seg = seg;
+    a.commutative = 1;
+    a.units_match = 1;
+    return a;
+}
+
 /*
  * The pipelined chain broadcast (algorithms/pipe_bcast.c): k segments of
  * `seg` elements flow through p - 1 hops; the last position receives
@@ -625,15 +640,7 @@ START_TEST(test_pipeline_bcast)
             size_t n = ns[j];
             const size_t segs[] = {n, n / 4, n / 64, 1};
             for (size_t q = 0; q < 4; q++) {
-                ic_coll_args_t a;
-                memset(&a, 0, sizeof(a));
-                a.coll = IC_COLL_BCAST;
-                a.size = p;
-                a.root = p / 2;
-                a.count = n;
-                a.seg = segs[q];
-                a.commutative = 1;
-                a.units_match = 1;
+                ic_coll_args_t a = bcast_args(p, p / 2, n, segs[q]);
                 double k = (double)(n / segs[q]);
                 double want = p == 1 ? 0 : (p - 2 + k) * (ALPHA + (double)segs[q] * BETA);
                 CHECK_T(ic_predict(alg, &a, &c, 1), want, "pipeline", p, n, a.root);
@@ -676,15 +683,7 @@ START_TEST(test_binary_tree_bcast)
             size_t n = ns[j];
             const size_t segs[] = {n, n / 4, n / 16, 1};
             for (size_t q = 0; q < 4; q++) {
-                ic_coll_args_t a;
-                memset(&a, 0, sizeof(a));
-                a.coll = IC_COLL_BCAST;
-                a.size = p;
-                a.root = (p * 2) / 3;
-                a.count = n;
-                a.seg = segs[q];
-                a.commutative = 1;
-                a.units_match = 1;
+                ic_coll_args_t a = bcast_args(p, (p * 2) / 3, n, segs[q]);
                 double k = (double)(n / segs[q]), m = ALPHA + (double)segs[q] * BETA;
                 double want = p == 1 ? 0 : p == 2 ? k * m : (2 * (k - 1) + tree_arrival(p)) * m;
                 CHECK_T(ic_predict(alg, &a, &c, 1), want, "binary_tree", p, n, a.root);
@@ -723,15 +722,7 @@ START_TEST(test_knomial_bcast)
         const int ks[] = {2, 3, 4, 7, p};
         for (size_t q = 0; q < 5; q++)
             for (int root = 0; root < p; root += (p + 1) / 2) {
-                ic_coll_args_t a;
-                memset(&a, 0, sizeof(a));
-                a.coll = IC_COLL_BCAST;
-                a.size = p;
-                a.root = root;
-                a.count = 96;
-                a.seg = (size_t)ks[q];
-                a.commutative = 1;
-                a.units_match = 1;
+                ic_coll_args_t a = bcast_args(p, root, 96, (size_t)ks[q]);
                 double want = ic_predict(alg, &a, &c, 1);
                 ic_model_t m = {.alpha = ALPHA, .beta = BETA, .overhead = o, .elem = 1};
                 CHECK_T(alg->cost(&a, &m), want, "knomial vs split evaluator", p, a.count, root);
