@@ -26,6 +26,8 @@ typedef struct call {
     size_t *displs;  /* owned */
     void *stage[2];  /* owned staging areas for SEND / RECV */
     size_t packed;   /* bytes packed or unpacked through them */
+    size_t gran;     /* byte-counted collectives: bytes per schedule unit
+                        (0 = 1; see "bytes and datatypes")              */
 } call_t;
 
 /* The byte unit of the broadcast and the gather family: MPI_PACKED, which
@@ -99,15 +101,15 @@ static int prepare(call_t *c, size_t elem, const ic_typeinfo_t *sti, const ic_al
     if ((*alg)->build(&ctx->sched, &c->a) != 0 || ic_sched_ok(&ctx->sched) != 0)
         return fail(c, MPI_ERR_NO_MEM, "cannot build the schedule");
     for (int k = IC_BUF_SCRATCH; k <= IC_BUF_SCRATCH2; k++) {
-        size_t n = ctx->sched.scratch[k];
-        ic_binding_set(&c->b, k, NULL, sti);
+        size_t n = ctx->sched.scratch[k] * (c->gran ? c->gran : 1);
+        ic_binding_set_bytes(&c->b, k, NULL, sti, c->gran);
         if (n == 0)
             continue;
         size_t bytes = ic_type_span(sti, n);
         char *mem = ic_ctx_scratch(ctx, k, bytes);
         if (!mem)
             return fail(c, MPI_ERR_NO_MEM, "out of memory for scratch");
-        ic_binding_set(&c->b, k, mem - sti->true_lb, sti);
+        ic_binding_set_bytes(&c->b, k, mem - sti->true_lb, sti, c->gran);
     }
     return MPI_SUCCESS;
 }
@@ -182,21 +184,28 @@ static int pack_into(call_t *c, const void *src, int count, MPI_Datatype type, v
     return MPI_Pack(src, count, type, dst, (int)bytes, &pos, c->ctx->comm);
 }
 
+/* Bind buffer `buf` to plain bytes at base (MPI_PACKED, c->gran per unit). */
+static void bind_bytes(call_t *c, int buf, const void *base)
+{
+    ic_typeinfo_t bt = byte_ti;
+    ic_binding_set_bytes(&c->b, buf, (void *)base, &bt, c->gran ? c->gran : 1);
+}
+
 /* Bind buffer `buf` of the prepared schedule to the user's `base` of
  * datatype ti in place: as bytes when ti is contiguous, as typed regions
  * when the schedule's regions on it fall on ti's elements.  0 when it
  * cannot (the caller stages it). */
 static int bind_user(call_t *c, int buf, const void *base, const ic_typeinfo_t *ti)
 {
-    ic_typeinfo_t bt = byte_ti;
     if (ti->contiguous) {
-        ic_binding_set(&c->b, buf, (void *)base, &bt);
+        bind_bytes(c, buf, base);
         return 1;
     }
+    size_t g = c->gran ? c->gran : 1;
     if (base == MPI_BOTTOM ||
-        !ic_sched_aligned(&c->ctx->sched, buf, (size_t)ti->size, c->ctx->chunk))
+        !ic_sched_aligned(&c->ctx->sched, buf, g, (size_t)ti->size, c->ctx->chunk))
         return 0;
-    ic_binding_set_typed_bytes(&c->b, buf, (void *)base, ti);
+    ic_binding_set_bytes(&c->b, buf, (void *)base, ti, g);
     return 1;
 }
 
@@ -204,10 +213,9 @@ static int bind_user(call_t *c, int buf, const void *base, const ic_typeinfo_t *
  * prepare()): in place if it can, else packed. */
 static int bind_send_bytes(call_t *c, const void *buf, int count, const ic_typeinfo_t *ti)
 {
-    ic_typeinfo_t bt = byte_ti;
     if (count == 0 || bind_user(c, IC_BUF_SEND, buf, ti)) {
         if (count == 0)
-            ic_binding_set(&c->b, IC_BUF_SEND, (void *)buf, &bt);
+            bind_bytes(c, IC_BUF_SEND, buf);
         return MPI_SUCCESS;
     }
     size_t bytes = (size_t)count * (size_t)ti->size;
@@ -215,7 +223,7 @@ static int bind_send_bytes(call_t *c, const void *buf, int count, const ic_typei
     if (!c->stage[0])
         return MPI_ERR_NO_MEM;
     int rc = pack_into(c, buf, count, ti->type, c->stage[0], bytes);
-    ic_binding_set(&c->b, IC_BUF_SEND, c->stage[0], &bt);
+    bind_bytes(c, IC_BUF_SEND, c->stage[0]);
     return rc;
 }
 
@@ -223,11 +231,10 @@ static int bind_send_bytes(call_t *c, const void *buf, int count, const ic_typei
  * in place). */
 static int stage_recv(call_t *c, size_t bytes)
 {
-    ic_typeinfo_t bt = byte_ti;
     c->stage[1] = malloc(bytes ? bytes : 1);
     if (!c->stage[1])
         return MPI_ERR_NO_MEM;
-    ic_binding_set(&c->b, IC_BUF_RECV, c->stage[1], &bt);
+    bind_bytes(c, IC_BUF_RECV, c->stage[1]);
     return MPI_SUCCESS;
 }
 
@@ -253,6 +260,30 @@ static int unpack_at(call_t *c, const char *src, size_t bytes, void *dst, int co
 
 /* ================================================================ bcast */
 
+/* The broadcast's schedule unit: a divisor of the message's n bytes, the
+ * same on every rank (a function of n and p), so that the blocks and
+ * segments the long-vector algorithms cut fall on element boundaries of
+ * any datatype whose size divides it.  The largest divisor of n made of
+ * 2^12, 3^2, 5 and 7 (element sizes 1 to 10, 12, 14, 15, 16, 18, 20, 24,
+ * ... and their multiples up to 4 KiB), reduced (7, 5, the twos above 16,
+ * the threes, the rest) until n has at least 16 p units, so that blocks
+ * and segments stay even to within 1/16. */
+static size_t bcast_granule(size_t n, int p)
+{
+    static const size_t f[] = {2, 3, 5, 7};
+    static const int fmax[] = {12, 2, 1, 1};
+    size_t g = 1;
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < fmax[i] && (n / g) % f[i] == 0; k++)
+            g *= f[i];
+    size_t want = 16 * (size_t)p;
+    static const size_t drop[] = {7, 5, 2, 3, 2};
+    for (int i = 0; i < 5; i++)
+        while (n / g < want && g % drop[i] == 0 && (i != 2 || g % 32 == 0))
+            g /= drop[i];
+    return g;
+}
+
 int IC_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     call_t c;
@@ -275,22 +306,24 @@ int IC_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm 
         return MPI_SUCCESS;
     if ((rc = get_ctx(&c)) != MPI_SUCCESS)
         return rc;
+    c.gran = bcast_granule(bytes, size);
     c.a.coll = IC_COLL_BCAST;
     c.a.root = root;
-    c.a.count = bytes;
+    c.a.count = bytes / c.gran;
     c.a.commutative = 1;
     c.a.units_match = 1;
     ic_typeinfo_t bt = byte_ti;
     const ic_algorithm_t *alg;
-    if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
+    if ((rc = prepare(&c, c.gran, &bt, &alg)) != MPI_SUCCESS)
         return rc;
-    int staged = !(bind_user(&c, IC_BUF_RECV, buffer, &ti) && bind_user(&c, IC_BUF_SEND, buffer, &ti));
+    int staged = !(bind_user(&c, IC_BUF_RECV, buffer, &ti) &&
+                   bind_user(&c, IC_BUF_SEND, buffer, &ti));
     if (staged) {
         if ((rc = stage_recv(&c, bytes)))
             return fail(&c, rc, "out of memory");
         if (rank == root && (rc = pack_at(&c, buffer, count, &ti, c.stage[1], bytes)))
             return fail(&c, rc, "cannot pack the buffer");
-        ic_binding_set(&c.b, IC_BUF_SEND, c.stage[1], &bt);
+        bind_bytes(&c, IC_BUF_SEND, c.stage[1]);
     }
     if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;

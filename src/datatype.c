@@ -38,33 +38,38 @@ void ic_binding_set(ic_binding_t *b, int buf, void *base, const ic_typeinfo_t *t
     b->extent[buf] = ti->extent;
     b->contiguous[buf] = ti->contiguous;
     b->size[buf] = ti->size;
-    b->unit[buf] = 1;
+    b->ubytes[buf] = 0;
 }
 
-void ic_binding_set_typed_bytes(ic_binding_t *b, int buf, void *base, const ic_typeinfo_t *ti)
+void ic_binding_set_bytes(ic_binding_t *b, int buf, void *base, const ic_typeinfo_t *ti,
+                          size_t ubytes)
 {
     ic_binding_set(b, buf, base, ti);
-    b->unit[buf] = ti->size > 0 ? (size_t)ti->size : 1;
+    b->ubytes[buf] = ti->size > 0 ? ubytes : 0;
 }
 
-static int region_aligned(const ic_region_t *r, int buf, size_t size, size_t chunk)
+/* Is region r (if on buf) whole elements of `size` bytes, and so are the
+ * executor's pieces of it (chunk bytes rounded down to whole units)? */
+static int region_aligned(const ic_region_t *r, int buf, size_t ubytes, size_t size,
+                          size_t chunk)
 {
     if ((int)r->buf != buf)
         return 1;
-    if (r->off % size || r->count % size)
+    if ((r->off * ubytes) % size || (r->count * ubytes) % size)
         return 0;
-    return !chunk || r->count <= chunk || chunk % size == 0;
+    size_t piece = chunk / ubytes ? chunk / ubytes : 1; /* units, as executor.c cuts */
+    return !chunk || r->count <= piece || (piece * ubytes) % size == 0;
 }
 
-int ic_sched_aligned(const ic_sched_t *s, int buf, size_t size, size_t chunk)
+int ic_sched_aligned(const ic_sched_t *s, int buf, size_t ubytes, size_t size, size_t chunk)
 {
-    if (size == 0)
+    if (size == 0 || ubytes == 0)
         return 0;
     for (size_t i = 0; i < s->nacts; i++) {
         const ic_action_t *a = &s->acts[i];
         int src = a->kind != IC_ACT_RECV, dst = a->kind != IC_ACT_SEND;
-        if ((src && !region_aligned(&a->src, buf, size, chunk)) ||
-            (dst && !region_aligned(&a->dst, buf, size, chunk)))
+        if ((src && !region_aligned(&a->src, buf, ubytes, size, chunk)) ||
+            (dst && !region_aligned(&a->dst, buf, ubytes, size, chunk)))
             return 0;
     }
     return 1;

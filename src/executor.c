@@ -30,21 +30,16 @@
 
 #define IC_TAG 0x1C
 
-/* Schedule units per element of buffer buf (a zeroed binding counts 1). */
-static size_t unit(const ic_binding_t *b, int buf)
+/* Elements of buffer buf's datatype in `count` schedule units (see
+ * ic_binding_t.ubytes). */
+static size_t elems(const ic_binding_t *b, int buf, size_t count)
 {
-    return b->unit[buf] ? b->unit[buf] : 1;
+    return b->ubytes[buf] ? count * b->ubytes[buf] / (size_t)b->size[buf] : count;
 }
 
 static void *addr(const ic_binding_t *b, const ic_region_t *r)
 {
-    return (char *)b->base[r->buf] + (MPI_Aint)(r->off / unit(b, r->buf)) * b->extent[r->buf];
-}
-
-/* Elements of the buffer's datatype in a region's count. */
-static size_t elems(const ic_binding_t *b, int buf, size_t count)
-{
-    return count / unit(b, buf);
+    return (char *)b->base[r->buf] + (MPI_Aint)elems(b, r->buf, r->off) * b->extent[r->buf];
 }
 
 static int reqs_reserve(ic_ctx_t *ctx, size_t n)
@@ -105,7 +100,7 @@ static int do_reduce(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a,
  * (chunk 0, or a datatype of size 0). */
 static size_t piece_elems(const ic_binding_t *b, int buf, size_t chunk)
 {
-    size_t sz = b->size[buf] > 0 ? (size_t)b->size[buf] / unit(b, buf) : 0;
+    size_t sz = b->ubytes[buf] ? b->ubytes[buf] : b->size[buf] > 0 ? (size_t)b->size[buf] : 0;
     if (!chunk || !sz)
         return SIZE_MAX;
     return chunk / sz ? chunk / sz : 1;

@@ -124,20 +124,24 @@ typedef struct ic_binding {
     MPI_Aint extent[IC_NBUF];
     int contiguous[IC_NBUF];      /* plain bytes: memcpy fast paths     */
     int size[IC_NBUF];            /* type size in bytes                 */
-    size_t unit[IC_NBUF];         /* schedule units per element: 1, or the
-                                     type size when a schedule in bytes
-                                     addresses a typed buffer in place   */
+    size_t ubytes[IC_NBUF];       /* 0: the schedule counts elements of
+                                     this buffer's datatype; otherwise it
+                                     counts units of ubytes bytes, unit o
+                                     being element o ubytes / size      */
 } ic_binding_t;
 
+/* Bind a buffer whose elements the schedule counts. */
 void ic_binding_set(ic_binding_t *b, int buf, void *base, const ic_typeinfo_t *ti);
-/* Bind a buffer of `ti` elements to a schedule that counts bytes: byte
- * offset o is element o / size (o must be a multiple of size; see
- * ic_sched_aligned). */
-void ic_binding_set_typed_bytes(ic_binding_t *b, int buf, void *base, const ic_typeinfo_t *ti);
-/* May schedule s address buffer `buf` as elements of `size` bytes?  Every
- * region on it must start and end on an element boundary, and so must the
- * executor's pieces of `chunk` bytes (0: none) of its longer messages. */
-int ic_sched_aligned(const ic_sched_t *s, int buf, size_t size, size_t chunk);
+/* Bind a buffer of `ti` elements to a schedule that counts units of
+ * `ubytes` bytes (the broadcast and the gather family): unit offsets and
+ * counts times ubytes must be multiples of ti's size (ic_sched_aligned). */
+void ic_binding_set_bytes(ic_binding_t *b, int buf, void *base, const ic_typeinfo_t *ti,
+                          size_t ubytes);
+/* May schedule s, counting units of `ubytes` bytes, address buffer `buf`
+ * as elements of `size` bytes?  Every region on it must start and end on
+ * an element boundary, and so must the executor's pieces of `chunk` bytes
+ * (0: none) of its longer messages. */
+int ic_sched_aligned(const ic_sched_t *s, int buf, size_t ubytes, size_t size, size_t chunk);
 
 /* Run schedule s on ctx->comm.  op: the reduction (MPI_OP_NULL if none);
  * commutative: whether op is.  Returns an MPI error code (no handler call). */

@@ -124,10 +124,12 @@ static void large(int p)
 }
 
 /* 4. derived datatypes without packing.  The strided vector (ints 0 and 3
- * of every 4: extent 16 bytes, 8 of data) with the algorithms whose regions are whole messages or
- * whole blocks: sent and received typed in place, IC_Last_packed_bytes 0 on
- * every rank.  A broadcast cut inside an element (scatter + collect of
- * 1001 x 8 bytes in p blocks, p not dividing 1001) has to pack, and still
+ * of every 4: extent 16 bytes, 8 of data): sent and received typed in
+ * place by every algorithm, IC_Last_packed_bytes 0 on every rank -- the
+ * broadcast's long-vector algorithms too, whose blocks and segments fall
+ * on multiples of its schedule unit (56 bytes for 1001 x 8).  An element
+ * of 22 bytes (11 shorts, every other one) with 101 of them has a unit of 2
+ * bytes: scatter + collect cuts inside elements and has to pack, and still
  * delivers. */
 /* Is int i of a vec2int buffer data (not a gap)? */
 static int vec_data(int i)
@@ -155,18 +157,40 @@ static void no_packing(int p)
     if (!buf || !mine)
         mt_failx("out of memory");
     MPI_Datatype t = mt_vec_int.type;
-    static const char *bc[] = {"mst", "knomial", "scatter_collect"};
-    for (int k = 0; k < 3 && p > 1; k++) {
+    static const char *bc[] = {"mst", "knomial", "binary_tree", "pipeline", "scatter_collect"};
+    for (int k = 0; k < 5 && p > 1; k++) {
         mt_case_t c = {"bcast", bc[k], mt_world, "world", p - 1, n, "vec2int", NULL, 0, "in place"};
         mt_begin(&c);
         IC_Set_algorithm(IC_COLL_ID_BCAST, bc[k]);
         for (int i = 0; i < 4 * n; i++)
             buf[i] = mt_rank == p - 1 && vec_data(i) ? 7 * i + 1 : -5;
         if (!mt_rc(&c, IC_Bcast(buf, n, t, p - 1, mt_world), "IC_Bcast"))
-            /* scatter + collect cuts 8 n bytes into p even blocks: inside
-             * elements unless p divides n (p = 7 does, 1001 = 7 x 11 x 13) */
-            check_bcast_vec(&c, buf, n, k == 2 && n % p != 0);
+            check_bcast_vec(&c, buf, n, 0);
     }
+    /* 101 elements of 11 shorts at stride 2: 2222 bytes = 2 x 11 x 101 */
+    MPI_Datatype t22;
+    MPI_Type_vector(11, 1, 2, MPI_SHORT, &t22);
+    MPI_Type_commit(&t22);
+    short *sb = (short *)buf; /* 101 x 21 shorts fit in 4 n ints */
+    for (int k = 0; k < 2 && p > 1; k++) {
+        const char *alg = k ? "scatter_collect" : "mst";
+        mt_case_t c = {"bcast", alg, mt_world, "world", 0, 101, "vec11short", NULL, 0, "packing"};
+        mt_begin(&c);
+        IC_Set_algorithm(IC_COLL_ID_BCAST, alg);
+        for (int i = 0; i < 101 * 21; i++)
+            sb[i] = (short)(mt_rank == 0 && (i % 21) % 2 == 0 ? 3 * i + 1 : -5);
+        if (mt_rc(&c, IC_Bcast(sb, 101, t22, 0, mt_world), "IC_Bcast"))
+            continue;
+        for (int i = 0; i < 101 * 21; i++)
+            if (sb[i] != ((i % 21) % 2 == 0 ? 3 * i + 1 : -5)) {
+                mt_fail(&c, "short %d: %d", i, sb[i]);
+                break;
+            }
+        size_t packed = IC_Last_packed_bytes(IC_COLL_ID_BCAST);
+        if (k ? packed == 0 : packed != 0)
+            mt_fail(&c, "IC_Last_packed_bytes %zu, expected %s", packed, k ? "> 0" : "0");
+    }
+    MPI_Type_free(&t22);
     IC_Set_algorithm(IC_COLL_ID_BCAST, NULL);
     /* gather family: own block = n vectors, whole blocks everywhere */
     static const IC_Coll gc[] = {IC_COLL_ID_GATHER, IC_COLL_ID_SCATTER, IC_COLL_ID_ALLGATHER};
