@@ -137,6 +137,14 @@ static int vec_data(int i)
     return i % 4 == 0 || i % 4 == 3;
 }
 
+/* The packing expectations hold for whole messages; with INTERCOM_CHUNK
+ * set (chunked.sh: 24-byte pieces) the executor's pieces may cut elements,
+ * and packing is then right. */
+static int check_packing(void)
+{
+    return getenv("INTERCOM_CHUNK") == NULL;
+}
+
 static void check_bcast_vec(const mt_case_t *c, const int *buf, int n, int want_packed)
 {
     for (int i = 0; i < 4 * n; i++)
@@ -145,7 +153,7 @@ static void check_bcast_vec(const mt_case_t *c, const int *buf, int n, int want_
             return;
         }
     size_t packed = IC_Last_packed_bytes(IC_COLL_ID_BCAST);
-    if (want_packed ? packed == 0 : packed != 0)
+    if (check_packing() && (want_packed ? packed == 0 : packed != 0))
         mt_fail(c, "IC_Last_packed_bytes %zu, expected %s", packed, want_packed ? "> 0" : "0");
 }
 
@@ -187,7 +195,7 @@ static void no_packing(int p)
                 break;
             }
         size_t packed = IC_Last_packed_bytes(IC_COLL_ID_BCAST);
-        if (k ? packed == 0 : packed != 0)
+        if (check_packing() && (k ? packed == 0 : packed != 0))
             mt_fail(&c, "IC_Last_packed_bytes %zu, expected %s", packed, k ? "> 0" : "0");
     }
     MPI_Type_free(&t22);
@@ -224,7 +232,7 @@ static void no_packing(int p)
                         break;
                     }
             }
-            if (IC_Last_packed_bytes(gc[k]) != 0)
+            if (check_packing() && IC_Last_packed_bytes(gc[k]) != 0)
                 mt_fail(&c, "IC_Last_packed_bytes %zu, expected 0", IC_Last_packed_bytes(gc[k]));
         }
     free(buf);
