@@ -142,7 +142,11 @@ static int vec_data(int i)
  * and packing is then right. */
 static int check_packing(void)
 {
+#ifdef MPICH /* receive buffers are staged there (src/api.c) */
+    return 0;
+#else
     return getenv("INTERCOM_CHUNK") == NULL;
+#endif
 }
 
 static void check_bcast_vec(const mt_case_t *c, const int *buf, int n, int want_packed)
