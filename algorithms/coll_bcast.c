@@ -124,31 +124,19 @@ int ic_coll_bcast_knomial(ic_sched_t *s, const ic_coll_args_t *a)
     return on_line(s, a, knomial_fn);
 }
 
-/* S start-ups in sequence, each message on the path of `msg` bytes, the
- * busiest port carrying `port` bytes, under the model's burst
- * (algorithms.h): when port <= burst, S alpha + port beta (the path runs
- * on bucket credit); otherwise S (alpha + msg beta), the port's bytes
- * being part of its path. */
-static double burst_cost(double S, double msg, double port, const ic_model_t *m)
-{
-    if (m->burst > 0 && port <= (double)m->burst)
-        return S * m->alpha + port * m->beta;
-    return S * (m->alpha + msg * m->beta);
-}
-
 /* Pipelined broadcasts: k segments of seg elements of a vector of n. */
 static double pipeline_cost(const ic_coll_args_t *a, const ic_model_t *m, size_t seg)
 {
     double k = (double)((a->count + seg - 1) / seg), n = (double)a->count * (double)m->elem;
-    return burst_cost((double)a->size - 2 + k, (double)seg * (double)m->elem, n, m);
+    return ic_burst_cost((double)a->size - 2 + k, (double)seg * (double)m->elem, n, m);
 }
 
 static double tree_cost(const ic_coll_args_t *a, const ic_model_t *m, size_t seg)
 {
     double k = (double)((a->count + seg - 1) / seg), n = (double)a->count * (double)m->elem;
     if (a->size == 2)
-        return burst_cost(k, (double)seg * (double)m->elem, n, m);
-    return burst_cost(2 * (k - 1) + ic_tree_depth_cost(a->size), (double)seg * (double)m->elem,
+        return ic_burst_cost(k, (double)seg * (double)m->elem, n, m);
+    return ic_burst_cost(2 * (k - 1) + ic_tree_depth_cost(a->size), (double)seg * (double)m->elem,
                       2 * n, m);
 }
 

@@ -178,6 +178,18 @@ typedef struct ic_terms {
     double bring; /* beta of a ring step: an exchange when p == 2     */
 } ic_terms_t;
 
+/* S start-ups in sequence, each message on the path of `msg` bytes, the
+ * busiest port carrying `port` bytes, under the model's burst
+ * (algorithms.h): when port <= burst, S alpha + port beta (the path runs
+ * on bucket credit); otherwise S (alpha + msg beta), the port's bytes
+ * being part of its path. */
+static inline double ic_burst_cost(double S, double msg, double port, const ic_model_t *m)
+{
+    if (m->burst > 0 && port <= (double)m->burst)
+        return S * m->alpha + port * m->beta;
+    return S * (m->alpha + msg * m->beta);
+}
+
 /* Beta per byte of one of two messages of `bytes` bytes that a pair of
  * ranks exchange in the same round (ic_model_t.x_min). */
 static inline double ic_xbeta(const ic_terms_t *t, double bytes)
@@ -246,6 +258,7 @@ int ic_coll_bcast_scatter_collect(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_bcast_pipeline(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_bcast_binary_tree(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_bcast_knomial(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_reduce_binary_tree(ic_sched_t *s, const ic_coll_args_t *a);
 size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_radix_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m);
@@ -272,6 +285,7 @@ double ic_cost_bcast_scatter_collect(const ic_coll_args_t *a, const ic_model_t *
 double ic_cost_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_reduce_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_mst(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_dcombine_gather(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_mst(const ic_coll_args_t *a, const ic_model_t *m);

@@ -21,6 +21,18 @@
  *   Cost: (p-1) alpha + (p-1)/p n (beta + gamma)     (distributed combine)
  *       + ceil(log2 p) alpha + (p-1)/p n beta        (gather)
  *
+ * "binary_tree": the pipelined binary-tree broadcast (tree_bcast.c) run
+ *   backwards, for commutative ops: in step t a position receives segment t
+ *   of its first child's partial into a one-segment buffer and combines it
+ *   into its accumulator, then its second child's, while it sends segment
+ *   t - 1 of its own partial to its parent.  No position receives more
+ *   than 2 n bytes (the MST root: ceil(log2 p) n), which is what counts on
+ *   rate-bound links (ic_model_t.burst; the emulated cluster's 4 KiB
+ *   reduce to 8 ranks).  Leaves send their input directly.
+ *   Cost, estimated as the broadcast's with each message also combined:
+ *   (2 (k - 1) + A)(alpha + s beta + s gamma), A = ic_tree_depth_cost(p);
+ *   with a burst, A alpha + 2 n beta (+ n gamma) while 2 n <= burst.
+ *
  * Buffers: input in SEND (RECV at an in_place root); SEND is only read.
  */
 #include "coll_common.h"
@@ -99,4 +111,56 @@ double ic_cost_reduce_dcombine_gather(const ic_coll_args_t *a, const ic_model_t 
 {
     ic_terms_t t = ic_terms(a, m);
     return (t.L + t.p - 1) * t.a + t.f * t.n * (t.bring + t.b) + t.f * t.n * t.g;
+}
+
+int ic_coll_reduce_binary_tree(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_line_t line = ic_coll_line(a);
+    int n = line.n, me = ic_line_pos(&line, a->rank), root_pos = ic_line_pos(&line, a->root);
+    long j = (me - root_pos + n) % n;
+    int parent = j > 0 ? ic_line_rank(&line, (int)(((j - 1) / 2 + root_pos) % n)) : -1;
+    int child[2], nchild = 0;
+    for (long c = 2 * j + 1; c <= 2 * j + 2 && c < n; c++)
+        child[nchild++] = ic_line_rank(&line, (int)((c + root_pos) % n));
+    size_t seg = a->seg;
+    size_t k = ic_nsegments(a->count, &seg);
+    if (nchild == 0 && j > 0) { /* a leaf: its input is its partial */
+        for (size_t t = 0; t < k; t++) {
+            ic_sched_send(s, parent, ic_segment(ic_reg(IC_BUF_SEND, 0, a->count), seg, k, t));
+            ic_sched_round(s);
+        }
+        return ic_sched_ok(s);
+    }
+    ic_region_t acc = reduce_acc(s, a);
+    ic_sched_round(s);
+    ic_region_t tmp = ic_reg(IC_BUF_SCRATCH2, 0, seg);
+    if (k > 0 && nchild > 0)
+        ic_sched_need(s, IC_BUF_SCRATCH2, seg);
+    for (size_t t = 0; t <= k; t++) {
+        for (int c = 0; c < nchild && t < k; c++) {
+            ic_region_t part = ic_segment(acc, seg, k, t);
+            tmp.count = part.count;
+            ic_sched_recv(s, child[c], tmp);
+            if (c == 0 && j > 0 && t > 0)
+                ic_sched_send(s, parent, ic_segment(acc, seg, k, t - 1));
+            ic_sched_reduce(s, tmp, part, 1);
+            ic_sched_round(s);
+        }
+        if (t == k && j > 0 && k > 0) {
+            ic_sched_send(s, parent, ic_segment(acc, seg, k, k - 1));
+            ic_sched_round(s);
+        }
+    }
+    return ic_sched_ok(s);
+}
+
+double ic_cost_reduce_binary_tree(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    if (a->size <= 1 || a->count == 0)
+        return 0;
+    size_t seg = a->seg && a->seg < a->count ? a->seg : a->count;
+    double k = (double)((a->count + seg - 1) / seg), n = (double)a->count * (double)m->elem;
+    double sb = (double)seg * (double)m->elem;
+    double S = a->size == 2 ? k : 2 * (k - 1) + ic_tree_depth_cost(a->size);
+    return ic_burst_cost(S, sb, 2 * n, m) + S * sb * m->gamma;
 }

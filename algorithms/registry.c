@@ -39,6 +39,9 @@ const ic_algorithm_t ic_algorithms[] = {
         "MST combine-to-one (short vectors)"),
     ALG(IC_COLL_REDUCE, "dcombine_gather", 0, ic_coll_reduce_dcombine_gather,
         ic_cost_reduce_dcombine_gather, "bucket distributed combine + MST gather (long vectors)"),
+    SEGMENTED(IC_COLL_REDUCE, "binary_tree", 0, ic_coll_reduce_binary_tree,
+              ic_cost_reduce_binary_tree, ic_seg_bcast_binary_tree,
+              "pipelined binary-tree combine (middle vectors, rate-bound links)"),
 
     ALG(IC_COLL_ALLREDUCE, "mst", KEEPS, ic_coll_allreduce_mst, ic_cost_allreduce_mst,
         "MST combine-to-one + MST broadcast (short vectors)"),

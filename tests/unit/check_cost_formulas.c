@@ -831,6 +831,8 @@ START_TEST(test_registry_closed_forms)
         ck_assert_msg(alg->cost != NULL, "%s/%s has no closed-form cost",
                       ic_coll_name(alg->coll), alg->name);
         int folds = !strcmp(alg->name, "halving_doubling") || !strcmp(alg->name, "recursive_halving");
+        /* the pipelined binary-tree combine's formula is an estimate */
+        int combine_tree = alg->coll == IC_COLL_REDUCE && !strcmp(alg->name, "binary_tree");
         for (int i = 0; i < NPS; i++) {
             int p = ps[i];
             for (int j = 0; j < 3; j++) {
@@ -851,7 +853,8 @@ START_TEST(test_registry_closed_forms)
                 a.seg = ic_choose_seg(alg, &a, &c, 1);
                 double want = ic_predict(alg, &a, &c, 1);
                 double got = ic_estimate(alg, &a, &c, 1);
-                int exact = !(folds && (p & (p - 1))) && !(alg->seg_rule && a.seg && n % a.seg);
+                int exact = !(folds && (p & (p - 1))) && !(alg->seg_rule && a.seg && n % a.seg) &&
+                            !combine_tree;
                 double tol = exact ? 1e-9 * (1.0 + want) : 0.35 * want;
                 ck_assert_msg(want >= 0 && fabs(got - want) <= tol,
                               "%s/%s p=%d n=%zu: closed form %.12g, evaluator %.12g",
