@@ -319,9 +319,9 @@ typedef struct ic_model {
  * a call that sends more streams at the rate, S alpha + beta (path bytes),
  * as without a burst.  That is where a binary tree (its root sends 2 m) or
  * a chain (m) beats the MST (ceil(log2 p) m) on short messages.  Only the
- * broadcast formulas whose busiest port carries less than their path
- * (binary_tree, pipeline) change; for the others, and for the MST, it is
- * the same bytes.  The cost evaluator (tuning/cost.c) models burst 0.
+ * formulas whose busiest port carries less than their path (the broadcast's
+ * binary_tree and pipeline, the reduce's binary_tree) change; for the
+ * others, and for the MST, it is the same bytes.  The cost evaluator (tuning/cost.c) models burst 0.
  */
 
 /* An algorithm's cost for the call a in closed form, as its file states it
