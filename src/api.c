@@ -157,11 +157,13 @@ static int run_done(call_t *c, MPI_Op op, int commutative, size_t elem, const ic
  *   - a contiguous datatype: the bytes in place;
  *   - a non-contiguous one, when every region of its schedule on that
  *     buffer starts and ends on an element boundary (whole blocks of the
- *     gather family, the whole message of a broadcast tree; see
- *     ic_sched_aligned): typed regions in place, (buf + (o / size) extent,
- *     c / size, datatype), no packing;
- *   - otherwise (a broadcast cut into segments or blocks inside an
- *     element, a buffer at MPI_BOTTOM): packed into (SEND side) or
+ *     gather family, the whole message of a broadcast tree, the blocks and
+ *     segments of a long broadcast, cut on multiples of its unit g,
+ *     bcast_granule; see ic_sched_aligned): typed regions in place,
+ *     (buf + (o g / size) extent, c g / size, datatype), no packing;
+ *   - otherwise (messages cut inside an element: a long broadcast of
+ *     elements whose size does not divide g, executor pieces that are not
+ *     whole elements; a buffer at MPI_BOTTOM): packed into (SEND side) or
  *     unpacked from (RECV side) a staging area with MPI_Pack/MPI_Unpack.
  * The decision is each rank's own: the bytes are MPI_PACKED, which matches
  * any datatype, so typed and packed ranks can be paired.  A buffer at

@@ -95,9 +95,9 @@ static int do_reduce(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a,
                          elems(b, a->dst.buf, a->dst.count), t, b->contiguous[a->dst.buf]);
 }
 
-/* Elements of buffer `buf` per piece of a message when messages are cut
- * into pieces of at most `chunk` bytes; SIZE_MAX when they are not cut
- * (chunk 0, or a datatype of size 0). */
+/* Schedule units of buffer `buf` per piece of a message when messages are
+ * cut into pieces of at most `chunk` bytes (at least one unit); SIZE_MAX
+ * when they are not cut (chunk 0, or a datatype of size 0). */
 static size_t piece_elems(const ic_binding_t *b, int buf, size_t chunk)
 {
     size_t sz = b->ubytes[buf] ? b->ubytes[buf] : b->size[buf] > 0 ? (size_t)b->size[buf] : 0;
