@@ -160,6 +160,20 @@ void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region
  * (2 (k - 1) + ic_tree_depth_cost(n))(alpha + seg beta); n = 2: k (...). */
 void ic_tree_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
                    size_t seg);
+/* The binary tree of ic_tree_bcast: position me's parent (rank; -1 at
+ * the root) and children (ranks, first child first); returns the number
+ * of children. */
+static inline int ic_binary_tree(const ic_line_t *line, int root_pos, int me, int *parent,
+                                 int child[2])
+{
+    int n = line->n, nchild = 0;
+    long j = ((long)me - root_pos + n) % n;
+    *parent = j > 0 ? ic_line_rank(line, (int)(((j - 1) / 2 + root_pos) % n)) : -1;
+    for (long c = 2 * j + 1; c <= 2 * j + 2 && c < n; c++)
+        child[nchild++] = ic_line_rank(line, (int)((c + root_pos) % n));
+    return nchild;
+}
+
 /* The A of that cost: the arrival time of segment 0 at the latest position,
  * in message times (4 for n = 8). */
 int ic_tree_depth_cost(int n);

@@ -116,15 +116,13 @@ double ic_cost_reduce_dcombine_gather(const ic_coll_args_t *a, const ic_model_t 
 int ic_coll_reduce_binary_tree(ic_sched_t *s, const ic_coll_args_t *a)
 {
     ic_line_t line = ic_coll_line(a);
-    int n = line.n, me = ic_line_pos(&line, a->rank), root_pos = ic_line_pos(&line, a->root);
-    long j = (me - root_pos + n) % n;
-    int parent = j > 0 ? ic_line_rank(&line, (int)(((j - 1) / 2 + root_pos) % n)) : -1;
-    int child[2], nchild = 0;
-    for (long c = 2 * j + 1; c <= 2 * j + 2 && c < n; c++)
-        child[nchild++] = ic_line_rank(&line, (int)((c + root_pos) % n));
+    int parent, child[2];
+    int nchild = ic_binary_tree(&line, ic_line_pos(&line, a->root), ic_line_pos(&line, a->rank),
+                                &parent, child);
+    int nonroot = parent >= 0;
     size_t seg = a->seg;
     size_t k = ic_nsegments(a->count, &seg);
-    if (nchild == 0 && j > 0) { /* a leaf: its input is its partial */
+    if (nchild == 0 && nonroot) { /* a leaf: its input is its partial */
         for (size_t t = 0; t < k; t++) {
             ic_sched_send(s, parent, ic_segment(ic_reg(IC_BUF_SEND, 0, a->count), seg, k, t));
             ic_sched_round(s);
@@ -141,12 +139,12 @@ int ic_coll_reduce_binary_tree(ic_sched_t *s, const ic_coll_args_t *a)
             ic_region_t part = ic_segment(acc, seg, k, t);
             tmp.count = part.count;
             ic_sched_recv(s, child[c], tmp);
-            if (c == 0 && j > 0 && t > 0)
+            if (c == 0 && nonroot && t > 0)
                 ic_sched_send(s, parent, ic_segment(acc, seg, k, t - 1));
             ic_sched_reduce(s, tmp, part, 1);
             ic_sched_round(s);
         }
-        if (t == k && j > 0 && k > 0) {
+        if (t == k && nonroot && k > 0) {
             ic_sched_send(s, parent, ic_segment(acc, seg, k, k - 1));
             ic_sched_round(s);
         }

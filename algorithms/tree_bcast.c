@@ -46,15 +46,13 @@ void ic_tree_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region
     if (me < 0 || n <= 1 || data.count == 0)
         return;
     size_t k = ic_nsegments(data.count, &seg);
-    long j = (me - root_pos + n) % n;
-    int parent = j > 0 ? ic_line_rank(line, (int)(((j - 1) / 2 + root_pos) % n)) : -1;
-    int child[2], nchild = 0;
-    for (long c = 2 * j + 1; c <= 2 * j + 2 && c < n; c++)
-        child[nchild++] = ic_line_rank(line, (int)((c + root_pos) % n));
+    int parent, child[2];
+    int nchild = ic_binary_tree(line, root_pos, me, &parent, child);
+    int nonroot = parent >= 0;
     /* Step t: send segment t to the first child (a round of its own, so it
      * goes first whoever posts first), then to the second child while
      * segment t + 1 comes in from the parent. */
-    if (j > 0)
+    if (nonroot)
         ic_sched_recv(s, parent, ic_segment(data, seg, k, 0));
     ic_sched_round(s);
     for (size_t t = 0; t < k; t++) {
@@ -63,7 +61,7 @@ void ic_tree_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region
         ic_sched_round(s);
         if (nchild > 1)
             ic_sched_send(s, child[1], ic_segment(data, seg, k, t));
-        if (j > 0 && t + 1 < k)
+        if (nonroot && t + 1 < k)
             ic_sched_recv(s, parent, ic_segment(data, seg, k, t + 1));
         ic_sched_round(s);
     }
