@@ -198,11 +198,12 @@ double ic_knomial_time(int n, int k, double S, double R);
 void ic_rd_allreduce(ic_sched_t *s, const ic_line_t *line, ic_region_t acc, ic_region_t tmp);
 
 /* Collect in ceil(log2 n) steps (Bruck): like ic_bucket_collect (block
- * me at base + prefix(me) of buf on entry, all blocks on return), working
- * on a rotated copy in tmp (room for the total at tmpbase).
+ * me at base + prefix(me) of buf on entry, all blocks on return; with offs,
+ * block i at base + offs[i] instead, any layout), working on a rotated copy
+ * in tmp (room for the total at tmpbase).
  * Cost ceil(log2 n) alpha + (n-1)/n m beta for even blocks. */
 void ic_bruck_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                      const size_t *counts, ic_buf_t tmp, size_t tmpbase);
+                      const size_t *counts, const size_t *offs, ic_buf_t tmp, size_t tmpbase);
 
 /* Distributed combine by recursive halving: like ic_bucket_dcombine (full
  * vectors in, block p complete on position p), in log2 n steps (plus a fold

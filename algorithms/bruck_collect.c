@@ -22,8 +22,10 @@
  * Blocks may be uneven (counts per position); slot ranges are contiguous
  * in the rotated layout, so every step is one message each way.
  *
- * Restrictions: none (any n, counts, packed layout).  Block me must be at
- * base + prefix(me) of buf on entry; tmp needs the total count.
+ * Restrictions: none (any n, counts).  Block i lives at base + offs[i] of
+ * buf (offs NULL: packed, base + prefix(i)); block me must be there on
+ * entry, the others are written there at the end.  tmp needs the total
+ * count.
  *
  * Cost: ceil(log2 n) alpha + (n-1)/n m beta for even blocks (plus two local
  * copies of the vector).
@@ -33,7 +35,7 @@
 #include <stdlib.h>
 
 void ic_bruck_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                      const size_t *counts, ic_buf_t tmp, size_t tmpbase)
+                      const size_t *counts, const size_t *offs, ic_buf_t tmp, size_t tmpbase)
 {
     int n = line->n;
     int me = ic_line_pos(line, s->rank);
@@ -55,7 +57,7 @@ void ic_bruck_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t
     if (tmp == IC_BUF_SCRATCH || tmp == IC_BUF_SCRATCH2)
         ic_sched_need(s, tmp, tmpbase + total);
 
-    size_t mine = ic_blocks_prefix(counts, me);
+    size_t mine = offs ? offs[me] : ic_blocks_prefix(counts, me);
     if (counts[me] > 0)
         ic_sched_copy(s, ic_reg(buf, base + mine, counts[me]), ic_reg(tmp, tmpbase, counts[me]));
     ic_sched_round(s);
@@ -72,12 +74,23 @@ void ic_bruck_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t
             ic_sched_recv(s, from, ic_reg(tmp, tmpbase + rot[d], rlen));
         ic_sched_round(s);
     }
-    /* Unrotate: slots 1 .. n-me-1 are blocks me+1 .. n-1, the rest 0 .. me-1. */
+    /* Unrotate: slots 1 .. n-me-1 are blocks me+1 .. n-1, the rest 0 .. me-1;
+     * packed, that is two copies; at offsets, one per block. */
     size_t upper = rot[n - me] - rot[1];
-    if (upper > 0)
-        ic_sched_copy(s, ic_reg(tmp, tmpbase + rot[1], upper), ic_reg(buf, base + mine + counts[me], upper));
-    if (mine > 0)
-        ic_sched_copy(s, ic_reg(tmp, tmpbase + rot[n - me], mine), ic_reg(buf, base, mine));
+    if (offs) {
+        for (int j = 1; j < n; j++) {
+            int b = (me + j) % n;
+            if (counts[b] > 0)
+                ic_sched_copy(s, ic_reg(tmp, tmpbase + rot[j], counts[b]),
+                              ic_reg(buf, base + offs[b], counts[b]));
+        }
+    } else {
+        if (upper > 0)
+            ic_sched_copy(s, ic_reg(tmp, tmpbase + rot[1], upper),
+                          ic_reg(buf, base + mine + counts[me], upper));
+        if (mine > 0)
+            ic_sched_copy(s, ic_reg(tmp, tmpbase + rot[n - me], mine), ic_reg(buf, base, mine));
+    }
     ic_sched_round(s);
     free(rot);
 }

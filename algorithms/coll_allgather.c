@@ -21,7 +21,8 @@
  *   Cost: (p-1) alpha + (p-1)/p n beta.
  *
  * "bruck": Bruck's collect (bruck_collect.c), distance-doubling exchanges
- *   on a rotated copy in SCRATCH2.  Not in mitra-1995; the fewest start-ups
+ *   on a rotated copy in scratch, unrotated straight into RECV's layout
+ *   (no packed copy even when the layout has gaps).  Not in mitra-1995; the fewest start-ups
  *   for any p, so it wins for short and middle vectors.
  *   Cost: ceil(log2 p) alpha + (p-1)/p n beta.
  *
@@ -51,6 +52,16 @@ static int allgather(ic_sched_t *s, const ic_coll_args_t *a, int how)
         return -1;
     size_t base = 0;
     int direct = ic_layout_direct(&L, &base);
+    if (how == AG_BRUCK && !direct) {
+        /* Bruck works on its own rotated copy: it reads the own block from,
+         * and writes the others to, their places in RECV. */
+        own_block(s, a, &L, IC_BUF_RECV, L.uoff[L.me]);
+        if (L.total > 0)
+            ic_bruck_collect(s, &L.line, IC_BUF_RECV, 0, L.pc, L.uoff, IC_BUF_SCRATCH, 0);
+        ic_sched_round(s);
+        ic_layout_free(&L);
+        return ic_sched_ok(s);
+    }
     ic_buf_t w = direct ? IC_BUF_RECV : IC_BUF_SCRATCH;
     if (!direct) {
         base = 0;
@@ -61,7 +72,7 @@ static int allgather(ic_sched_t *s, const ic_coll_args_t *a, int how)
         if (how == AG_BUCKET) {
             ic_bucket_collect(s, &L.line, w, base, L.pc);
         } else if (how == AG_BRUCK) {
-            ic_bruck_collect(s, &L.line, w, base, L.pc, IC_BUF_SCRATCH2, 0);
+            ic_bruck_collect(s, &L.line, w, base, L.pc, NULL, IC_BUF_SCRATCH2, 0);
         } else {
             ic_mst_gather(s, &L.line, 0, w, base, L.pc);
             ic_mst_bcast(s, &L.line, 0, ic_reg(w, base, L.total));

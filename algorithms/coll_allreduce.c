@@ -77,7 +77,7 @@ int ic_coll_allreduce_halving_doubling(ic_sched_t *s, const ic_coll_args_t *a)
         return -1;
     allreduce_acc(s, a);
     ic_rh_dcombine(s, &L.line, IC_BUF_RECV, 0, L.pc, IC_BUF_SCRATCH, 0);
-    ic_bruck_collect(s, &L.line, IC_BUF_RECV, 0, L.pc, IC_BUF_SCRATCH, 0);
+    ic_bruck_collect(s, &L.line, IC_BUF_RECV, 0, L.pc, NULL, IC_BUF_SCRATCH, 0);
     ic_sched_round(s);
     ic_layout_free(&L);
     return ic_sched_ok(s);

@@ -675,11 +675,11 @@ END_TEST
  * short-vector reductions whose input is read-only (MST combine-to-one in
  * reduce and reduce_scatter, recursive halving: an accumulator copy of the
  * input and a receive buffer for partials; the binary-tree combine: an
- * accumulator and a segment buffer) and Bruck's collect (a rotated
- * copy), and any algorithm for fewer elements than ranks. */
+ * accumulator and a segment buffer), and any algorithm for fewer elements
+ * than ranks. */
 static int scratch_twice(const ic_algorithm_t *alg)
 {
-    return !strcmp(alg->name, "bruck") || !strcmp(alg->name, "recursive_halving") ||
+    return !strcmp(alg->name, "recursive_halving") ||
            (!strcmp(alg->name, "binary_tree") && alg->coll == IC_COLL_REDUCE) ||
            (!strcmp(alg->name, "mst") &&
             (alg->coll == IC_COLL_REDUCE || alg->coll == IC_COLL_REDUCE_SCATTER ||
