@@ -134,6 +134,21 @@ static inline size_t ic_nsegments(size_t count, size_t *seg)
     return *seg ? (count + *seg - 1) / *seg : 0;
 }
 
+/* Prologue of the pipelined primitives: closes the current round; returns
+ * the position of s->rank, or -1 when it has nothing to do (off the line,
+ * one position, nothing to send), and sets *k, the number of segments
+ * (ic_nsegments on *seg). */
+static inline int ic_pipe_start(ic_sched_t *s, const ic_line_t *line, size_t count, size_t *seg,
+                                size_t *k)
+{
+    int me = ic_line_pos(line, s->rank);
+    ic_sched_round(s);
+    if (me < 0 || line->n <= 1 || count == 0)
+        return -1;
+    *k = ic_nsegments(count, seg);
+    return me;
+}
+
 /* Segment sg of the k segments of `seg` elements that data is cut into
  * (the last one takes the remainder); the pipelined primitives use it. */
 static inline ic_region_t ic_segment(ic_region_t data, size_t seg, size_t k, size_t sg)

@@ -134,10 +134,8 @@ static double pipeline_cost(const ic_coll_args_t *a, const ic_model_t *m, size_t
 static double tree_cost(const ic_coll_args_t *a, const ic_model_t *m, size_t seg)
 {
     double k = (double)((a->count + seg - 1) / seg), n = (double)a->count * (double)m->elem;
-    if (a->size == 2)
-        return ic_burst_cost(k, (double)seg * (double)m->elem, n, m);
-    return ic_burst_cost(2 * (k - 1) + ic_tree_depth_cost(a->size), (double)seg * (double)m->elem,
-                      2 * n, m);
+    return ic_burst_cost(ic_tree_steps(a->size, k), (double)seg * (double)m->elem,
+                         ic_tree_port(a->size) * n, m);
 }
 
 /* The segment of k segments (at least 1, at most count), or one segment

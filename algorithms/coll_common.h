@@ -190,6 +190,17 @@ static inline double ic_burst_cost(double S, double msg, double port, const ic_m
     return S * (m->alpha + msg * m->beta);
 }
 
+/* The pipelined binary tree of k segments on p ranks (tree_bcast.c): its
+ * start-ups in sequence, and the busiest port's share of the vector. */
+static inline double ic_tree_steps(int p, double k)
+{
+    return p == 2 ? k : 2 * (k - 1) + ic_tree_depth_cost(p);
+}
+static inline double ic_tree_port(int p)
+{
+    return p == 2 ? 1 : 2;
+}
+
 /* Beta per byte of one of two messages of `bytes` bytes that a pair of
  * ranks exchange in the same round (ic_model_t.x_min). */
 static inline double ic_xbeta(const ic_terms_t *t, double bytes)

@@ -159,6 +159,6 @@ double ic_cost_reduce_binary_tree(const ic_coll_args_t *a, const ic_model_t *m)
     size_t seg = a->seg && a->seg < a->count ? a->seg : a->count;
     double k = (double)((a->count + seg - 1) / seg), n = (double)a->count * (double)m->elem;
     double sb = (double)seg * (double)m->elem;
-    double S = a->size == 2 ? k : 2 * (k - 1) + ic_tree_depth_cost(a->size);
-    return ic_burst_cost(S, sb, 2 * n, m) + S * sb * m->gamma;
+    double S = ic_tree_steps(a->size, k);
+    return ic_burst_cost(S, sb, ic_tree_port(a->size) * n, m) + S * sb * m->gamma;
 }

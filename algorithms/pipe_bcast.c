@@ -35,11 +35,10 @@ void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region
                    size_t seg)
 {
     int n = line->n;
-    int me = ic_line_pos(line, s->rank);
-    ic_sched_round(s);
-    if (me < 0 || n <= 1 || data.count == 0)
+    size_t k;
+    int me = ic_pipe_start(s, line, data.count, &seg, &k);
+    if (me < 0)
         return;
-    size_t k = ic_nsegments(data.count, &seg);
     size_t j = (size_t)((me - root_pos + n) % n);
     int prev = ic_line_rank(line, (me + n - 1) % n);
     int next = ic_line_rank(line, (me + 1) % n);

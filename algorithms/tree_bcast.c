@@ -40,12 +40,10 @@
 
 void ic_tree_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data, size_t seg)
 {
-    int n = line->n;
-    int me = ic_line_pos(line, s->rank);
-    ic_sched_round(s);
-    if (me < 0 || n <= 1 || data.count == 0)
+    size_t k;
+    int me = ic_pipe_start(s, line, data.count, &seg, &k);
+    if (me < 0)
         return;
-    size_t k = ic_nsegments(data.count, &seg);
     int parent, child[2];
     int nchild = ic_binary_tree(line, root_pos, me, &parent, child);
     int nonroot = parent >= 0;
