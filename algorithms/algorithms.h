@@ -305,6 +305,12 @@ typedef struct ic_coll_args {
                              chosen by the selector: elements per segment
                              of the pipelined ones (0 = one segment), the
                              radix of "knomial" (0 = 2)                     */
+    size_t bounded_from;  /* reductions of at least this many elements (the
+                             vector, or all blocks together) keep every
+                             rank's scratch within the message: the
+                             short-vector ones whose input is read-only
+                             then run in pieces (ic_reduce_pieces); 0 =
+                             never (up to twice the message)               */
 } ic_coll_args_t;
 
 /* Restriction flags of an algorithm. */

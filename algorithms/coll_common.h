@@ -159,6 +159,31 @@ static inline void ic_layout_copy(ic_sched_t *s, const ic_layout_t *L, ic_buf_t 
         ic_sched_copy(s, ic_reg(from, rs, len), ic_reg(to, rd, len));
 }
 
+/*
+ * Pieces of the short-vector reductions.  An MST combine-to-one, the fold
+ * of recursive halving and a binary-tree combine hold, on a rank whose
+ * input is read-only and whose RECV is not significant (or too short), a
+ * partial of the whole vector and a second one arriving: up to twice the
+ * message.  From a->bounded_from elements on they run on contiguous pieces
+ * of the vector one after another instead, each piece at most half the
+ * vector (two pieces when n is even, three when odd: 2 ceil(n/3) <= n), so
+ * their scratch stays within the message; each piece costs the start-ups
+ * again.  Returns the number of pieces (1 = the whole vector at once).
+ */
+static inline size_t ic_reduce_pieces(const ic_coll_args_t *a, size_t n)
+{
+    if (a->bounded_from == 0 || n < a->bounded_from || n < 2)
+        return 1;
+    return n % 2 ? 3 : 2;
+}
+
+/* Piece j of k of n elements: [*lo, *lo + return). */
+static inline size_t ic_reduce_piece(size_t n, size_t k, size_t j, size_t *lo)
+{
+    *lo = n * j / k;
+    return n * (j + 1) / k - *lo;
+}
+
 /* ---------------------------------------------------- closed-form costs
  *
  * The terms the cost formulas of the coll_*.c files are written in, for the

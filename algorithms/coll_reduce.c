@@ -6,7 +6,10 @@
  *   accumulator (the root's RECV -- nothing to copy when in_place -- or
  *   SCRATCH on the other ranks, whose RECV is not significant); partials
  *   arrive in SCRATCH2.  Keeps rank order (non-commutative ops are fine).
- *   Cost: ceil(log2 p) (alpha + n beta + n gamma).
+ *   Cost: ceil(log2 p) (alpha + n beta + n gamma).  An interior position
+ *   other than the root holds 2 n; from a->bounded_from elements on the
+ *   vector goes in q = 2 or 3 pieces, one combine each (ic_reduce_pieces):
+ *   ceil(log2 p) (q alpha + n beta + n gamma), scratch within n.
  *
  * "dcombine_gather": the long-vector reduce.  The vector, split evenly
  *   into p blocks, is reduced by a bucket distributed combine that reads
@@ -23,9 +26,13 @@
  *
  * "binary_tree": the pipelined binary-tree broadcast (tree_bcast.c) run
  *   backwards, for commutative ops: in step t a position receives segment t
- *   of its first child's partial into a one-segment buffer and combines it
- *   into its accumulator, then its second child's, while it sends segment
- *   t - 1 of its own partial to its parent.  No position receives more
+ *   of its first child's partial and combines its own input's segment t
+ *   into it, then receives and combines its second child's, while it sends
+ *   segment t - 1 of its partial to its parent.  A position other than the
+ *   root works in two one-segment slots (the root combines into its RECV
+ *   through one): within the message once there are two segments or more,
+ *   which from a->bounded_from elements on the segment is cut to ensure
+ *   (at most half the vector).  No position receives more
  *   than 2 n bytes (the MST root: ceil(log2 p) n), which is what counts on
  *   rate-bound links (ic_model_t.burst; the emulated cluster's 4 KiB
  *   reduce to 8 ranks).  Leaves send their input directly.
@@ -38,15 +45,17 @@
 #include "coll_common.h"
 #include "mst.h"
 
-/* The accumulator of this rank, initialised with its input. */
-static ic_region_t reduce_acc(ic_sched_t *s, const ic_coll_args_t *a)
+/* The accumulator of this rank for the elements [lo, lo + n) (the root's
+ * RECV; SCRATCH from 0 on the other ranks, whose RECV is not
+ * significant), initialised with its input. */
+static ic_region_t reduce_acc(ic_sched_t *s, const ic_coll_args_t *a, size_t lo, size_t n)
 {
     int root = a->rank == a->root;
-    ic_region_t acc = ic_reg(root ? IC_BUF_RECV : IC_BUF_SCRATCH, 0, a->count);
+    ic_region_t acc = ic_reg(root ? IC_BUF_RECV : IC_BUF_SCRATCH, root ? lo : 0, n);
     if (!root)
-        ic_sched_need(s, IC_BUF_SCRATCH, a->count);
-    if (a->count > 0 && !(root && a->in_place))
-        ic_sched_copy(s, ic_reg(IC_BUF_SEND, 0, a->count), acc);
+        ic_sched_need(s, IC_BUF_SCRATCH, n);
+    if (n > 0 && !(root && a->in_place))
+        ic_sched_copy(s, ic_reg(IC_BUF_SEND, lo, n), acc);
     return acc;
 }
 
@@ -54,9 +63,17 @@ int ic_coll_reduce_mst(ic_sched_t *s, const ic_coll_args_t *a)
 {
     ic_line_t line = ic_coll_line(a);
     int root = ic_line_pos(&line, a->root);
-    ic_region_t acc = reduce_acc(s, a);
-    ic_mst_combine(s, &line, root, acc, ic_reg(IC_BUF_SCRATCH2, 0, a->count));
-    ic_sched_round(s);
+    ic_mst_step_t st[IC_MST_MAXSTEPS];
+    int leaf = !ic_mst_receives(st, ic_mst_steps(line.n, root, ic_line_pos(&line, a->rank), st));
+    size_t k = ic_reduce_pieces(a, a->count);
+    for (size_t j = 0; j < k; j++) {
+        size_t lo, n = ic_reduce_piece(a->count, k, j, &lo);
+        /* a leaf sends its input as it is */
+        ic_region_t acc = leaf && a->rank != a->root ? ic_reg(IC_BUF_SEND, lo, n)
+                                                     : reduce_acc(s, a, lo, n);
+        ic_mst_combine(s, &line, root, acc, ic_reg(IC_BUF_SCRATCH2, 0, n));
+        ic_sched_round(s);
+    }
     return ic_sched_ok(s);
 }
 
@@ -104,7 +121,8 @@ int ic_coll_reduce_dcombine_gather(ic_sched_t *s, const ic_coll_args_t *a)
 double ic_cost_reduce_mst(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
-    return t.L * (t.a + t.n * (t.b + t.g));
+    double k = (double)ic_reduce_pieces(a, a->count);
+    return t.L * (k * t.a + t.n * (t.b + t.g));
 }
 
 double ic_cost_reduce_dcombine_gather(const ic_coll_args_t *a, const ic_model_t *m)
@@ -113,39 +131,71 @@ double ic_cost_reduce_dcombine_gather(const ic_coll_args_t *a, const ic_model_t 
     return (t.L + t.p - 1) * t.a + t.f * t.n * (t.bring + t.b) + t.f * t.n * t.g;
 }
 
+/* The binary tree's segment: the selector's, at most half the vector from
+ * a->bounded_from elements on (two one-segment slots then fit in it). */
+static size_t reduce_tree_seg(const ic_coll_args_t *a)
+{
+    size_t seg = a->seg && a->seg < a->count ? a->seg : a->count;
+    if (ic_reduce_pieces(a, a->count) > 1 && seg > a->count / 2)
+        seg = a->count / 2;
+    return seg;
+}
+
 int ic_coll_reduce_binary_tree(ic_sched_t *s, const ic_coll_args_t *a)
 {
     ic_line_t line = ic_coll_line(a);
     int parent, child[2];
     int nchild = ic_binary_tree(&line, ic_line_pos(&line, a->root), ic_line_pos(&line, a->rank),
                                 &parent, child);
-    int nonroot = parent >= 0;
-    size_t seg = a->seg;
+    size_t seg = reduce_tree_seg(a);
     size_t k = ic_nsegments(a->count, &seg);
-    if (nchild == 0 && nonroot) { /* a leaf: its input is its partial */
+    ic_region_t in = ic_reg(a->in_place && parent < 0 ? IC_BUF_RECV : IC_BUF_SEND, 0, a->count);
+    if (parent < 0) { /* the root: segments of partials combine into RECV */
+        reduce_acc(s, a, 0, a->count);
+        ic_sched_round(s);
+        ic_region_t tmp = ic_reg(IC_BUF_SCRATCH2, 0, seg);
+        if (k > 0 && nchild > 0)
+            ic_sched_need(s, IC_BUF_SCRATCH2, seg);
+        for (size_t t = 0; t < k; t++)
+            for (int c = 0; c < nchild; c++) {
+                ic_region_t part = ic_segment(ic_reg(IC_BUF_RECV, 0, a->count), seg, k, t);
+                tmp.count = part.count;
+                ic_sched_recv(s, child[c], tmp);
+                ic_sched_reduce(s, tmp, part, 1);
+                ic_sched_round(s);
+            }
+        return ic_sched_ok(s);
+    }
+    ic_sched_round(s);
+    if (nchild == 0) { /* a leaf: its input is its partial */
         for (size_t t = 0; t < k; t++) {
-            ic_sched_send(s, parent, ic_segment(ic_reg(IC_BUF_SEND, 0, a->count), seg, k, t));
+            ic_sched_send(s, parent, ic_segment(in, seg, k, t));
             ic_sched_round(s);
         }
         return ic_sched_ok(s);
     }
-    ic_region_t acc = reduce_acc(s, a);
-    ic_sched_round(s);
-    ic_region_t tmp = ic_reg(IC_BUF_SCRATCH2, 0, seg);
-    if (k > 0 && nchild > 0)
-        ic_sched_need(s, IC_BUF_SCRATCH2, seg);
-    for (size_t t = 0; t <= k; t++) {
-        for (int c = 0; c < nchild && t < k; c++) {
-            ic_region_t part = ic_segment(acc, seg, k, t);
-            tmp.count = part.count;
-            ic_sched_recv(s, child[c], tmp);
-            if (c == 0 && nonroot && t > 0)
-                ic_sched_send(s, parent, ic_segment(acc, seg, k, t - 1));
-            ic_sched_reduce(s, tmp, part, 1);
-            ic_sched_round(s);
+    /* An interior position: segment t of its partial takes shape in slot
+     * t % 2 of SCRATCH (the first child's segment arrives there and the
+     * input's is combined in; the second child's arrives in the other slot,
+     * free again once segment t - 1 has gone to the parent). */
+    if (k > 0)
+        ic_sched_need(s, IC_BUF_SCRATCH, (k > 1 || nchild > 1 ? 2 : 1) * seg);
+    for (size_t t = 0; t <= k && k > 0; t++) {
+        ic_region_t prev = ic_reg(IC_BUF_SCRATCH, (t + 1) % 2 * seg, 0);
+        if (t > 0) {
+            prev.count = ic_segment(in, seg, k, t - 1).count;
+            ic_sched_send(s, parent, prev);
         }
-        if (t == k && nonroot && k > 0) {
-            ic_sched_send(s, parent, ic_segment(acc, seg, k, k - 1));
+        if (t == k) {
+            ic_sched_round(s);
+            break;
+        }
+        ic_region_t mine = ic_segment(in, seg, k, t);
+        ic_region_t part = ic_reg(IC_BUF_SCRATCH, t % 2 * seg, mine.count);
+        for (int c = 0; c < nchild; c++) {
+            ic_region_t into = c ? ic_reg(prev.buf, prev.off, mine.count) : part;
+            ic_sched_recv(s, child[c], into);
+            ic_sched_reduce(s, c ? into : mine, part, 1);
             ic_sched_round(s);
         }
     }
@@ -156,7 +206,7 @@ double ic_cost_reduce_binary_tree(const ic_coll_args_t *a, const ic_model_t *m)
 {
     if (a->size <= 1 || a->count == 0)
         return 0;
-    size_t seg = a->seg && a->seg < a->count ? a->seg : a->count;
+    size_t seg = reduce_tree_seg(a);
     double k = (double)((a->count + seg - 1) / seg), n = (double)a->count * (double)m->elem;
     double sb = (double)seg * (double)m->elem;
     double S = ic_tree_steps(a->size, k);

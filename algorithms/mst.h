@@ -128,6 +128,16 @@ static inline int ic_mst_steps(int n, int root, int me, ic_mst_step_t *steps)
     return k;
 }
 
+/* Does the position of these steps receive anything in a combine (send in
+ * the broadcast)?  Leaves do not. */
+static inline int ic_mst_receives(const ic_mst_step_t *steps, int k)
+{
+    for (int i = 0; i < k; i++)
+        if (steps[i].role == IC_MST_SEND)
+            return 1;
+    return 0;
+}
+
 #ifdef __cplusplus
 }
 #endif

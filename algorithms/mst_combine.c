@@ -17,7 +17,8 @@
  * its receives; one step is one round (receive into tmp, then reduce).
  *
  * Restrictions: none (any n, any root, keeps line order).  tmp must have
- * acc.count elements and must not overlap acc.  A zero-length vector is
+ * acc.count elements and must not overlap acc (a leaf, which receives
+ * nothing, does not use it; acc may then be its input, only read).  A zero-length vector is
  * still sent (empty messages), so the combine also synchronises.
  *
  * Cost: ceil(log2 n) (alpha + m beta + m gamma).
@@ -34,11 +35,10 @@ void ic_mst_combine(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_regio
         return;
 
     ic_region_t in = ic_reg(tmp.buf, tmp.off, acc.count);
-    if (tmp.buf == IC_BUF_SCRATCH || tmp.buf == IC_BUF_SCRATCH2)
-        ic_sched_need(s, tmp.buf, tmp.off + acc.count);
-
     ic_mst_step_t st[IC_MST_MAXSTEPS];
     int k = ic_mst_steps(line->n, root_pos, me, st);
+    if (ic_mst_receives(st, k) && (tmp.buf == IC_BUF_SCRATCH || tmp.buf == IC_BUF_SCRATCH2))
+        ic_sched_need(s, tmp.buf, tmp.off + acc.count);
     for (int i = k - 1; i >= 0; i--) {
         if (st[i].role == IC_MST_SEND) {
             /* broadcast sender = combine receiver */

@@ -366,6 +366,7 @@ static double predict(const point_t *pt, const char *name, const model_t *m)
     a.commutative = 1;
     a.units_match = 1;
     size_t elem = pt->esz;
+    a.bounded_from = ic_bounded_from(ic_scratch_slack(), elem);
     switch (pt->c) {
     case IC_COLL_BCAST:
     case IC_COLL_REDUCE:

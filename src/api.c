@@ -10,6 +10,7 @@
  */
 #include "config.h"
 #include "ic_internal.h"
+#include "choose.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -94,6 +95,8 @@ static size_t *alloc_counts(call_t *c, int p)
 static int prepare(call_t *c, size_t elem, const ic_typeinfo_t *sti, const ic_algorithm_t **alg)
 {
     ic_ctx_t *ctx = c->ctx;
+    /* messages longer than the slack keep their scratch within themselves */
+    c->a.bounded_from = ic_bounded_from(ic_env()->scratch_slack, elem);
     *alg = ic_select(ctx, &c->a, elem);
     if (!*alg)
         return fail(c, MPI_ERR_INTERN, "no algorithm can serve this call");

@@ -29,6 +29,13 @@
  *                                 the busiest port's bytes (ic_model_t).
  *                                 Default 0: plain alpha-beta
  *   INTERCOM_SCRATCH_CACHE=BYTES  scratch kept between calls (default 16 MiB)
+ *   INTERCOM_SCRATCH_SLACK=BYTES  messages longer than BYTES get at most
+ *                                 their own length of scratch per rank;
+ *                                 shorter ones up to twice (the
+ *                                 short-vector reductions, which would
+ *                                 otherwise run in pieces, each paying its
+ *                                 start-ups again).  Default 64 KiB; 0:
+ *                                 always within the message
  *   INTERCOM_CHUNK=BYTES          longer messages go in lock-step pieces of
  *                                 at most BYTES (executor.c; 0 = whole).
  *                                 Default 32 KiB across nodes (below Open
@@ -38,6 +45,7 @@
  */
 #include "config.h"
 #include "ic_internal.h"
+#include "choose.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +102,7 @@ const ic_env_t *ic_env(void)
     }
     env.cost.burst = (size_t)getd("INTERCOM_BURST", 0);
     env.scratch_cache = (size_t)getd("INTERCOM_SCRATCH_CACHE", 16.0 * 1024 * 1024);
+    env.scratch_slack = (size_t)getd("INTERCOM_SCRATCH_SLACK", IC_SCRATCH_SLACK);
 #ifdef SMPI_H
     /* SimGrid's SMPI: no TCP queues to keep short, and its network model
      * gives messages below 64 KiB a lower bandwidth (smpi/bw-factor), so

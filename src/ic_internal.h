@@ -176,6 +176,9 @@ typedef struct ic_env {
     ic_cost_params_t cost_node; /* the same, or shared memory's figures,
                                    for communicators within one node    */
     size_t scratch_cache;       /* INTERCOM_SCRATCH_CACHE (bytes)        */
+    size_t scratch_slack;       /* INTERCOM_SCRATCH_SLACK (bytes): up to
+                                   this message length a call's scratch
+                                   may reach twice the message            */
     size_t chunk, chunk_node;   /* INTERCOM_CHUNK: messages go in pieces
                                    of at most this many bytes (executor.c)
                                    across nodes, within one; 0 = whole   */

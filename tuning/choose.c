@@ -5,6 +5,14 @@
 
 #include <stdlib.h>
 
+size_t ic_scratch_slack(void)
+{
+    const char *v = getenv("INTERCOM_SCRATCH_SLACK");
+    char *end = NULL;
+    double d = v && *v ? strtod(v, &end) : -1;
+    return d >= 0 && !*end ? (size_t)d : IC_SCRATCH_SLACK;
+}
+
 ic_model_t ic_model_of(const ic_cost_params_t *c, size_t elem)
 {
     ic_model_t m;
@@ -51,7 +59,12 @@ double ic_predict(const ic_algorithm_t *alg, const ic_coll_args_t *a0, const ic_
     for (int r = 0; r < p && ok; r++) {
         ic_coll_args_t a = *a0;
         a.rank = r;
-        a.in_place = 0; /* only arguments that agree across ranks matter */
+        /* only arguments that agree across ranks matter: in place is one
+         * for all ranks of the rootless reductions (MPI's rule), the
+         * root's own business otherwise */
+        a.in_place = a0->in_place && (a0->coll == IC_COLL_ALLREDUCE ||
+                                      a0->coll == IC_COLL_REDUCE_SCATTER ||
+                                      a0->coll == IC_COLL_REDUCE_SCATTER_BLOCK);
         a.seg = seg;
         ic_sched_init(&s[r], r, p);
         built = r + 1;

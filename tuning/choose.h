@@ -21,6 +21,22 @@
 extern "C" {
 #endif
 
+/* INTERCOM_SCRATCH_SLACK's default (bytes): calls on messages up to this
+ * long may use scratch up to twice the message, longer ones at most the
+ * message (ic_coll_args_t.bounded_from). */
+#define IC_SCRATCH_SLACK 65536
+
+/* ic_coll_args_t.bounded_from for a slack of `slack` bytes and elements of
+ * elem bytes: the first length longer than the slack. */
+static inline size_t ic_bounded_from(size_t slack, size_t elem)
+{
+    return slack / (elem ? elem : 1) + 1;
+}
+
+/* The slack of the environment (INTERCOM_SCRATCH_SLACK, else the
+ * default), for the tools; the library reads it once (src/env.c). */
+size_t ic_scratch_slack(void);
+
 /* The closed-form model of cost parameters c for elements of elem bytes. */
 ic_model_t ic_model_of(const ic_cost_params_t *c, size_t elem);
 

@@ -46,9 +46,11 @@ static int is_reduction(ic_coll_t c)
            c == IC_COLL_REDUCE_SCATTER_BLOCK;
 }
 
-/* Describe a call of `elems` elements in total on p ranks (blocks even). */
-static void make_args(ic_coll_args_t *a, ic_coll_t c, int p, size_t elems, int root, int commute,
-                      size_t *counts)
+/* Describe a call of `elems` elements of elem bytes in total on p ranks
+ * (blocks even; scratch bounded as the library does from
+ * INTERCOM_SCRATCH_SLACK on). */
+static void make_args(ic_coll_args_t *a, ic_coll_t c, int p, size_t elems, size_t elem, int root,
+                      int commute, size_t *counts)
 {
     memset(a, 0, sizeof(*a));
     a->coll = c;
@@ -56,6 +58,7 @@ static void make_args(ic_coll_args_t *a, ic_coll_t c, int p, size_t elems, int r
     a->root = root;
     a->commutative = commute;
     a->units_match = 1;
+    a->bounded_from = ic_bounded_from(ic_scratch_slack(), elem);
     switch (c) {
     case IC_COLL_BCAST:
     case IC_COLL_REDUCE:
@@ -112,7 +115,7 @@ static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute)
             if (coll == IC_COLL_BARRIER && bytes > 8)
                 break;
             ic_coll_args_t a;
-            make_args(&a, coll, p, elems, 0, is_reduction(coll) ? commute : 1, counts);
+            make_args(&a, coll, p, elems, elem, 0, is_reduction(coll) ? commute : 1, counts);
             double t = 0;
             const ic_algorithm_t *alg = ic_choose(&a, c, elem, &t);
             printf("%-22s %10zu  %-18s %12.4g\n", ic_coll_name(coll),
@@ -133,7 +136,8 @@ static int find_coll(const char *name, ic_coll_t *out)
     return -1;
 }
 
-static int cmd_schedule(const char *cname, const char *aname, int p, size_t n, int root, int rank)
+static int cmd_schedule(const char *cname, const char *aname, int p, size_t n, size_t elem,
+                        int root, int rank)
 {
     ic_coll_t coll;
     if (find_coll(cname, &coll)) {
@@ -152,7 +156,7 @@ static int cmd_schedule(const char *cname, const char *aname, int p, size_t n, i
         if (rank >= 0 && r != rank)
             continue;
         ic_coll_args_t a;
-        make_args(&a, coll, p, n, root, 1, counts);
+        make_args(&a, coll, p, n, elem, root, 1, counts);
         a.rank = r;
         ic_sched_t s;
         ic_sched_init(&s, r, p);
@@ -232,7 +236,7 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "choose"))
         return cmd_choose(p, &c, elem, commute);
     if (!strcmp(argv[1], "schedule") && npos == 2)
-        return cmd_schedule(pos[0], pos[1], p, n, root, rank);
+        return cmd_schedule(pos[0], pos[1], p, n, elem, root, rank);
     usage();
     return 2;
 }

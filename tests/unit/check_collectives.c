@@ -362,7 +362,9 @@ static ic_coll_args_t args_of(ic_coll_t c, int p, int root, size_t count)
     return a;
 }
 
-/* Run every algorithm of collective c on one argument set. */
+/* Run every algorithm of collective c on one argument set; the reductions
+ * also with every length bounded (bounded_from = 1: the short-vector ones
+ * in pieces, the binary tree in slots of at most half the vector). */
 static void all_algs(ic_coll_t c, const ic_coll_args_t *a, int in_place)
 {
     int n = 0;
@@ -370,6 +372,11 @@ static void all_algs(ic_coll_t c, const ic_coll_args_t *a, int in_place)
         if (alg->coll != c)
             continue;
         n++;
+        if (is_reduction(c) && c != IC_COLL_ALLREDUCE) {
+            ic_coll_args_t b = *a;
+            b.bounded_from = 1;
+            ck_assert_msg(run_case(alg, &b, in_place) == 0, "%s (bounded)", msg);
+        }
         if (!alg->seg_rule) {
             ck_assert_msg(run_case(alg, a, in_place) == 0, "%s", msg);
             continue;
@@ -671,12 +678,13 @@ END_TEST
  * buffers together) than the message, in its elements (the vector of
  * bcast/reduce/allreduce, all blocks together otherwise), once the message
  * has at least p elements; for every algorithm, even and uneven blocks,
- * packed and with gaps, two roots.  Except, up to twice the message, the
- * short-vector reductions whose input is read-only (MST combine-to-one in
- * reduce and reduce_scatter, recursive halving: an accumulator copy of the
- * input and a receive buffer for partials; the binary-tree combine: an
- * accumulator and a segment buffer), and any algorithm for fewer elements
- * than ranks. */
+ * packed and with gaps, two roots, every segment length.  Except, up to
+ * twice the message, below bounded_from elements (run here with 0: never
+ * bounded, and 1: always), the short-vector reductions whose input is
+ * read-only (MST combine-to-one in reduce and reduce_scatter, recursive
+ * halving: an accumulator copy of the input and a receive buffer for
+ * partials; the binary-tree combine in one segment: two children's
+ * partials), and any algorithm for fewer elements than ranks. */
 static int scratch_twice(const ic_algorithm_t *alg)
 {
     return !strcmp(alg->name, "recursive_halving") ||
@@ -714,8 +722,12 @@ START_TEST(test_scratch_at_most_message)
                     }
                     if (!ic_alg_usable(alg, &a, NULL))
                         continue;
+                    for (int v = 0; v < 6; v++) {
+                    a.bounded_from = (size_t)(v % 2);
                     if (alg->seg_rule)
-                        a.seg = msg > 3 ? msg / 3 : 1;
+                        a.seg = v < 2 ? 0 : v < 4 ? 1 : msg > 3 ? msg / 3 : 1;
+                    else if (v >= 2)
+                        break;
                     for (int r = 0; r < p; r++) {
                         a.rank = r;
                         a.sendcount = a.counts ? a.counts[r] : 0;
@@ -724,10 +736,15 @@ START_TEST(test_scratch_at_most_message)
                         ck_assert_int_eq(alg->build(&scheds[r], &a), 0);
                         size_t s = scheds[r].scratch[IC_BUF_SCRATCH] +
                                    scheds[r].scratch[IC_BUF_SCRATCH2];
-                        size_t cap = scratch_twice(alg) || msg < (size_t)p ? 2 * msg : msg;
+                        size_t cap = (scratch_twice(alg) && !a.bounded_from) || msg < (size_t)p
+                                         ? 2 * msg
+                                         : msg;
                         ck_assert_msg(s <= cap,
-                                      "%s/%s p=%d rank %d root %d: scratch %zu > %zu (message %zu)",
-                                      ic_coll_name(alg->coll), alg->name, p, r, a.root, s, cap, msg);
+                                      "%s/%s p=%d rank %d root %d seg %zu bounded %zu: scratch "
+                                      "%zu > %zu (message %zu)",
+                                      ic_coll_name(alg->coll), alg->name, p, r, a.root, a.seg,
+                                      a.bounded_from, s, cap, msg);
+                    }
                     }
                 }
     }
