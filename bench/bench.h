@@ -47,6 +47,8 @@ typedef struct ic_bench_opts {
     /* coll */
     const char *ops; /* --ops LIST                                      */
     int table2, algorithms, root, selector_fit;
+    double settle; /* --settle S: idle time before each timed call       */
+    int block;     /* --block N: calls per turn of a library (0, 1: one) */
     const char *type; /* --type int|double|float|char                    */
     /* loggp */
     const char *modes; /* --modes LIST                                    */

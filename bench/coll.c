@@ -26,6 +26,15 @@
  *     goes first; each call starts after an MPI_Barrier and its time is
  *     that of the slowest rank (MPI_Reduce MAX of the per-rank times, done
  *     after the repetitions); medians and quartiles over the repetitions.
+ *     With --block N the libraries take turns in blocks of N calls
+ *     instead of single calls: each block after the first call then runs
+ *     in its own library's steady state (on links limited by a token
+ *     bucket, single calls in turn share the bucket: a library that leaves
+ *     it fuller speeds up the other's next call).
+ *     With --settle S the ranks idle S seconds (after a barrier) before
+ *     each call's barrier: on links limited by a token bucket (the emulated
+ *     cluster's tbf) the bucket then refills, and a call does not run on
+ *     the credit the other library's call left or pay for its debt.
  *   - every repetition compares InterCom's result with the vendor's, byte
  *     for byte, on every rank where the result is defined (outputs are
  *     poisoned before each call, so a call that writes nothing fails).
@@ -262,10 +271,15 @@ static int call(const point_t *pt, int lib)
     }
 }
 
-/* One timed call of one library on this rank. */
-static double timed_call(const point_t *pt, int lib, int *errors)
+/* One timed call of one library on this rank, `settle` seconds after the
+ * ranks met in a barrier. */
+static double timed_call(const point_t *pt, int lib, int *errors, double settle)
 {
     point_reset((point_t *)pt, lib);
+    if (settle > 0) {
+        MPI_Barrier(pt->comm);
+        ic_bench_sleep(settle);
+    }
     MPI_Barrier(pt->comm);
     double t0 = MPI_Wtime();
     int rc = call(pt, lib);
@@ -308,7 +322,7 @@ static void measure(ic_bench_t *b, const point_t *pt, result_t *res)
     for (int w = 0; w < b->o.warmup; w++) {
         double t0 = MPI_Wtime(); /* a whole repetition: both calls, barriers, checks */
         for (int lib = 0; lib < 2; lib++)
-            timed_call(pt, lib, &errors);
+            timed_call(pt, lib, &errors, b->o.settle);
         if (pt->cmp_bytes)
             mism += memcmp(pt->out[0], pt->out[1], pt->cmp_bytes) != 0;
         est = MPI_Wtime() - t0;
@@ -316,10 +330,15 @@ static void measure(ic_bench_t *b, const point_t *pt, result_t *res)
     MPI_Allreduce(&est, &gest, 1, MPI_DOUBLE, MPI_MAX, pt->comm);
     int reps = ic_bench_reps(b, gest);
     double *t = ic_bench_alloc(b, 4 * (size_t)reps * sizeof(double));
-    for (int r = 0; r < reps; r++) {
-        int first = r % 2 ? LIB_IC : LIB_VENDOR;
-        t[2 * r + first] = timed_call(pt, first, &errors);
-        t[2 * r + !first] = timed_call(pt, !first, &errors);
+    int blk = b->o.block > 1 ? b->o.block : 1;
+    for (int r0 = 0; r0 < reps; r0 += blk) {
+        int first = (r0 / blk) % 2 ? LIB_IC : LIB_VENDOR;
+        int end = r0 + blk < reps ? r0 + blk : reps;
+        for (int k = 0; k < 2; k++) {
+            int lib = k ? !first : first;
+            for (int r = r0; r < end; r++)
+                t[2 * r + lib] = timed_call(pt, lib, &errors, b->o.settle);
+        }
         if (pt->cmp_bytes && memcmp(pt->out[0], pt->out[1], pt->cmp_bytes) != 0)
             mism++;
     }
@@ -693,6 +712,10 @@ int ic_bench_coll(ic_bench_t *b)
                        b->o.selector_fit ? "InterCom chooses with this run's alpha, beta, gamma"
                                          : "InterCom's own parameters (INTERCOM_ALPHA/_BETA/"
                                            "_GAMMA or built-in)");
+        if (b->o.block > 1)
+            ic_report_info(r, "block", "the libraries take turns every %d calls", b->o.block);
+        if (b->o.settle > 0)
+            ic_report_info(r, "settle", "%g s idle before every timed call", b->o.settle);
         ic_report_note(r, "times: median over the repetitions of the slowest rank's time; "
                           "*_iqr%%: interquartile range / median; ratio = vendor / InterCom; "
                           "bound: alpha-beta-gamma lower bound; predicted: InterCom's cost "

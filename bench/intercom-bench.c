@@ -82,6 +82,12 @@ static const struct {
     {"--type", "T", S_COLL, "element type int (default; double with --table2), long, float"},
     {"--table2", NULL, S_COLL, "mitra-1995 Table 2: bcast and allreduce at 16 B..1 MiB"},
     {"--algorithms", NULL, S_COLL, "time every registered algorithm (IC_Set_algorithm)"},
+    {"--block", "N", S_COLL,
+     "the two libraries take turns every N calls (default 1): each runs in its own steady "
+     "state on rate-limited links"},
+    {"--settle", "SECONDS", S_COLL,
+     "idle time before each timed call, so rate-limited links (token buckets) refill and "
+     "one library's call does not pay for the other's (default 0)"},
     {"--selector-fit", NULL, S_COLL,
      "let InterCom's selector use this run's fitted alpha, beta, gamma"},
 };
@@ -247,6 +253,10 @@ static int parse(int argc, char **argv, unsigned cmd, ic_bench_opts_t *o, int ra
             bad = !((o->budget = atof(v)) > 0);
         else if (!strcmp(a, "--warmup"))
             bad = parse_int(v, 0, &o->warmup);
+        else if (!strcmp(a, "--block"))
+            bad = parse_int(v, 1, &o->block);
+        else if (!strcmp(a, "--settle"))
+            bad = !((o->settle = atof(v)) >= 0 && o->settle <= 10);
         else if (!strcmp(a, "--label"))
             o->label = v;
         else if (!strcmp(a, "--peer"))

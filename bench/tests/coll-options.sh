@@ -1,5 +1,5 @@
 #!/bin/sh
-# Smoke test: intercom-bench coll options: --table2, --algorithms, --json,
+# Smoke test: intercom-bench coll options: --table2, --algorithms, --json, --settle, --block,
 # the text table, --plot (when gnuplot is installed), p = 1.
 . "${srcdir:-.}/bench/tests/smoke-lib.sh"
 
@@ -18,21 +18,23 @@ n_allreduce=$(csv_rows coll | grep -c '^allreduce,')
 expect_all coll check ok
 csv_col coll algorithm | grep -q "unusable" && fail "a registered algorithm could not run"
 
-run_bench 2 coll --json --ops bcast,barrier --sizes 16,1K --reps 2 --warmup 1
+run_bench 2 coll --json --ops bcast,barrier --sizes 16,1K --reps 2 --warmup 1 --settle 0.002
 if command -v python3 >/dev/null 2>&1; then
     python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 rows = [t for t in d["tables"] if t["name"] == "coll"][0]["rows"]
 assert len(rows) == 3, rows
 assert all(r["check"] == "ok" for r in rows)
-assert d["info"]["alpha"] > 0' "$out" || fail "bad JSON"
+assert d["info"]["alpha"] > 0
+assert d["info"]["settle"].startswith("0.002 s")' "$out" || fail "bad JSON"
 else
     grep -q '"name": "coll"' "$out" || fail "no coll table in the JSON output"
 fi
 
-run_bench 2 coll --ops reduce --sizes 1K --reps 2 --warmup 1
+run_bench 2 coll --ops reduce --sizes 1K --reps 4 --warmup 1 --block 2
 grep -q "^Collectives: vendor MPI against InterCom" "$out" || fail "no text table"
 grep -Eq "^op +p +bytes" "$out" || fail "no text header"
+grep -q "take turns every 2 calls" "$out" || fail "--block not reported"
 
 if command -v gnuplot >/dev/null 2>&1; then
     run_bench 2 coll --ops allreduce --sizes 64,4K --reps 2 --warmup 1 --plot "$work/fig"
