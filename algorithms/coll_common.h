@@ -160,15 +160,16 @@ static inline void ic_layout_copy(ic_sched_t *s, const ic_layout_t *L, ic_buf_t 
 }
 
 /*
- * Pieces of the short-vector reductions.  An MST combine-to-one, the fold
- * of recursive halving and a binary-tree combine hold, on a rank whose
- * input is read-only and whose RECV is not significant (or too short), a
- * partial of the whole vector and a second one arriving: up to twice the
- * message.  From a->bounded_from elements on they run on contiguous pieces
- * of the vector one after another instead, each piece at most half the
- * vector (two pieces when n is even, three when odd: 2 ceil(n/3) <= n), so
- * their scratch stays within the message; each piece costs the start-ups
- * again.  Returns the number of pieces (1 = the whole vector at once).
+ * Pieces of the short-vector reductions.  An MST combine-to-one and
+ * recursive halving hold, on a rank whose input is read-only and whose
+ * RECV is not significant (or too short), a partial of the whole vector
+ * and a second one arriving: up to twice the message.  From
+ * a->bounded_from elements on they run on pieces of the vector one after
+ * another instead, each piece at most half the vector (two pieces when n
+ * is even, three when odd: 2 ceil(n/3) <= n), so their scratch stays
+ * within the message; each piece costs the start-ups again.  (The
+ * binary-tree combine cuts its segments to half the vector instead,
+ * coll_reduce.c.)  Returns the number of pieces (1 = all at once).
  */
 static inline size_t ic_reduce_pieces(const ic_coll_args_t *a, size_t n)
 {

@@ -14,8 +14,9 @@
  * the start-ups.  In place with uneven blocks, piece j is a range of the
  * packed vector instead (see reduce_scatter()), which the scatter or the
  * halving moves less evenly (up to twice the transfer); the formulas then
- * charge each piece the whole vector's transfer, an estimate.  "bucket" reads the input in
- * place and keeps only two blocks of partials (ic_bucket_dcombine_ro).
+ * charge each piece the whole vector's transfer, an estimate.
+ * "bucket" reads the input in place and keeps only two blocks of partials
+ * (ic_bucket_dcombine_ro).
  *
  * "mst": MST combine-to-one to position 0 (partials in SCRATCH2), then MST
  *   scatter of the finished blocks from position 0.  Keeps rank order.

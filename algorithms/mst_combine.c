@@ -18,8 +18,9 @@
  *
  * Restrictions: none (any n, any root, keeps line order).  tmp must have
  * acc.count elements and must not overlap acc (a leaf, which receives
- * nothing, does not use it; acc may then be its input, only read).  A zero-length vector is
- * still sent (empty messages), so the combine also synchronises.
+ * nothing, does not use it; acc may then be its input, only read).  A
+ * zero-length vector is still sent (empty messages), so the combine also
+ * synchronises.
  *
  * Cost: ceil(log2 n) (alpha + m beta + m gamma).
  */

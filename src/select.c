@@ -68,9 +68,11 @@ const ic_algorithm_t *ic_forced(ic_coll_t c)
     return forced[c];
 }
 
-static unsigned long counts_key(const ic_coll_args_t *a)
+/* The block counts and the element size of a call (a cached segment is in
+ * elements; the same bytes in other elements need their own decision). */
+static unsigned long counts_key(const ic_coll_args_t *a, size_t elem)
 {
-    unsigned long h = 1469598103UL;
+    unsigned long h = (1469598103UL ^ (unsigned long)elem) * 1099511628211UL;
     if (a->counts)
         for (int i = 0; i < a->size; i++)
             h = (h ^ (unsigned long)a->counts[i]) * 1099511628211UL;
@@ -105,7 +107,7 @@ const ic_algorithm_t *ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem)
         warn_once(c, "%s", msg);
     }
     size_t bytes = total_elems(a) * elem;
-    unsigned long key = counts_key(a);
+    unsigned long key = counts_key(a, elem);
     for (int i = 0; i < IC_DECISION_CACHE; i++) {
         ic_decision_t *d = &ctx->decisions[i];
         if (d->valid && d->coll == c && d->bytes == bytes && d->root == a->root &&

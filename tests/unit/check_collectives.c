@@ -694,6 +694,27 @@ static int scratch_twice(const ic_algorithm_t *alg)
              alg->coll == IC_COLL_REDUCE_SCATTER_BLOCK));
 }
 
+/* Every rank's scratch for call a (a message of msg elements) within the
+ * bound of the test below. */
+static void check_scratch(const ic_algorithm_t *alg, ic_coll_args_t *a, size_t msg)
+{
+    int p = a->size;
+    size_t cap = (scratch_twice(alg) && !a->bounded_from) || msg < (size_t)p ? 2 * msg : msg;
+    for (int r = 0; r < p; r++) {
+        a->rank = r;
+        a->sendcount = a->counts ? a->counts[r] : 0;
+        a->recvcount = a->counts ? a->counts[r] : 0;
+        ic_sched_reset(&scheds[r], r, p);
+        ck_assert_int_eq(alg->build(&scheds[r], a), 0);
+        size_t s = scheds[r].scratch[IC_BUF_SCRATCH] + scheds[r].scratch[IC_BUF_SCRATCH2];
+        ck_assert_msg(s <= cap,
+                      "%s/%s p=%d rank %d root %d seg %zu bounded %zu: scratch %zu > %zu "
+                      "(message %zu)",
+                      ic_coll_name(alg->coll), alg->name, p, r, a->root, a->seg, a->bounded_from,
+                      s, cap, msg);
+    }
+}
+
 START_TEST(test_scratch_at_most_message)
 {
     scheds_setup();
@@ -722,29 +743,16 @@ START_TEST(test_scratch_at_most_message)
                     }
                     if (!ic_alg_usable(alg, &a, NULL))
                         continue;
-                    for (int v = 0; v < 6; v++) {
-                    a.bounded_from = (size_t)(v % 2);
-                    if (alg->seg_rule)
-                        a.seg = v < 2 ? 0 : v < 4 ? 1 : msg > 3 ? msg / 3 : 1;
-                    else if (v >= 2)
-                        break;
-                    for (int r = 0; r < p; r++) {
-                        a.rank = r;
-                        a.sendcount = a.counts ? a.counts[r] : 0;
-                        a.recvcount = a.counts ? a.counts[r] : 0;
-                        ic_sched_reset(&scheds[r], r, p);
-                        ck_assert_int_eq(alg->build(&scheds[r], &a), 0);
-                        size_t s = scheds[r].scratch[IC_BUF_SCRATCH] +
-                                   scheds[r].scratch[IC_BUF_SCRATCH2];
-                        size_t cap = (scratch_twice(alg) && !a.bounded_from) || msg < (size_t)p
-                                         ? 2 * msg
-                                         : msg;
-                        ck_assert_msg(s <= cap,
-                                      "%s/%s p=%d rank %d root %d seg %zu bounded %zu: scratch "
-                                      "%zu > %zu (message %zu)",
-                                      ic_coll_name(alg->coll), alg->name, p, r, a.root, a.seg,
-                                      a.bounded_from, s, cap, msg);
-                    }
+                    /* v: bounded or not; three segment lengths, or (a
+                     * reduce_scatter) out of place and in place */
+                    int rs = alg->coll == IC_COLL_REDUCE_SCATTER ||
+                             alg->coll == IC_COLL_REDUCE_SCATTER_BLOCK;
+                    for (int v = 0; v < (alg->seg_rule ? 6 : rs ? 4 : 2); v++) {
+                        a.bounded_from = (size_t)(v % 2);
+                        a.in_place = rs && v >= 2;
+                        if (alg->seg_rule)
+                            a.seg = v < 2 ? 0 : v < 4 ? 1 : msg > 3 ? msg / 3 : 1;
+                        check_scratch(alg, &a, msg);
                     }
                 }
     }
