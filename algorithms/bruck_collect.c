@@ -76,7 +76,6 @@ void ic_bruck_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t
     }
     /* Unrotate: slots 1 .. n-me-1 are blocks me+1 .. n-1, the rest 0 .. me-1;
      * packed, that is two copies; at offsets, one per block. */
-    size_t upper = rot[n - me] - rot[1];
     if (offs) {
         for (int j = 1; j < n; j++) {
             int b = (me + j) % n;
@@ -85,6 +84,7 @@ void ic_bruck_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t
                               ic_reg(buf, base + offs[b], counts[b]));
         }
     } else {
+        size_t upper = rot[n - me] - rot[1];
         if (upper > 0)
             ic_sched_copy(s, ic_reg(tmp, tmpbase + rot[1], upper),
                           ic_reg(buf, base + mine + counts[me], upper));

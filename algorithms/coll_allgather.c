@@ -22,8 +22,9 @@
  *
  * "bruck": Bruck's collect (bruck_collect.c), distance-doubling exchanges
  *   on a rotated copy in scratch, unrotated straight into RECV's layout
- *   (no packed copy even when the layout has gaps).  Not in mitra-1995; the fewest start-ups
- *   for any p, so it wins for short and middle vectors.
+ *   (no packed copy even when the layout has gaps).  Not in mitra-1995;
+ *   the fewest start-ups for any p, so it wins for short and middle
+ *   vectors.
  *   Cost: ceil(log2 p) alpha + (p-1)/p n beta.
  *
  * (n = total elements gathered.)  Restrictions: none.

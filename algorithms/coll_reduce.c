@@ -149,7 +149,6 @@ int ic_coll_reduce_binary_tree(ic_sched_t *s, const ic_coll_args_t *a)
                                 &parent, child);
     size_t seg = reduce_tree_seg(a);
     size_t k = ic_nsegments(a->count, &seg);
-    ic_region_t in = ic_reg(a->in_place && parent < 0 ? IC_BUF_RECV : IC_BUF_SEND, 0, a->count);
     if (parent < 0) { /* the root: segments of partials combine into RECV */
         reduce_acc(s, a, 0, a->count);
         ic_sched_round(s);
@@ -166,6 +165,7 @@ int ic_coll_reduce_binary_tree(ic_sched_t *s, const ic_coll_args_t *a)
             }
         return ic_sched_ok(s);
     }
+    ic_region_t in = ic_reg(IC_BUF_SEND, 0, a->count); /* not in place: not the root */
     ic_sched_round(s);
     if (nchild == 0) { /* a leaf: its input is its partial */
         for (size_t t = 0; t < k; t++) {
