@@ -55,6 +55,38 @@ int IC_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
                MPI_Comm comm);
 int IC_Barrier(MPI_Comm comm);
 
+/* MPI-4's large-count collectives (MPI_Count counts, MPI_Aint
+ * displacements), where the MPI has them (MPI_VERSION >= 4, e.g. MPICH 4).
+ * The int versions above move any amount too (totals and messages beyond
+ * 2 GiB); these add counts beyond INT_MAX. */
+#if defined(MPI_VERSION) && MPI_VERSION >= 4
+#define IC_HAVE_LARGE_COUNT 1
+int IC_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm);
+int IC_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, int root, MPI_Comm comm);
+int IC_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm);
+int IC_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+int IC_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                    MPI_Datatype recvtype, MPI_Comm comm);
+int IC_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int IC_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int IC_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int IC_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                  MPI_Datatype recvtype, int root, MPI_Comm comm);
+int IC_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int IC_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                 int root, MPI_Comm comm);
+#endif
+
 /* --------------------------------------------------------- introspection */
 
 /* The collectives, for the introspection calls below. */

@@ -1,21 +1,89 @@
 /*
  * api.c -- the IC_ collectives: MPI's signatures, InterCom's algorithms.
  *
- * Each call: checks its arguments (before touching anything), gets the
- * communicator's context, describes itself as an ic_coll_args_t, lets the
- * selector choose an algorithm, builds this rank's schedule, binds the
- * schedule's buffers and runs it.  See ic_internal.h for the units: the
- * reductions work in elements of the user's datatype, the broadcast and
- * the gather family in bytes (see "bytes and datatypes" below).
+ * Each call: checks its arguments, gets the communicator's context,
+ * describes itself as an ic_coll_args_t, lets the selector choose an
+ * algorithm, builds this rank's schedule, binds the schedule's buffers and
+ * runs it.  See ic_internal.h for the units: the reductions work in
+ * elements of the user's datatype, the broadcast and the gather family in
+ * bytes (see "bytes and datatypes" below).
+ *
+ * Counts.  Every call is written once, on 64-bit counts (MPI_Count) and
+ * displacements (MPI_Aint): the IC_ functions with MPI's int arguments and,
+ * where the MPI has MPI-4's large-count calls, the IC_*_c functions are thin
+ * wrappers.  Sizes and offsets are size_t throughout; the executor cuts
+ * anything longer than MPI's int counts hold into pieces (IC_MSG_MAX), so
+ * a call may move any amount MPI allows: up to INT_MAX elements of any
+ * extent per argument, totals beyond INT_MAX elements and 2^31 bytes.
+ *
+ * Errors only one rank can see.  MPI requires some arguments to agree
+ * across the ranks of a collective (the root, the amount of data in each
+ * block, the op), and the shape of the communication -- which messages go
+ * between which ranks, and how long they are -- depends on those only.
+ * The other arguments matter only where they are passed: the buffers, a
+ * rank's own datatype and its commit state, and the arguments significant
+ * at the root only.  A rank that finds a mistake in those still knows the
+ * shape, so it takes its part: it receives into scratch, sends zeros in
+ * place of data it cannot read, writes nothing the user owns (and skips
+ * its reductions when its op or datatype is unusable), and raises the
+ * error after the communication.  Every message of the call is matched
+ * within the call, so the communicator stays consistent and the next call
+ * is correct on every rank.  In gatherv and scatterv only the root knows
+ * the block sizes: a root whose counts are unusable sends, instead of
+ * them, a flag that ends the call on every rank.  A mistake that hides
+ * the shape from the rank that makes it (a negative count, an invalid
+ * datatype, a root out of range) is raised at once, before any
+ * communication: when every rank makes it, every rank returns the error;
+ * when only some do, the others wait for them, as in the vendor's own
+ * collectives (MPI calls such programs erroneous).
  */
 #include "config.h"
 #include "ic_internal.h"
 #include "choose.h"
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Per-rank counts and displacements, as int (the IC_ calls) or as
+ * MPI_Count and MPI_Aint (the IC_*_c calls). */
+typedef struct cview {
+    const int *i;
+    const MPI_Count *c;
+} cview_t;
+typedef struct dview {
+    const int *i;
+    const MPI_Aint *a;
+} dview_t;
+
+static long long cv(cview_t v, int k)
+{
+    return v.i ? (long long)v.i[k] : (long long)v.c[k];
+}
+static int cv_null(cview_t v)
+{
+    return !v.i && !v.c;
+}
+static long long dv(dview_t v, int k)
+{
+    return v.i ? (long long)v.i[k] : (long long)v.a[k];
+}
+static int dv_null(dview_t v)
+{
+    return !v.i && !v.a;
+}
+static cview_t cv_int(const int *x)
+{
+    cview_t v = {x, NULL};
+    return v;
+}
+static dview_t dv_int(const int *x)
+{
+    dview_t v = {x, NULL};
+    return v;
+}
 
 typedef struct call {
     const char *fn;
@@ -25,10 +93,13 @@ typedef struct call {
     ic_binding_t b;
     size_t *counts;  /* owned */
     size_t *displs;  /* owned */
-    void *stage[2];  /* owned staging areas for SEND / RECV */
+    void *stage[2];  /* owned staging areas or stand-ins for SEND / RECV */
     size_t packed;   /* bytes packed or unpacked through them */
     size_t gran;     /* byte-counted collectives: bytes per schedule unit
                         (0 = 1; see "bytes and datatypes")              */
+    ic_argerr_t t;   /* what the last check found                       */
+    ic_argerr_t e;   /* the first mistake of the call (e.code 0: none)  */
+    int blind;       /* that mistake hides the call's shape: raise now  */
 } call_t;
 
 /* The byte unit of the broadcast and the gather family: MPI_PACKED, which
@@ -43,10 +114,50 @@ static void call_free(call_t *c)
     free(c->displs);
     free(c->stage[0]);
     free(c->stage[1]);
+    c->counts = c->displs = NULL;
+    c->stage[0] = c->stage[1] = NULL;
     if (c->ctx)
         ic_ctx_release_scratch(c->ctx);
 }
 
+/* Keep the result rc of a check (in c->t): the first mistake is the one
+ * the call reports; `blind`: this one hides the call's shape.  Returns 1
+ * when the check failed. */
+static int chk(call_t *c, int rc, int blind)
+{
+    if (rc == MPI_SUCCESS)
+        return 0;
+    if (!c->e.code)
+        c->e = c->t;
+    if (blind)
+        c->blind = 1;
+    return 1;
+}
+
+/* A mistake found here (not by an ic_check_ function). */
+static int mistake(call_t *c, int blind, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static int mistake(call_t *c, int blind, int code, const char *fmt, ...)
+{
+    char m[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m, sizeof(m), fmt, ap);
+    va_end(ap);
+    return chk(c, ic_argerr(&c->t, code, "%s", m), blind);
+}
+
+/* Raise the call's mistake through the communicator's error handler. */
+static int raise_err(call_t *c)
+{
+    call_free(c);
+    return ic_error(c->comm, c->e.code, "%s", c->e.msg);
+}
+
+/* A failure of the library or of MPI while running the call. */
 static int fail(call_t *c, int rc, const char *what)
 {
     char s[MPI_MAX_ERROR_STRING];
@@ -62,6 +173,7 @@ static int begin(call_t *c, const char *fn, MPI_Comm comm, int *rank, int *size)
 {
     memset(c, 0, sizeof(*c));
     c->fn = fn;
+    c->t.fn = fn;
     c->comm = comm;
     int rc = ic_check_init(fn);
     if (rc != MPI_SUCCESS)
@@ -83,10 +195,26 @@ static int get_ctx(call_t *c)
     return MPI_SUCCESS;
 }
 
+/* Is `type` committed?  (A failed check is kept as a mistake of this rank
+ * only: it takes part with stand-ins.)  Returns 1 when it is not. */
+static int uncommitted(call_t *c, MPI_Datatype type, const char *what)
+{
+    return chk(c, ic_check_committed(&c->t, c->ctx->comm, type, what), 0);
+}
+
 static size_t *alloc_counts(call_t *c, int p)
 {
     c->counts = calloc((size_t)p ? (size_t)p : 1, sizeof(size_t));
     return c->counts;
+}
+
+/* Zeroed memory standing in for a user buffer this rank cannot use
+ * (side 0: SEND, 1: RECV); NULL when out of memory. */
+static void *standin(call_t *c, int side, size_t bytes)
+{
+    free(c->stage[side]);
+    c->stage[side] = calloc(bytes ? bytes : 1, 1);
+    return c->stage[side];
 }
 
 /* Select the algorithm, build this rank's schedule and bind its scratch
@@ -135,9 +263,12 @@ static int run(call_t *c, MPI_Op op, int commutative, size_t elem, const ic_type
     return rc == MPI_SUCCESS ? execute(c, alg, op, commutative) : rc;
 }
 
-/* Successful end of a call. */
+/* End of a call: the mistake this rank found (after it took its part), or
+ * success. */
 static int done(call_t *c)
 {
+    if (c->e.code)
+        return raise_err(c);
     ic_record_packed(c->a.coll, c->packed);
     call_free(c);
     return MPI_SUCCESS;
@@ -173,20 +304,73 @@ static int run_done(call_t *c, MPI_Op op, int commutative, size_t elem, const ic
  * MPI_BOTTOM (a datatype of absolute addresses) goes through a message to
  * self received or sent as MPI_PACKED instead of MPI_Pack, which MPI
  * defines to produce the same bytes: MPICH 4.0's MPI_Pack and MPI_Unpack
- * reject a NULL buffer.  IC_Last_packed_bytes() tells what a call packed.
+ * reject a NULL buffer.  Packing runs over whole elements, at most INT_MAX
+ * bytes at a time (MPI_Pack's sizes are ints); an element that is itself
+ * longer than that cannot be packed (MPI_ERR_COUNT).
+ * IC_Last_packed_bytes() tells what a call packed.
  */
 #define IC_TAG_STAGE 0x1C1
 
-static int pack_into(call_t *c, const void *src, int count, MPI_Datatype type, void *dst,
-                     size_t bytes)
+/* Elements of `ti` per piece of at most INT_MAX packed bytes (0: one
+ * element is longer). */
+static long long pack_step(const ic_typeinfo_t *ti)
 {
-    int pos = 0;
+    return ti->size > 0 ? INT_MAX / ti->size : INT_MAX;
+}
+
+/* Pack or unpack (unpack != 0) count elements of ti at user buffer `ubuf`
+ * to or from the packed bytes at `pk`. */
+static int pack_loop(call_t *c, int unpack, void *ubuf, long long count, const ic_typeinfo_t *ti,
+                     char *pk)
+{
+    long long step = pack_step(ti);
+    if (count > 0 && step == 0)
+        return MPI_ERR_COUNT;
+    int rc = MPI_SUCCESS;
+    for (long long i = 0; i < count && rc == MPI_SUCCESS; i += step) {
+        int n = (int)(count - i < step ? count - i : step);
+        int bytes = n * ti->size, pos = 0;
+        char *u = i ? (char *)ubuf + (MPI_Aint)i * ti->extent : (char *)ubuf;
+        char *p = pk + (size_t)i * (size_t)ti->size;
+        if (ubuf == MPI_BOTTOM && !unpack)
+            rc = MPI_Sendrecv(u, n, ti->type, c->ctx->rank, IC_TAG_STAGE, p, bytes, MPI_PACKED,
+                              c->ctx->rank, IC_TAG_STAGE, c->ctx->comm, MPI_STATUS_IGNORE);
+        else if (ubuf == MPI_BOTTOM)
+            rc = MPI_Sendrecv(p, bytes, MPI_PACKED, c->ctx->rank, IC_TAG_STAGE, u, n, ti->type,
+                              c->ctx->rank, IC_TAG_STAGE, c->ctx->comm, MPI_STATUS_IGNORE);
+        else if (!unpack)
+            rc = MPI_Pack(u, n, ti->type, p, bytes, &pos, c->ctx->comm);
+        else
+            rc = MPI_Unpack(p, bytes, &pos, u, n, ti->type, c->ctx->comm);
+    }
+    return rc;
+}
+
+/* Pack `count` elements of ti at src into dst (count x size bytes).  A
+ * failure is a mistake of this rank (it goes on with zeros). */
+static int pack_at(call_t *c, const void *src, long long count, const ic_typeinfo_t *ti,
+                   char *dst)
+{
+    size_t bytes = (size_t)count * (size_t)ti->size;
     c->packed += bytes;
-    if (src == MPI_BOTTOM)
-        return MPI_Sendrecv(src, count, type, c->ctx->rank, IC_TAG_STAGE, dst, (int)bytes,
-                            MPI_PACKED, c->ctx->rank, IC_TAG_STAGE, c->ctx->comm,
-                            MPI_STATUS_IGNORE);
-    return MPI_Pack(src, count, type, dst, (int)bytes, &pos, c->ctx->comm);
+    int rc = pack_loop(c, 0, (void *)src, count, ti, dst);
+    if (rc != MPI_SUCCESS) {
+        memset(dst, 0, bytes);
+        return chk(c, ic_argerr(&c->t, rc, "cannot pack the data (datatype %s)",
+                                pack_step(ti) ? "rejected by MPI_Pack" : "element over 2 GiB"),
+                   0);
+    }
+    return 0;
+}
+
+/* Unpack count elements of ti from src (count x size bytes) to dst. */
+static int unpack_at(call_t *c, const char *src, void *dst, long long count,
+                     const ic_typeinfo_t *ti)
+{
+    if (count == 0 || ti->size == 0)
+        return MPI_SUCCESS;
+    c->packed += (size_t)count * (size_t)ti->size;
+    return pack_loop(c, 1, dst, count, ti, (char *)src);
 }
 
 /* MPICH 4.0.2 (Debian 12) truncates a message sent as MPI_PACKED or
@@ -209,6 +393,17 @@ static void bind_bytes(call_t *c, int buf, const void *base)
     ic_binding_set_bytes(&c->b, buf, (void *)base, &bt, c->gran ? c->gran : 1);
 }
 
+/* Bind buffer `buf` to a zeroed stand-in of `bytes` bytes (side 0 SEND,
+ * 1 RECV). */
+static int bind_standin(call_t *c, int buf, int side, size_t bytes)
+{
+    void *m = standin(c, side, bytes);
+    if (!m)
+        return MPI_ERR_NO_MEM;
+    bind_bytes(c, buf, m);
+    return MPI_SUCCESS;
+}
+
 /* Bind buffer `buf` of the prepared schedule to the user's `base` of
  * datatype ti in place: as bytes when ti is contiguous, as typed regions
  * when the schedule's regions on it fall on ti's elements.  0 when it
@@ -227,53 +422,32 @@ static int bind_user(call_t *c, int buf, const void *base, const ic_typeinfo_t *
     return 1;
 }
 
-/* Bind SEND to the caller's contribution of `count` x `ti` as bytes (after
- * prepare()): in place if it can, else packed. */
-static int bind_send_bytes(call_t *c, const void *buf, int count, const ic_typeinfo_t *ti)
+/* Bind SEND to the caller's contribution of `count` x `ti` (`bytes`
+ * bytes) after prepare(): in place if it can, else packed; zeros when
+ * `bad` (this rank's mistake). */
+static int bind_send_bytes(call_t *c, const void *buf, long long count, const ic_typeinfo_t *ti,
+                           size_t bytes, int bad)
 {
+    if (bad)
+        return bind_standin(c, IC_BUF_SEND, 0, bytes);
     if (count == 0 || bind_user(c, IC_BUF_SEND, buf, ti)) {
         if (count == 0)
             bind_bytes(c, IC_BUF_SEND, buf);
         return MPI_SUCCESS;
     }
-    size_t bytes = (size_t)count * (size_t)ti->size;
     c->stage[0] = malloc(bytes ? bytes : 1);
     if (!c->stage[0])
         return MPI_ERR_NO_MEM;
-    int rc = pack_into(c, buf, count, ti->type, c->stage[0], bytes);
+    pack_at(c, buf, count, ti, c->stage[0]);
     bind_bytes(c, IC_BUF_SEND, c->stage[0]);
-    return rc;
-}
-
-/* Stage RECV in `bytes` packed bytes (when the receive side cannot be used
- * in place). */
-static int stage_recv(call_t *c, size_t bytes)
-{
-    c->stage[1] = malloc(bytes ? bytes : 1);
-    if (!c->stage[1])
-        return MPI_ERR_NO_MEM;
-    bind_bytes(c, IC_BUF_RECV, c->stage[1]);
     return MPI_SUCCESS;
 }
 
-static int pack_at(call_t *c, const void *src, int count, const ic_typeinfo_t *ti, char *dst,
-                   size_t bytes)
+/* Stage RECV in `bytes` packed bytes (when the receive side cannot be used
+ * in place, or as a stand-in). */
+static int stage_recv(call_t *c, size_t bytes)
 {
-    return pack_into(c, src, count, ti->type, dst, bytes);
-}
-
-static int unpack_at(call_t *c, const char *src, size_t bytes, void *dst, int count,
-                     const ic_typeinfo_t *ti)
-{
-    int pos = 0;
-    if (bytes == 0)
-        return MPI_SUCCESS;
-    c->packed += bytes;
-    if (dst == MPI_BOTTOM)
-        return MPI_Sendrecv(src, (int)bytes, MPI_PACKED, c->ctx->rank, IC_TAG_STAGE, dst, count,
-                            ti->type, c->ctx->rank, IC_TAG_STAGE, c->ctx->comm,
-                            MPI_STATUS_IGNORE);
-    return MPI_Unpack(src, (int)bytes, &pos, dst, count, ti->type, c->ctx->comm);
+    return bind_standin(c, IC_BUF_RECV, 1, bytes);
 }
 
 /* ================================================================ bcast */
@@ -285,7 +459,8 @@ static int unpack_at(call_t *c, const char *src, size_t bytes, void *dst, int co
  * 2^12, 3^2, 5 and 7 (element sizes 1 to 10, 12, 14, 15, 16, 18, 20, 24,
  * ... and their multiples up to 4 KiB), reduced (7, 5, the twos above 16,
  * the threes, the rest) until n has at least 16 p units, so that blocks
- * and segments stay even to within 1/16. */
+ * and segments stay even to within 1/16.  (Every such unit divides
+ * IC_MSG_MAX, so the executor's pieces of long messages fall on them.) */
 static size_t bcast_granule(size_t n, int p)
 {
     static const size_t f[] = {2, 3, 5, 7};
@@ -302,28 +477,30 @@ static size_t bcast_granule(size_t n, int p)
     return g;
 }
 
-int IC_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                      MPI_Comm comm, const char *fn)
 {
     call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, "IC_Bcast", comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
-    if ((rc = ic_check_count(c.fn, comm, count, "count")) ||
-        (rc = ic_check_type(c.fn, comm, datatype, "datatype")) ||
-        (rc = ic_check_root(c.fn, comm, root, size)) ||
-        (rc = ic_check_buf(c.fn, comm, buffer, count, datatype, "buffer")))
-        return rc;
+    if (chk(&c, ic_check_count(&c.t, count, "count"), 1) ||
+        chk(&c, ic_check_type(&c.t, datatype, "datatype"), 1) ||
+        chk(&c, ic_check_root(&c.t, root, size), 1))
+        return raise_err(&c);
+    int bad = chk(&c, ic_check_buf(&c.t, buffer, count, datatype, "buffer"), 0);
     if (buffer == MPI_IN_PLACE)
-        return ic_error(comm, IC_ERR_INPLACE, "IC_Bcast: MPI_IN_PLACE is not allowed");
+        bad = mistake(&c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is not allowed");
     ic_typeinfo_t ti;
     ic_typeinfo(datatype, &ti);
     /* In bytes: ranks may pass different datatypes with the same type
      * signature, so only the byte count agrees across ranks. */
     size_t bytes = (size_t)count * (size_t)ti.size;
     if (bytes == 0 || size == 1)
-        return MPI_SUCCESS;
+        return done(&c);
     if ((rc = get_ctx(&c)) != MPI_SUCCESS)
         return rc;
+    bad |= uncommitted(&c, datatype, "datatype");
     c.gran = bcast_granule(bytes, size);
     c.a.coll = IC_COLL_BCAST;
     c.a.root = root;
@@ -334,134 +511,182 @@ int IC_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm 
     const ic_algorithm_t *alg;
     if ((rc = prepare(&c, c.gran, &bt, &alg)) != MPI_SUCCESS)
         return rc;
-    int staged = !(bind_user(&c, IC_BUF_RECV, buffer, &ti) &&
-                   bind_user(&c, IC_BUF_SEND, buffer, &ti));
+    int staged = bad || !(bind_user(&c, IC_BUF_RECV, buffer, &ti) &&
+                          bind_user(&c, IC_BUF_SEND, buffer, &ti));
     if (staged) {
         if ((rc = stage_recv(&c, bytes)))
             return fail(&c, rc, "out of memory");
-        if (rank == root && (rc = pack_at(&c, buffer, count, &ti, c.stage[1], bytes)))
-            return fail(&c, rc, "cannot pack the buffer");
+        if (rank == root && !bad)
+            bad = pack_at(&c, buffer, count, &ti, c.stage[1]);
         bind_bytes(&c, IC_BUF_SEND, c.stage[1]);
     }
     if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
-    if (staged && rank != root && (rc = unpack_at(&c, c.stage[1], bytes, buffer, count, &ti)))
+    if (staged && !bad && rank != root &&
+        (rc = unpack_at(&c, c.stage[1], buffer, count, &ti)))
         return fail(&c, rc, "cannot unpack the result");
     return done(&c);
 }
 
 /* =========================================================== reductions */
 
-/* Checks shared by the reductions; sets *commutative.  The op is checked
- * before the datatype (a predefined op with MPI_DATATYPE_NULL is MPI_ERR_OP,
- * as the vendors have it).  inplace_cls: the class of a recvbuf that is
- * MPI_IN_PLACE or aliases sendbuf. */
-static int check_reduction(call_t *c, const void *sendbuf, const void *recvbuf, int count,
-                           MPI_Datatype type, MPI_Op op, int recv_significant, int inplace_cls,
-                           int *commutative)
+/* One rank's view of a reduction's buffers after the checks. */
+typedef struct red {
+    const void *sendbuf;
+    void *recvbuf;
+    int recv_significant;
+    int bad_send; /* sendbuf unusable: zeros go in its place            */
+    int bad_recv; /* recvbuf (where significant) unusable: scratch      */
+    int unusable; /* datatype or op unusable: bytes, and no reductions  */
+} red_t;
+
+/* Checks shared by the reductions.  The op is checked before the datatype
+ * (a predefined op with MPI_DATATYPE_NULL is MPI_ERR_OP, as the vendors
+ * have it).  inplace_cls: the class of a recvbuf that is MPI_IN_PLACE or
+ * aliases sendbuf.  The shape of a reduction depends on the count, the
+ * datatype's size and whether the op commutes (the selector offers only
+ * order-keeping algorithms otherwise): a mistake there is blind. */
+static void check_reduction(call_t *c, red_t *r, MPI_Count count, MPI_Datatype type, MPI_Op op,
+                            int inplace_cls)
 {
-    int rc;
-    if ((rc = ic_check_count(c->fn, c->comm, count, "count")) ||
-        (rc = ic_check_op(c->fn, c->comm, op, type)) ||
-        (rc = ic_check_type(c->fn, c->comm, type, "datatype")))
-        return rc;
-    if (sendbuf != MPI_IN_PLACE &&
-        (rc = ic_check_buf(c->fn, c->comm, sendbuf, count, type, "sendbuf")))
-        return rc;
-    if (recv_significant) {
-        if (recvbuf == MPI_IN_PLACE)
-            return ic_error(c->comm, inplace_cls, "%s: recvbuf cannot be MPI_IN_PLACE", c->fn);
-        if ((rc = ic_check_buf(c->fn, c->comm, recvbuf, count, type, "recvbuf")))
-            return rc;
-        if (sendbuf == recvbuf && count > 0)
-            return ic_error(c->comm, inplace_cls,
-                            "%s: sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)",
-                            c->fn);
+    chk(c, ic_check_count(&c->t, count, "count"), 1);
+    r->unusable = chk(c, ic_check_op(&c->t, op, type), op == MPI_OP_NULL);
+    chk(c, ic_check_type(&c->t, type, "datatype"), 1);
+    if (c->blind)
+        return;
+    if (r->sendbuf != MPI_IN_PLACE)
+        r->bad_send |= chk(c, ic_check_buf(&c->t, r->sendbuf, count, type, "sendbuf"), 0);
+    if (r->recv_significant) {
+        if (r->recvbuf == MPI_IN_PLACE)
+            r->bad_recv = mistake(c, 0, inplace_cls, "recvbuf cannot be MPI_IN_PLACE");
+        else
+            r->bad_recv |= chk(c, ic_check_buf(&c->t, r->recvbuf, count, type, "recvbuf"), 0);
+        if (r->sendbuf == r->recvbuf && count > 0)
+            r->bad_recv = mistake(c, 0, inplace_cls,
+                                  "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
     }
-    *commutative = 1;
-    MPI_Op_commutative(op, commutative);
+}
+
+/* Bind buffer `buf` to a zeroed stand-in of n elements of ti. */
+static int bind_typed_standin(call_t *c, int buf, int side, size_t n, const ic_typeinfo_t *ti)
+{
+    char *m = standin(c, side, ic_type_span(ti, n));
+    if (!m)
+        return MPI_ERR_NO_MEM;
+    ic_binding_set(&c->b, buf, m - ti->true_lb, ti);
     return MPI_SUCCESS;
 }
 
-static int reduction_run(call_t *c, const void *sendbuf, void *recvbuf, MPI_Datatype type,
-                         MPI_Op op, int commutative)
+/* Run a reduction (c->a describes it but for the buffers): SEND holds
+ * send_elems elements, RECV recv_elems (where significant). */
+static int reduction_run(call_t *c, red_t *r, MPI_Datatype type, MPI_Op op, size_t send_elems,
+                         size_t recv_elems)
 {
     ic_typeinfo_t ti;
     ic_typeinfo(type, &ti);
+    int commutative = 1, rc = MPI_SUCCESS;
+    MPI_Op_commutative(op, &commutative); /* op is not MPI_OP_NULL here */
+    r->unusable |= uncommitted(c, type, "datatype");
+    r->bad_recv |= c->e.code != 0; /* after a mistake nothing of the user's is written */
     c->a.commutative = commutative;
     c->a.units_match = 1;
-    c->a.in_place = (sendbuf == MPI_IN_PLACE);
-    ic_binding_set(&c->b, IC_BUF_SEND, c->a.in_place ? recvbuf : (void *)sendbuf, &ti);
-    ic_binding_set(&c->b, IC_BUF_RECV, recvbuf, &ti);
-    return run_done(c, op, commutative, (size_t)ti.size, &ti);
+    c->a.in_place = r->sendbuf == MPI_IN_PLACE && r->recv_significant;
+    const ic_typeinfo_t *sti = &ti;
+    ic_typeinfo_t bt = byte_ti;
+    if (r->unusable) {
+        /* Elements as plain bytes (MPI_PACKED matches what the others
+         * send); zeros in, scratch out, no reductions. */
+        sti = &bt;
+        c->gran = (size_t)ti.size;
+        op = MPI_OP_NULL;
+        if ((rc = bind_standin(c, IC_BUF_SEND, 0, send_elems * ti.size)) ||
+            (rc = bind_standin(c, IC_BUF_RECV, 1, recv_elems * ti.size)))
+            return fail(c, rc, "out of memory");
+    } else {
+        if (r->bad_recv && r->recv_significant)
+            rc = bind_typed_standin(c, IC_BUF_RECV, 1, recv_elems, &ti);
+        else
+            ic_binding_set(&c->b, IC_BUF_RECV, r->recvbuf, &ti);
+        if (rc == MPI_SUCCESS && r->bad_send)
+            rc = bind_typed_standin(c, IC_BUF_SEND, 0, send_elems, &ti);
+        else if (c->a.in_place)
+            ic_binding_set(&c->b, IC_BUF_SEND, c->b.base[IC_BUF_RECV], &ti);
+        else
+            ic_binding_set(&c->b, IC_BUF_SEND, (void *)r->sendbuf, &ti);
+        if (rc != MPI_SUCCESS)
+            return fail(c, rc, "out of memory");
+    }
+    return run_done(c, op, commutative, (size_t)ti.size, sti);
 }
 
-int IC_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-              int root, MPI_Comm comm)
+static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, int root, MPI_Comm comm, const char *fn)
 {
     call_t c;
-    int rank, size, rc, commutative;
-    if ((rc = begin(&c, "IC_Reduce", comm, &rank, &size)) != MPI_SUCCESS)
+    int rank, size, rc;
+    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
-    if ((rc = ic_check_root(c.fn, comm, root, size)))
-        return rc;
+    if (chk(&c, ic_check_root(&c.t, root, size), 1))
+        return raise_err(&c);
+    red_t r = {sendbuf, recvbuf, rank == root, 0, 0, 0};
     if (sendbuf == MPI_IN_PLACE && rank != root)
-        return ic_error(comm, IC_ERR_INPLACE,
-                        "IC_Reduce: MPI_IN_PLACE is only valid at the root");
-    if ((rc = check_reduction(&c, sendbuf, recvbuf, count, datatype, op, rank == root,
-                              IC_ERR_INPLACE, &commutative)))
-        return rc;
+        r.bad_send = mistake(&c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is only valid at the root");
+    check_reduction(&c, &r, count, datatype, op, IC_ERR_INPLACE);
+    if (c.blind)
+        return raise_err(&c);
     ic_typeinfo_t ti;
     ic_typeinfo(datatype, &ti);
     if (count == 0 || ti.size == 0)
-        return MPI_SUCCESS;
+        return done(&c);
     if ((rc = get_ctx(&c)) != MPI_SUCCESS)
         return rc;
     c.a.coll = IC_COLL_REDUCE;
     c.a.root = root;
     c.a.count = (size_t)count;
-    return reduction_run(&c, sendbuf, recvbuf, datatype, op, commutative);
+    return reduction_run(&c, &r, datatype, op, (size_t)count, (size_t)count);
 }
 
-int IC_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                 MPI_Comm comm)
+static int allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count,
+                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *fn)
 {
     call_t c;
-    int rank, size, rc, commutative;
-    if ((rc = begin(&c, "IC_Allreduce", comm, &rank, &size)) != MPI_SUCCESS)
+    int rank, size, rc;
+    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
-    if ((rc = check_reduction(&c, sendbuf, recvbuf, count, datatype, op, 1, MPI_ERR_BUFFER,
-                              &commutative)))
-        return rc;
+    red_t r = {sendbuf, recvbuf, 1, 0, 0, 0};
+    check_reduction(&c, &r, count, datatype, op, MPI_ERR_BUFFER);
+    if (c.blind)
+        return raise_err(&c);
     ic_typeinfo_t ti;
     ic_typeinfo(datatype, &ti);
     if (count == 0 || ti.size == 0)
-        return MPI_SUCCESS;
+        return done(&c);
     if ((rc = get_ctx(&c)) != MPI_SUCCESS)
         return rc;
     c.a.coll = IC_COLL_ALLREDUCE;
     c.a.count = (size_t)count;
-    return reduction_run(&c, sendbuf, recvbuf, datatype, op, commutative);
+    return reduction_run(&c, &r, datatype, op, (size_t)count, (size_t)count);
 }
 
+/* c->counts holds the blocks (elements, per rank); total their sum. */
 static int reduce_scatter_common(call_t *c, const void *sendbuf, void *recvbuf, size_t total,
-                                 int own, MPI_Datatype datatype, MPI_Op op, ic_coll_t coll)
+                                 MPI_Datatype datatype, MPI_Op op, ic_coll_t coll)
 {
-    int rc, commutative;
+    int rc;
+    int rank = 0;
+    MPI_Comm_rank(c->comm, &rank);
     /* recvbuf holds counts[rank] elements, or the whole input when in place. */
-    if ((rc = check_reduction(c, sendbuf, recvbuf, own, datatype, op, 1, IC_ERR_INPLACE,
-                              &commutative)) ||
-        (sendbuf != MPI_IN_PLACE &&
-         (rc = ic_check_buf(c->fn, c->comm, sendbuf, (int)total, datatype, "sendbuf")))) {
-        free(c->counts);
-        return rc;
-    }
+    size_t own = sendbuf == MPI_IN_PLACE ? total : c->counts[rank];
+    red_t r = {sendbuf, recvbuf, 1, 0, 0, 0};
+    check_reduction(c, &r, (MPI_Count)own, datatype, op, IC_ERR_INPLACE);
+    if (c->blind)
+        return raise_err(c);
+    if (sendbuf != MPI_IN_PLACE && !r.bad_send)
+        r.bad_send = chk(c, ic_check_buf(&c->t, sendbuf, (long long)total, datatype, "sendbuf"), 0);
     ic_typeinfo_t ti;
     ic_typeinfo(datatype, &ti);
-    if (total == 0 || ti.size == 0) {
-        free(c->counts);
-        return MPI_SUCCESS;
-    }
+    if (total == 0 || ti.size == 0)
+        return done(c);
     size_t *counts = c->counts;
     c->counts = NULL;
     if ((rc = get_ctx(c)) != MPI_SUCCESS) {
@@ -472,92 +697,91 @@ static int reduce_scatter_common(call_t *c, const void *sendbuf, void *recvbuf, 
     c->a.coll = coll;
     c->a.counts = c->counts;
     c->a.count = total;
-    return reduction_run(c, sendbuf, recvbuf, datatype, op, commutative);
+    return reduction_run(c, &r, datatype, op, total, own);
 }
 
-int IC_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+static int reduce_scatter_impl(const void *sendbuf, void *recvbuf, cview_t recvcounts,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *fn)
 {
     call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, "IC_Reduce_scatter", comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
-    if (!recvcounts)
-        return ic_error(comm, MPI_ERR_ARG, "IC_Reduce_scatter: recvcounts is NULL");
+    if (cv_null(recvcounts)) {
+        mistake(&c, 1, MPI_ERR_ARG, "recvcounts is NULL");
+        return raise_err(&c);
+    }
     size_t total = 0;
     for (int i = 0; i < size; i++) {
-        if ((rc = ic_check_count(c.fn, comm, recvcounts[i], "recvcounts[i]")))
-            return rc;
-        total += (size_t)recvcounts[i];
+        if (chk(&c, ic_check_count(&c.t, cv(recvcounts, i), "recvcounts[i]"), 1))
+            return raise_err(&c);
+        total += (size_t)cv(recvcounts, i);
     }
-    if (total > INT_MAX)
-        return ic_error(comm, MPI_ERR_COUNT, "IC_Reduce_scatter: total count exceeds INT_MAX");
     if (!alloc_counts(&c, size))
-        return ic_error(comm, MPI_ERR_NO_MEM, "IC_Reduce_scatter: out of memory");
+        return fail(&c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < size; i++)
-        c.counts[i] = (size_t)recvcounts[i];
-    return reduce_scatter_common(&c, sendbuf, recvbuf, total,
-                                 sendbuf == MPI_IN_PLACE ? (int)total : recvcounts[rank],
-                                 datatype, op, IC_COLL_REDUCE_SCATTER);
+        c.counts[i] = (size_t)cv(recvcounts, i);
+    return reduce_scatter_common(&c, sendbuf, recvbuf, total, datatype, op,
+                                 IC_COLL_REDUCE_SCATTER);
 }
 
-int IC_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+static int reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                     const char *fn)
 {
     call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, "IC_Reduce_scatter_block", comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
-    if ((rc = ic_check_count(c.fn, comm, recvcount, "recvcount")))
-        return rc;
+    if (chk(&c, ic_check_count(&c.t, recvcount, "recvcount"), 1))
+        return raise_err(&c);
     size_t total = (size_t)recvcount * (size_t)size;
     if (!alloc_counts(&c, size))
-        return ic_error(comm, MPI_ERR_NO_MEM, "IC_Reduce_scatter_block: out of memory");
+        return fail(&c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < size; i++)
         c.counts[i] = (size_t)recvcount;
-    if (total > INT_MAX) {
-        free(c.counts);
-        return ic_error(comm, MPI_ERR_COUNT, "IC_Reduce_scatter_block: total count too large");
-    }
-    return reduce_scatter_common(&c, sendbuf, recvbuf, total,
-                                 sendbuf == MPI_IN_PLACE ? (int)total : recvcount, datatype, op,
+    return reduce_scatter_common(&c, sendbuf, recvbuf, total, datatype, op,
                                  IC_COLL_REDUCE_SCATTER_BLOCK);
 }
 
 /* ========================================================= gather family
  *
- * In bytes, staged as the broadcast (see "staging" above).
+ * In bytes, staged as the broadcast (see "bytes and datatypes" above).
  */
 
-static int check_side(call_t *c, const void *buf, int count, MPI_Datatype type,
-                      const char *cname, const char *tname, const char *bname, int nblocks)
+/* Check one side of a call: count, datatype, and a buffer of nblocks x
+ * count elements.  A count or datatype mistake is blind when `shape` (the
+ * side defines the block size).  Returns 0 when the side is usable, 1
+ * when only its buffer is not, 2 when its count or datatype is not. */
+static int check_side(call_t *c, const void *buf, MPI_Count count, MPI_Datatype type,
+                      const char *cname, const char *tname, const char *bname, int nblocks,
+                      int shape)
 {
-    int rc;
-    if ((rc = ic_check_count(c->fn, c->comm, count, cname)) ||
-        (rc = ic_check_type(c->fn, c->comm, type, tname)))
-        return rc;
-    long long n = (long long)count * nblocks;
-    if (n > INT_MAX)
-        return ic_error(c->comm, MPI_ERR_COUNT, "%s: %s x communicator size is too large", c->fn,
-                        cname);
-    return ic_check_buf(c->fn, c->comm, buf, (int)n, type, bname);
+    if (chk(c, ic_check_count(&c->t, count, cname), shape) ||
+        chk(c, ic_check_type(&c->t, type, tname), shape))
+        return 2;
+    return chk(c, ic_check_buf(&c->t, buf, (long long)count * nblocks, type, bname), 0);
 }
 
-/* Broadcast per-rank byte counts from root (gatherv/scatterv: only the root
- * knows them, but every rank's schedule needs them). */
-static int bcast_counts(call_t *c, int root)
+/* Broadcast the per-rank byte counts from root (gatherv/scatterv: only the
+ * root knows them, but every rank's schedule needs them), and a flag set
+ * when the root cannot describe the blocks (root_bad): then *ended is set
+ * on every rank, and the call ends there. */
+static int bcast_counts(call_t *c, int root, int root_bad, int *ended)
 {
     int p = c->ctx->size;
-    uint64_t *v = malloc((size_t)p * sizeof(uint64_t));
+    uint64_t *v = calloc((size_t)p + 1, sizeof(uint64_t));
     if (!v)
         return MPI_ERR_NO_MEM;
-    if (c->ctx->rank == root)
-        for (int i = 0; i < p; i++)
+    if (c->ctx->rank == root) {
+        for (int i = 0; i < p && !root_bad; i++)
             v[i] = (uint64_t)c->counts[i];
+        v[p] = (uint64_t)(root_bad != 0);
+    }
     ic_sched_t s;
     ic_sched_init(&s, c->ctx->rank, p);
     ic_line_t line = ic_line_identity(p);
-    ic_mst_bcast(&s, &line, root, ic_reg(IC_BUF_RECV, 0, (size_t)p));
+    ic_mst_bcast(&s, &line, root, ic_reg(IC_BUF_RECV, 0, (size_t)p + 1));
     int rc = ic_sched_ok(&s) ? MPI_ERR_NO_MEM : MPI_SUCCESS;
     if (rc == MPI_SUCCESS) {
         ic_typeinfo_t ti;
@@ -570,53 +794,58 @@ static int bcast_counts(call_t *c, int root)
     ic_sched_free(&s);
     for (int i = 0; rc == MPI_SUCCESS && i < p; i++)
         c->counts[i] = (size_t)v[i];
+    *ended = rc == MPI_SUCCESS && v[p] != 0;
     free(v);
     return rc;
 }
 
-static int truncated(call_t *c)
-{
-    if (c->counts)
-        free(c->counts), c->counts = NULL;
-    return ic_error(c->comm, MPI_ERR_TRUNCATE,
-                    "%s: send and receive amounts differ (type signatures do not match)", c->fn);
-}
+static const char *const mismatch = "send and receive amounts differ (type signatures do not match)";
 
-int IC_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, const char *fn)
 {
     call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, "IC_Gather", comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
-    if ((rc = ic_check_root(c.fn, comm, root, size)))
-        return rc;
+    if (chk(&c, ic_check_root(&c.t, root, size), 1))
+        return raise_err(&c);
     int is_root = rank == root, in_place = sendbuf == MPI_IN_PLACE;
+    int ip = in_place && is_root; /* in place where MPI allows it */
+    int bad_send = 0, bad_recv = 0, rside = 0;
     if (in_place && !is_root)
-        return ic_error(comm, IC_ERR_INPLACE,
-                        "IC_Gather: MPI_IN_PLACE is only valid at the root");
-    if (!in_place && (rc = check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype",
-                                      "sendbuf", 1)))
-        return rc;
+        bad_send = mistake(&c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is only valid at the root");
+    /* The block size comes from the send side, or the root's receive side
+     * when it gathers in place. */
+    if (!ip)
+        bad_send |= check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype",
+                               "sendbuf", 1, 1) != 0;
     if (is_root) {
         if (recvbuf == MPI_IN_PLACE)
-            return ic_error(comm, IC_ERR_INPLACE, "IC_Gather: recvbuf cannot be MPI_IN_PLACE");
-        if ((rc = check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype",
-                             "recvbuf", size)))
-            return rc;
+            bad_recv = mistake(&c, 0, IC_ERR_INPLACE, "recvbuf cannot be MPI_IN_PLACE");
+        rside = check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype", "recvbuf",
+                           size, ip);
+        bad_recv |= rside != 0;
     }
+    if (c.blind)
+        return raise_err(&c);
     ic_typeinfo_t sti, rti;
-    if (!in_place)
+    if (!ip)
         ic_typeinfo(sendtype, &sti);
-    if (is_root)
+    if (is_root && rside < 2)
         ic_typeinfo(recvtype, &rti);
-    size_t bb = in_place ? (size_t)recvcount * rti.size : (size_t)sendcount * sti.size;
-    if (is_root && (size_t)recvcount * rti.size != bb)
-        return truncated(&c);
+    size_t bb = ip ? (size_t)recvcount * rti.size : (size_t)sendcount * sti.size;
+    if (is_root && rside < 2 && (size_t)recvcount * rti.size != bb)
+        bad_recv = mistake(&c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
     if (bb == 0)
-        return MPI_SUCCESS;
+        return done(&c);
     if ((rc = get_ctx(&c)) != MPI_SUCCESS)
         return rc;
+    if (!ip)
+        bad_send |= uncommitted(&c, sendtype, "sendtype");
+    if (is_root && rside < 2)
+        bad_recv |= uncommitted(&c, recvtype, "recvtype");
     if (!alloc_counts(&c, size))
         return fail(&c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < size; i++)
@@ -625,69 +854,79 @@ int IC_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *r
     c.a.root = root;
     c.a.counts = c.counts;
     c.a.sendcount = bb;
-    c.a.in_place = in_place;
+    c.a.in_place = ip;
     c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
     const ic_algorithm_t *alg;
     if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
         return rc;
-    if (!in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti)))
-        return fail(&c, rc, "cannot pack the send buffer");
-    int staged = is_root && !bind_user(&c, IC_BUF_RECV, recvbuf, &rti);
+    if (!c.a.in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti, bb, bad_send)))
+        return fail(&c, rc, "out of memory");
+    bad_recv |= c.e.code != 0; /* after a mistake nothing of the user's is written */
+    int staged = is_root && (bad_recv || !bind_user(&c, IC_BUF_RECV, recvbuf, &rti));
     if (staged) {
         if ((rc = stage_recv(&c, bb * (size_t)size)))
             return fail(&c, rc, "out of memory");
-        if (in_place &&
-            (rc = pack_at(&c, (char *)recvbuf + (MPI_Aint)root * recvcount * rti.extent,
-                          recvcount, &rti, (char *)c.stage[1] + bb * (size_t)root, bb)))
-            return fail(&c, rc, "cannot pack the root's block");
+        if (ip && !bad_recv)
+            pack_at(&c, (char *)recvbuf + (MPI_Aint)root * recvcount * rti.extent, recvcount, &rti,
+                    (char *)c.stage[1] + bb * (size_t)root);
     }
-    if (in_place) /* SEND is not used; bind it to something valid */
+    if (c.a.in_place) /* SEND is not used; bind it to something valid */
         ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
     if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
-    if (staged && (rc = unpack_at(&c, c.stage[1], bb * (size_t)size, recvbuf,
-                                  recvcount * size, &rti)))
+    if (staged && !c.e.code &&
+        (rc = unpack_at(&c, c.stage[1], recvbuf, recvcount * size, &rti)))
         return fail(&c, rc, "cannot unpack the result");
     return done(&c);
 }
 
-int IC_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, const char *fn)
 {
     call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, "IC_Scatter", comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
-    if ((rc = ic_check_root(c.fn, comm, root, size)))
-        return rc;
+    if (chk(&c, ic_check_root(&c.t, root, size), 1))
+        return raise_err(&c);
     int is_root = rank == root, in_place = recvbuf == MPI_IN_PLACE;
+    int ip = in_place && is_root; /* in place where MPI allows it */
+    int bad_send = 0, bad_recv = 0, sside = 0;
     if (in_place && !is_root)
-        return ic_error(comm, IC_ERR_INPLACE,
-                        "IC_Scatter: MPI_IN_PLACE is only valid at the root");
+        bad_recv = mistake(&c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is only valid at the root");
     if (is_root) {
         if (sendbuf == MPI_IN_PLACE)
-            return ic_error(comm, IC_ERR_INPLACE, "IC_Scatter: sendbuf cannot be MPI_IN_PLACE");
-        if ((rc = check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype",
-                             "sendbuf", size)))
-            return rc;
+            bad_send = mistake(&c, 0, IC_ERR_INPLACE, "sendbuf cannot be MPI_IN_PLACE");
+        sside = check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf",
+                           size, ip);
+        bad_send |= sside != 0;
     }
-    if (!in_place && (rc = check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype",
-                                      "recvbuf", 1)))
-        return rc;
+    /* The block size comes from the receive side, or the root's send side
+     * when it scatters in place. */
+    if (!ip)
+        bad_recv |= check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype",
+                               "recvbuf", 1, 1) != 0;
+    if (c.blind)
+        return raise_err(&c);
     ic_typeinfo_t sti, rti;
-    if (is_root)
+    if (is_root && sside < 2)
         ic_typeinfo(sendtype, &sti);
-    if (!in_place)
+    if (!ip)
         ic_typeinfo(recvtype, &rti);
-    size_t bb = in_place ? (size_t)sendcount * sti.size : (size_t)recvcount * rti.size;
-    if (is_root && (size_t)sendcount * sti.size != bb)
-        return truncated(&c);
+    size_t bb = ip ? (size_t)sendcount * sti.size : (size_t)recvcount * rti.size;
+    if (is_root && sside < 2 && (size_t)sendcount * sti.size != bb)
+        bad_send = mistake(&c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
     if (bb == 0)
-        return MPI_SUCCESS;
+        return done(&c);
     if ((rc = get_ctx(&c)) != MPI_SUCCESS)
         return rc;
+    if (is_root && sside < 2)
+        bad_send |= uncommitted(&c, sendtype, "sendtype");
+    if (!ip)
+        bad_recv |= uncommitted(&c, recvtype, "recvtype");
     if (!alloc_counts(&c, size))
         return fail(&c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < size; i++)
@@ -696,59 +935,69 @@ int IC_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     c.a.root = root;
     c.a.counts = c.counts;
     c.a.recvcount = bb;
-    c.a.in_place = in_place;
+    c.a.in_place = ip;
     c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
     const ic_algorithm_t *alg;
     if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
         return rc;
-    if (is_root && (rc = bind_send_bytes(&c, sendbuf, sendcount * size, &sti)))
-        return fail(&c, rc, "cannot pack the send buffer");
-    int staged = !in_place && !bind_user(&c, IC_BUF_RECV, recvbuf, &rti);
-    if (staged) {
+    if (is_root && (rc = bind_send_bytes(&c, sendbuf, sendcount * size, &sti, bb * (size_t)size,
+                                         bad_send)))
+        return fail(&c, rc, "out of memory");
+    bad_recv |= c.e.code != 0;
+    int staged = 0;
+    if (c.a.in_place) {
+        ic_binding_set(&c.b, IC_BUF_RECV, NULL, &bt);
+    } else if (bad_recv || !bind_user(&c, IC_BUF_RECV, recvbuf, &rti)) {
+        staged = 1;
         if ((rc = stage_recv(&c, bb)))
             return fail(&c, rc, "out of memory");
-    } else if (in_place) {
-        ic_binding_set(&c.b, IC_BUF_RECV, NULL, &bt);
     }
     if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
-    if (staged && (rc = unpack_at(&c, c.stage[1], bb, recvbuf, recvcount, &rti)))
+    if (staged && !c.e.code && (rc = unpack_at(&c, c.stage[1], recvbuf, recvcount, &rti)))
         return fail(&c, rc, "cannot unpack the result");
     return done(&c);
 }
 
-int IC_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                          const char *fn)
 {
     call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, "IC_Allgather", comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
     int in_place = sendbuf == MPI_IN_PLACE;
-    if (!in_place && (rc = check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype",
-                                      "sendbuf", 1)))
-        return rc;
-    if (recvbuf == MPI_IN_PLACE)
-        return ic_error(comm, IC_ERR_INPLACE, "IC_Allgather: recvbuf cannot be MPI_IN_PLACE");
-    if (sendbuf == recvbuf && sendcount > 0)
-        return ic_error(comm, MPI_ERR_BUFFER,
-                        "IC_Allgather: sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
-    if ((rc = check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype", "recvbuf",
-                         size)))
-        return rc;
-    ic_typeinfo_t sti, rti;
+    int bad_send = 0, bad_recv = 0, sside = 0;
     if (!in_place)
+        sside = check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf",
+                           1, 0);
+    bad_send = sside != 0;
+    if (recvbuf == MPI_IN_PLACE)
+        bad_recv = mistake(&c, 0, IC_ERR_INPLACE, "recvbuf cannot be MPI_IN_PLACE");
+    if (sendbuf == recvbuf && sendcount > 0)
+        bad_recv = mistake(&c, 0, MPI_ERR_BUFFER,
+                           "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
+    bad_recv |= check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype", "recvbuf",
+                           size, 1) != 0;
+    if (c.blind)
+        return raise_err(&c);
+    ic_typeinfo_t sti, rti;
+    if (!in_place && sside < 2)
         ic_typeinfo(sendtype, &sti);
     ic_typeinfo(recvtype, &rti);
     size_t bb = (size_t)recvcount * rti.size;
-    if (!in_place && (size_t)sendcount * sti.size != bb)
-        return truncated(&c);
+    if (!in_place && sside < 2 && (size_t)sendcount * sti.size != bb)
+        bad_send = mistake(&c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
     if (bb == 0)
-        return MPI_SUCCESS;
+        return done(&c);
     if ((rc = get_ctx(&c)) != MPI_SUCCESS)
         return rc;
+    if (!in_place && sside < 2)
+        bad_send |= uncommitted(&c, sendtype, "sendtype");
+    bad_recv |= uncommitted(&c, recvtype, "recvtype");
     if (!alloc_counts(&c, size))
         return fail(&c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < size; i++)
@@ -763,105 +1012,123 @@ int IC_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     const ic_algorithm_t *alg;
     if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
         return rc;
-    if (!in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti)))
-        return fail(&c, rc, "cannot pack the send buffer");
-    int staged = !bind_user(&c, IC_BUF_RECV, recvbuf, &rti);
+    if (!in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti, bb, bad_send)))
+        return fail(&c, rc, "out of memory");
+    bad_recv |= c.e.code != 0;
+    int staged = bad_recv || !bind_user(&c, IC_BUF_RECV, recvbuf, &rti);
     if (staged) {
         if ((rc = stage_recv(&c, bb * (size_t)size)))
             return fail(&c, rc, "out of memory");
-        if (in_place &&
-            (rc = pack_at(&c, (char *)recvbuf + (MPI_Aint)rank * recvcount * rti.extent,
-                          recvcount, &rti, (char *)c.stage[1] + bb * (size_t)rank, bb)))
-            return fail(&c, rc, "cannot pack own block");
+        if (in_place && !bad_recv)
+            pack_at(&c, (char *)recvbuf + (MPI_Aint)rank * recvcount * rti.extent, recvcount, &rti,
+                    (char *)c.stage[1] + bb * (size_t)rank);
     }
     if (in_place) /* SEND is not used; bind it to something valid */
         ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
     if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
-    if (staged && (rc = unpack_at(&c, c.stage[1], bb * (size_t)size, recvbuf,
-                                  recvcount * size, &rti)))
+    if (staged && !c.e.code &&
+        (rc = unpack_at(&c, c.stage[1], recvbuf, recvcount * size, &rti)))
         return fail(&c, rc, "cannot unpack the result");
     return done(&c);
 }
 
 /* Are displs (in elements of a contiguous type) the packed layout? */
-static int packed_displs(const int *counts, const int *displs, int p)
+static int packed_displs(cview_t counts, dview_t displs, int p)
 {
     long long at = 0;
     for (int i = 0; i < p; i++) {
-        if (displs[i] != at)
+        if (dv(displs, i) != at)
             return 0;
-        at += counts[i];
+        at += cv(counts, i);
     }
     return 1;
 }
 
-int IC_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                  MPI_Comm comm)
+/* Checks of per-rank counts (significant where given): each non-negative,
+ * *maxc the largest.  Returns 1 on a mistake. */
+static int check_counts(call_t *c, cview_t counts, int p, const char *what, long long *maxc,
+                        int blind)
+{
+    *maxc = 0;
+    for (int i = 0; i < p; i++) {
+        if (chk(c, ic_check_count(&c->t, cv(counts, i), what), blind))
+            return 1;
+        if (cv(counts, i) > *maxc)
+            *maxc = cv(counts, i);
+    }
+    return 0;
+}
+
+static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, cview_t recvcounts, dview_t displs,
+                           MPI_Datatype recvtype, MPI_Comm comm, const char *fn)
 {
     call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, "IC_Allgatherv", comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
     int in_place = sendbuf == MPI_IN_PLACE;
-    if (!recvcounts || !displs)
-        return ic_error(comm, MPI_ERR_ARG, "IC_Allgatherv: recvcounts or displs is NULL");
-    if (!in_place && (rc = check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype",
-                                      "sendbuf", 1)))
-        return rc;
-    if (recvbuf == MPI_IN_PLACE)
-        return ic_error(comm, IC_ERR_INPLACE, "IC_Allgatherv: recvbuf cannot be MPI_IN_PLACE");
-    if (sendbuf == recvbuf && sendcount > 0)
-        return ic_error(comm, MPI_ERR_BUFFER,
-                        "IC_Allgatherv: sendbuf and recvbuf are the same buffer "
-                        "(use MPI_IN_PLACE)");
-    if ((rc = ic_check_type(c.fn, comm, recvtype, "recvtype")))
-        return rc;
-    int maxc = 0;
-    for (int i = 0; i < size; i++) {
-        if ((rc = ic_check_count(c.fn, comm, recvcounts[i], "recvcounts[i]")))
-            return rc;
-        if (recvcounts[i] > maxc)
-            maxc = recvcounts[i];
-    }
-    if ((rc = ic_check_buf(c.fn, comm, recvbuf, maxc, recvtype, "recvbuf")))
-        return rc;
-    ic_typeinfo_t sti, rti;
+    int bad_send = 0, bad_recv = 0, sside = 0;
+    if (cv_null(recvcounts) || dv_null(displs))
+        bad_recv = mistake(&c, cv_null(recvcounts), MPI_ERR_ARG, "recvcounts or displs is NULL");
+    if (c.blind)
+        return raise_err(&c);
     if (!in_place)
+        sside = check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf",
+                           1, 0);
+    bad_send = sside != 0;
+    if (recvbuf == MPI_IN_PLACE)
+        bad_recv = mistake(&c, 0, IC_ERR_INPLACE, "recvbuf cannot be MPI_IN_PLACE");
+    if (sendbuf == recvbuf && sendcount > 0)
+        bad_recv = mistake(&c, 0, MPI_ERR_BUFFER,
+                           "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
+    long long maxc = 0;
+    if (chk(&c, ic_check_type(&c.t, recvtype, "recvtype"), 1) ||
+        check_counts(&c, recvcounts, size, "recvcounts[i]", &maxc, 1))
+        return raise_err(&c);
+    bad_recv |= chk(&c, ic_check_buf(&c.t, recvbuf, maxc, recvtype, "recvbuf"), 0);
+    ic_typeinfo_t sti, rti;
+    if (!in_place && sside < 2)
         ic_typeinfo(sendtype, &sti);
     ic_typeinfo(recvtype, &rti);
-    if (!in_place && (size_t)sendcount * sti.size != (size_t)recvcounts[rank] * rti.size)
-        return truncated(&c);
+    if (!in_place && sside < 2 &&
+        (size_t)sendcount * sti.size != (size_t)cv(recvcounts, rank) * rti.size)
+        bad_send = mistake(&c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
     size_t total = 0;
     for (int i = 0; i < size; i++)
-        total += (size_t)recvcounts[i] * rti.size;
+        total += (size_t)cv(recvcounts, i) * rti.size;
     if (total == 0)
-        return MPI_SUCCESS;
+        return done(&c);
     if ((rc = get_ctx(&c)) != MPI_SUCCESS)
         return rc;
+    if (!in_place && sside < 2)
+        bad_send |= uncommitted(&c, sendtype, "sendtype");
+    bad_recv |= uncommitted(&c, recvtype, "recvtype");
+    bad_recv |= c.e.code != 0;
     c.counts = calloc((size_t)size, sizeof(size_t));
     c.displs = calloc((size_t)size, sizeof(size_t));
     if (!c.counts || !c.displs)
         return fail(&c, MPI_ERR_NO_MEM, "out of memory");
     /* Displacements may be negative (recvbuf need not be the lowest block):
      * the schedule sees the buffer from the lowest non-empty block on. */
-    int dmin = 0, have = 0;
-    for (int i = 0; i < size; i++)
-        if (recvcounts[i] > 0 && (!have || displs[i] < dmin)) {
-            dmin = displs[i];
+    long long dmin = 0;
+    int have = 0;
+    for (int i = 0; !bad_recv && i < size; i++)
+        if (cv(recvcounts, i) > 0 && (!have || dv(displs, i) < dmin)) {
+            dmin = dv(displs, i);
             have = 1;
         }
     /* In place (bytes, or typed regions), block i is at byte (displs[i] -
      * dmin) size of the schedule's view (size = extent for contiguous). */
     for (int i = 0; i < size; i++) {
-        c.counts[i] = (size_t)recvcounts[i] * rti.size;
-        if (recvcounts[i] > 0)
-            c.displs[i] = (size_t)((long long)displs[i] - dmin) * (size_t)rti.size;
+        c.counts[i] = (size_t)cv(recvcounts, i) * rti.size;
+        if (!bad_recv && cv(recvcounts, i) > 0)
+            c.displs[i] = (size_t)(dv(displs, i) - dmin) * (size_t)rti.size;
     }
     c.a.coll = IC_COLL_ALLGATHERV;
     c.a.counts = c.counts;
-    c.a.displs = c.displs;
+    c.a.displs = bad_recv ? NULL : c.displs;
     c.a.sendcount = c.counts[rank];
     c.a.in_place = in_place;
     c.a.units_match = 1;
@@ -871,96 +1138,100 @@ int IC_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
         return rc;
     int staged;
-    if (recvbuf == MPI_BOTTOM && !rti.contiguous)
+    if (bad_recv || (recvbuf == MPI_BOTTOM && !rti.contiguous))
         staged = 1; /* absolute addresses: no offsets from MPI_BOTTOM */
     else
         staged = !bind_user(&c, IC_BUF_RECV, (char *)recvbuf + (MPI_Aint)dmin * rti.extent, &rti);
-    if (staged) { /* rebuild on the packed layout of the staging area */
+    if (staged && c.a.displs) { /* rebuild on the packed layout of the staging area */
         free(c.displs);
         c.displs = NULL;
         c.a.displs = NULL;
         if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
             return rc;
     }
-    if (!in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti)))
-        return fail(&c, rc, "cannot pack the send buffer");
+    if (!in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti, c.counts[rank],
+                                           bad_send)))
+        return fail(&c, rc, "out of memory");
     if (staged) {
         if ((rc = stage_recv(&c, total)))
             return fail(&c, rc, "out of memory");
         size_t at = ic_blocks_prefix(c.counts, rank);
-        if (in_place && (rc = pack_at(&c, (char *)recvbuf + (MPI_Aint)displs[rank] * rti.extent,
-                                      recvcounts[rank], &rti, (char *)c.stage[1] + at,
-                                      c.counts[rank])))
-            return fail(&c, rc, "cannot pack own block");
+        if (in_place && !bad_recv)
+            pack_at(&c, (char *)recvbuf + (MPI_Aint)dv(displs, rank) * rti.extent,
+                    cv(recvcounts, rank), &rti, (char *)c.stage[1] + at);
     }
     if (in_place) /* SEND is not used; bind it to something valid */
         ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
     if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
-    for (int i = 0; staged && i < size; i++)
-        if ((rc = unpack_at(&c, (char *)c.stage[1] + ic_blocks_prefix(c.counts, i), c.counts[i],
-                            (char *)recvbuf + (MPI_Aint)displs[i] * rti.extent, recvcounts[i],
-                            &rti)))
+    for (int i = 0; staged && !c.e.code && i < size; i++)
+        if ((rc = unpack_at(&c, (char *)c.stage[1] + ic_blocks_prefix(c.counts, i),
+                            (char *)recvbuf + (MPI_Aint)dv(displs, i) * rti.extent,
+                            cv(recvcounts, i), &rti)))
             return fail(&c, rc, "cannot unpack the result");
     return done(&c);
 }
 
-int IC_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-               const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-               MPI_Comm comm)
+static int gatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, cview_t recvcounts, dview_t displs, MPI_Datatype recvtype,
+                        int root, MPI_Comm comm, const char *fn)
 {
     call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, "IC_Gatherv", comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
-    if ((rc = ic_check_root(c.fn, comm, root, size)))
-        return rc;
+    if (chk(&c, ic_check_root(&c.t, root, size), 1))
+        return raise_err(&c);
     int is_root = rank == root, in_place = sendbuf == MPI_IN_PLACE;
+    int bad_send = 0, bad_recv = 0, sside = 0, root_bad = 0;
     if (in_place && !is_root)
-        return ic_error(comm, IC_ERR_INPLACE,
-                        "IC_Gatherv: MPI_IN_PLACE is only valid at the root");
-    if (!in_place && (rc = check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype",
-                                      "sendbuf", 1)))
-        return rc;
-    ic_typeinfo_t sti, rti;
+        bad_send = mistake(&c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is only valid at the root");
+    /* Only the root's counts define the blocks: elsewhere every mistake
+     * leaves the rank able to take its part. */
     if (!in_place)
+        sside = check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf",
+                           1, 0);
+    bad_send |= sside != 0;
+    ic_typeinfo_t sti, rti;
+    if (!in_place && sside < 2)
         ic_typeinfo(sendtype, &sti);
     if (is_root) {
-        if (!recvcounts || !displs)
-            return ic_error(comm, MPI_ERR_ARG, "IC_Gatherv: recvcounts or displs is NULL");
+        long long maxc = 0;
+        if (cv_null(recvcounts) || dv_null(displs))
+            root_bad = mistake(&c, 0, MPI_ERR_ARG, "recvcounts or displs is NULL");
         if (recvbuf == MPI_IN_PLACE)
-            return ic_error(comm, IC_ERR_INPLACE, "IC_Gatherv: recvbuf cannot be MPI_IN_PLACE");
-        if ((rc = ic_check_type(c.fn, comm, recvtype, "recvtype")))
-            return rc;
-        int maxc = 0;
-        for (int i = 0; i < size; i++) {
-            if ((rc = ic_check_count(c.fn, comm, recvcounts[i], "recvcounts[i]")))
-                return rc;
-            if (recvcounts[i] > maxc)
-                maxc = recvcounts[i];
+            bad_recv = mistake(&c, 0, IC_ERR_INPLACE, "recvbuf cannot be MPI_IN_PLACE");
+        root_bad |= chk(&c, ic_check_type(&c.t, recvtype, "recvtype"), 0);
+        if (!root_bad)
+            root_bad |= check_counts(&c, recvcounts, size, "recvcounts[i]", &maxc, 0);
+        if (!root_bad) {
+            bad_recv |= chk(&c, ic_check_buf(&c.t, recvbuf, maxc, recvtype, "recvbuf"), 0);
+            ic_typeinfo(recvtype, &rti);
+            if (!in_place && sside < 2 &&
+                (size_t)sendcount * sti.size != (size_t)cv(recvcounts, rank) * rti.size)
+                bad_send = mistake(&c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
         }
-        if ((rc = ic_check_buf(c.fn, comm, recvbuf, maxc, recvtype, "recvbuf")))
-            return rc;
-        ic_typeinfo(recvtype, &rti);
-        if (!in_place && (size_t)sendcount * sti.size != (size_t)recvcounts[rank] * rti.size)
-            return truncated(&c);
     }
     if (size == 1 && in_place)
-        return MPI_SUCCESS;
+        return done(&c);
     if ((rc = get_ctx(&c)) != MPI_SUCCESS)
         return rc;
+    if (!in_place && sside < 2)
+        bad_send |= uncommitted(&c, sendtype, "sendtype");
+    if (is_root && !root_bad)
+        bad_recv |= uncommitted(&c, recvtype, "recvtype");
     if (!alloc_counts(&c, size))
         return fail(&c, MPI_ERR_NO_MEM, "out of memory");
-    if (is_root)
-        for (int i = 0; i < size; i++)
-            c.counts[i] = (size_t)recvcounts[i] * rti.size;
-    if (size > 1 && (rc = bcast_counts(&c, root)) != MPI_SUCCESS)
+    for (int i = 0; is_root && !root_bad && i < size; i++)
+        c.counts[i] = (size_t)cv(recvcounts, i) * rti.size;
+    int ended = root_bad && size == 1;
+    if (size > 1 && (rc = bcast_counts(&c, root, root_bad, &ended)) != MPI_SUCCESS)
         return fail(&c, rc, "cannot distribute the block sizes");
-    if (!in_place && (size_t)sendcount * sti.size != c.counts[rank]) {
-        call_free(&c);
-        return ic_error(comm, MPI_ERR_TRUNCATE,
-                        "IC_Gatherv: sendcount does not match the root's recvcounts[%d]", rank);
-    }
+    if (ended)
+        return done(&c);
+    if (!in_place && !bad_send && (size_t)sendcount * sti.size != c.counts[rank])
+        bad_send = mistake(&c, 0, MPI_ERR_TRUNCATE,
+                           "sendcount does not match the root's recvcounts[%d]", rank);
     size_t total = ic_blocks_total(c.counts, size);
     if (total == 0)
         return done(&c);
@@ -968,99 +1239,100 @@ int IC_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
     c.a.root = root;
     c.a.counts = c.counts;
     c.a.sendcount = c.counts[rank];
-    c.a.in_place = in_place;
+    c.a.in_place = in_place && is_root;
     c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
     const ic_algorithm_t *alg;
     if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
         return rc;
-    if (!in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti)))
-        return fail(&c, rc, "cannot pack the send buffer");
-    int staged = is_root && !(packed_displs(recvcounts, displs, size) &&
-                              bind_user(&c, IC_BUF_RECV, recvbuf, &rti));
+    if (!c.a.in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti, c.counts[rank],
+                                               bad_send)))
+        return fail(&c, rc, "out of memory");
+    bad_recv |= c.e.code != 0;
+    int staged = is_root && (bad_recv || !(packed_displs(recvcounts, displs, size) &&
+                                           bind_user(&c, IC_BUF_RECV, recvbuf, &rti)));
     if (staged) {
         if ((rc = stage_recv(&c, total)))
             return fail(&c, rc, "out of memory");
-        if (in_place &&
-            (rc = pack_at(&c, (char *)recvbuf + (MPI_Aint)displs[root] * rti.extent,
-                          recvcounts[root], &rti,
-                          (char *)c.stage[1] + ic_blocks_prefix(c.counts, root),
-                          c.counts[root])))
-            return fail(&c, rc, "cannot pack the root's block");
+        if (in_place && !bad_recv)
+            pack_at(&c, (char *)recvbuf + (MPI_Aint)dv(displs, root) * rti.extent,
+                    cv(recvcounts, root), &rti,
+                    (char *)c.stage[1] + ic_blocks_prefix(c.counts, root));
     }
-    if (in_place)
+    if (c.a.in_place)
         ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
     if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
-    for (int i = 0; staged && i < size; i++) {
+    for (int i = 0; staged && !c.e.code && i < size; i++) {
         if (i == root && in_place)
             continue;
-        if ((rc = unpack_at(&c, (char *)c.stage[1] + ic_blocks_prefix(c.counts, i), c.counts[i],
-                            (char *)recvbuf + (MPI_Aint)displs[i] * rti.extent, recvcounts[i],
-                            &rti)))
+        if ((rc = unpack_at(&c, (char *)c.stage[1] + ic_blocks_prefix(c.counts, i),
+                            (char *)recvbuf + (MPI_Aint)dv(displs, i) * rti.extent,
+                            cv(recvcounts, i), &rti)))
             return fail(&c, rc, "cannot unpack the result");
     }
     return done(&c);
 }
 
-int IC_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                int root, MPI_Comm comm)
+static int scatterv_impl(const void *sendbuf, cview_t sendcounts, dview_t displs,
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm, const char *fn)
 {
     call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, "IC_Scatterv", comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
-    if ((rc = ic_check_root(c.fn, comm, root, size)))
-        return rc;
+    if (chk(&c, ic_check_root(&c.t, root, size), 1))
+        return raise_err(&c);
     int is_root = rank == root, in_place = recvbuf == MPI_IN_PLACE;
+    int bad_send = 0, bad_recv = 0, rside = 0, root_bad = 0;
     if (in_place && !is_root)
-        return ic_error(comm, IC_ERR_INPLACE,
-                        "IC_Scatterv: MPI_IN_PLACE is only valid at the root");
+        bad_recv = mistake(&c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is only valid at the root");
     ic_typeinfo_t sti, rti;
     if (is_root) {
-        if (!sendcounts || !displs)
-            return ic_error(comm, MPI_ERR_ARG, "IC_Scatterv: sendcounts or displs is NULL");
+        long long maxc = 0;
+        if (cv_null(sendcounts) || dv_null(displs))
+            root_bad = mistake(&c, 0, MPI_ERR_ARG, "sendcounts or displs is NULL");
         if (sendbuf == MPI_IN_PLACE)
-            return ic_error(comm, IC_ERR_INPLACE, "IC_Scatterv: sendbuf cannot be MPI_IN_PLACE");
-        if ((rc = ic_check_type(c.fn, comm, sendtype, "sendtype")))
-            return rc;
-        int maxc = 0;
-        for (int i = 0; i < size; i++) {
-            if ((rc = ic_check_count(c.fn, comm, sendcounts[i], "sendcounts[i]")))
-                return rc;
-            if (sendcounts[i] > maxc)
-                maxc = sendcounts[i];
+            bad_send = mistake(&c, 0, IC_ERR_INPLACE, "sendbuf cannot be MPI_IN_PLACE");
+        root_bad |= chk(&c, ic_check_type(&c.t, sendtype, "sendtype"), 0);
+        if (!root_bad)
+            root_bad |= check_counts(&c, sendcounts, size, "sendcounts[i]", &maxc, 0);
+        if (!root_bad) {
+            bad_send |= chk(&c, ic_check_buf(&c.t, sendbuf, maxc, sendtype, "sendbuf"), 0);
+            ic_typeinfo(sendtype, &sti);
         }
-        if ((rc = ic_check_buf(c.fn, comm, sendbuf, maxc, sendtype, "sendbuf")))
-            return rc;
-        ic_typeinfo(sendtype, &sti);
     }
-    if (!in_place) {
-        if ((rc = check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype",
-                             "recvbuf", 1)))
-            return rc;
+    if (!in_place)
+        rside = check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype", "recvbuf",
+                           1, 0);
+    bad_recv |= rside != 0;
+    if (!in_place && rside < 2)
         ic_typeinfo(recvtype, &rti);
-        if (is_root && (size_t)sendcounts[rank] * sti.size != (size_t)recvcount * rti.size)
-            return truncated(&c);
-    }
+    if (is_root && !root_bad && !in_place && rside < 2 &&
+        (size_t)cv(sendcounts, rank) * sti.size != (size_t)recvcount * rti.size)
+        bad_recv = mistake(&c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
     if (size == 1 && in_place)
-        return MPI_SUCCESS;
+        return done(&c);
     if ((rc = get_ctx(&c)) != MPI_SUCCESS)
         return rc;
+    if (is_root && !root_bad)
+        bad_send |= uncommitted(&c, sendtype, "sendtype");
+    if (!in_place && rside < 2)
+        bad_recv |= uncommitted(&c, recvtype, "recvtype");
     if (!alloc_counts(&c, size))
         return fail(&c, MPI_ERR_NO_MEM, "out of memory");
-    if (is_root)
-        for (int i = 0; i < size; i++)
-            c.counts[i] = (size_t)sendcounts[i] * sti.size;
-    if (size > 1 && (rc = bcast_counts(&c, root)) != MPI_SUCCESS)
+    for (int i = 0; is_root && !root_bad && i < size; i++)
+        c.counts[i] = (size_t)cv(sendcounts, i) * sti.size;
+    int ended = root_bad && size == 1;
+    if (size > 1 && (rc = bcast_counts(&c, root, root_bad, &ended)) != MPI_SUCCESS)
         return fail(&c, rc, "cannot distribute the block sizes");
-    if (!in_place && (size_t)recvcount * rti.size != c.counts[rank]) {
-        call_free(&c);
-        return ic_error(comm, MPI_ERR_TRUNCATE,
-                        "IC_Scatterv: recvcount does not match the root's sendcounts[%d]", rank);
-    }
+    if (ended)
+        return done(&c);
+    if (!in_place && !bad_recv && (size_t)recvcount * rti.size != c.counts[rank])
+        bad_recv = mistake(&c, 0, MPI_ERR_TRUNCATE,
+                           "recvcount does not match the root's sendcounts[%d]", rank);
     size_t total = ic_blocks_total(c.counts, size);
     if (total == 0)
         return done(&c);
@@ -1068,7 +1340,7 @@ int IC_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
     c.a.root = root;
     c.a.counts = c.counts;
     c.a.recvcount = c.counts[rank];
-    c.a.in_place = in_place;
+    c.a.in_place = in_place && is_root;
     c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
@@ -1076,31 +1348,34 @@ int IC_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
     if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
         return rc;
     if (is_root) {
-        if (!(packed_displs(sendcounts, displs, size) &&
-              bind_user(&c, IC_BUF_SEND, sendbuf, &sti))) {
+        if (bad_send) {
+            if ((rc = bind_standin(&c, IC_BUF_SEND, 0, total)))
+                return fail(&c, rc, "out of memory");
+        } else if (!(packed_displs(sendcounts, displs, size) &&
+                     bind_user(&c, IC_BUF_SEND, sendbuf, &sti))) {
             c.stage[0] = malloc(total);
             if (!c.stage[0])
                 return fail(&c, MPI_ERR_NO_MEM, "out of memory");
             for (int i = 0; i < size; i++)
-                if (c.counts[i] &&
-                    (rc = pack_at(&c, (const char *)sendbuf + (MPI_Aint)displs[i] * sti.extent,
-                                  sendcounts[i], &sti,
-                                  (char *)c.stage[0] + ic_blocks_prefix(c.counts, i),
-                                  c.counts[i])))
-                    return fail(&c, rc, "cannot pack the send buffer");
+                if (c.counts[i])
+                    pack_at(&c, (const char *)sendbuf + (MPI_Aint)dv(displs, i) * sti.extent,
+                            cv(sendcounts, i), &sti,
+                            (char *)c.stage[0] + ic_blocks_prefix(c.counts, i));
             ic_binding_set(&c.b, IC_BUF_SEND, c.stage[0], &bt);
         }
     }
-    int staged = !in_place && !bind_user(&c, IC_BUF_RECV, recvbuf, &rti);
-    if (staged) {
+    bad_recv |= c.e.code != 0;
+    int staged = 0;
+    if (c.a.in_place) {
+        ic_binding_set(&c.b, IC_BUF_RECV, NULL, &bt);
+    } else if (bad_recv || !bind_user(&c, IC_BUF_RECV, recvbuf, &rti)) {
+        staged = 1;
         if ((rc = stage_recv(&c, c.counts[rank])))
             return fail(&c, rc, "out of memory");
-    } else if (in_place) {
-        ic_binding_set(&c.b, IC_BUF_RECV, NULL, &bt);
     }
     if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
-    if (staged && (rc = unpack_at(&c, c.stage[1], c.counts[rank], recvbuf, recvcount, &rti)))
+    if (staged && !c.e.code && (rc = unpack_at(&c, c.stage[1], recvbuf, recvcount, &rti)))
         return fail(&c, rc, "cannot unpack the result");
     return done(&c);
 }
@@ -1125,3 +1400,173 @@ int IC_Barrier(MPI_Comm comm)
     ic_binding_set(&c.b, IC_BUF_RECV, NULL, &bt);
     return run_done(&c, MPI_OP_NULL, 1, 1, &bt);
 }
+
+/* ============================================================ entry points
+ *
+ * The IC_ calls with MPI's int counts, and the IC_*_c calls with MPI-4's
+ * MPI_Count counts and MPI_Aint displacements, over one implementation. */
+
+int IC_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return bcast_impl(buffer, count, datatype, root, comm, "IC_Bcast");
+}
+
+int IC_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              int root, MPI_Comm comm)
+{
+    return reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm, "IC_Reduce");
+}
+
+int IC_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm)
+{
+    return allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, "IC_Allreduce");
+}
+
+int IC_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter_impl(sendbuf, recvbuf, cv_int(recvcounts), datatype, op, comm,
+                               "IC_Reduce_scatter");
+}
+
+int IC_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                     "IC_Reduce_scatter_block");
+}
+
+int IC_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                       "IC_Gather");
+}
+
+int IC_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                        "IC_Scatter");
+}
+
+int IC_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                          "IC_Allgather");
+}
+
+int IC_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                  MPI_Comm comm)
+{
+    return allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf, cv_int(recvcounts),
+                           dv_int(displs), recvtype, comm, "IC_Allgatherv");
+}
+
+int IC_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+               MPI_Comm comm)
+{
+    return gatherv_impl(sendbuf, sendcount, sendtype, recvbuf, cv_int(recvcounts),
+                        dv_int(displs), recvtype, root, comm, "IC_Gatherv");
+}
+
+int IC_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                int root, MPI_Comm comm)
+{
+    return scatterv_impl(sendbuf, cv_int(sendcounts), dv_int(displs), sendtype, recvbuf,
+                         recvcount, recvtype, root, comm, "IC_Scatterv");
+}
+
+#ifdef IC_HAVE_LARGE_COUNT
+static cview_t cv_big(const MPI_Count *x)
+{
+    cview_t v = {NULL, x};
+    return v;
+}
+static dview_t dv_big(const MPI_Aint *x)
+{
+    dview_t v = {NULL, x};
+    return v;
+}
+
+int IC_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return bcast_impl(buffer, count, datatype, root, comm, "IC_Bcast_c");
+}
+
+int IC_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                MPI_Op op, int root, MPI_Comm comm)
+{
+    return reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm, "IC_Reduce_c");
+}
+
+int IC_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm)
+{
+    return allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, "IC_Allreduce_c");
+}
+
+int IC_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter_impl(sendbuf, recvbuf, cv_big(recvcounts), datatype, op, comm,
+                               "IC_Reduce_scatter_c");
+}
+
+int IC_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                     "IC_Reduce_scatter_block_c");
+}
+
+int IC_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                       "IC_Gather_c");
+}
+
+int IC_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                        "IC_Scatter_c");
+}
+
+int IC_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                          "IC_Allgather_c");
+}
+
+int IC_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                    MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf, cv_big(recvcounts),
+                           dv_big(displs), recvtype, comm, "IC_Allgatherv_c");
+}
+
+int IC_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                 int root, MPI_Comm comm)
+{
+    return gatherv_impl(sendbuf, sendcount, sendtype, recvbuf, cv_big(recvcounts),
+                        dv_big(displs), recvtype, root, comm, "IC_Gatherv_c");
+}
+
+int IC_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                  MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatterv_impl(sendbuf, cv_big(sendcounts), dv_big(displs), sendtype, recvbuf,
+                         recvcount, recvtype, root, comm, "IC_Scatterv_c");
+}
+#endif

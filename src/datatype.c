@@ -65,6 +65,7 @@ int ic_sched_aligned(const ic_sched_t *s, int buf, size_t ubytes, size_t size, s
 {
     if (size == 0 || ubytes == 0)
         return 0;
+    chunk = ic_piece_bytes(chunk);
     for (size_t i = 0; i < s->nacts; i++) {
         const ic_action_t *a = &s->acts[i];
         int src = a->kind != IC_ACT_RECV, dst = a->kind != IC_ACT_SEND;

@@ -1,9 +1,12 @@
 /*
  * errors.c -- argument checks and error raising, as MPI does it.
  *
- * Every check runs before any communication or any write to user memory,
- * so a rejected call leaves the user's buffers as they were.  The error is
- * raised through the communicator's error handler (MPI_COMM_WORLD's when the
+ * The argument checks (ic_check_*) raise nothing: they record the error
+ * class and a message in an ic_argerr_t, and the call (api.c) decides
+ * when to raise it -- at once when every rank sees the mistake or the rank
+ * cannot take part in the communication, after taking its part when only
+ * this rank can see it (api.c, "errors only one rank can see").  No check
+ * writes to user memory.  An error is raised through the communicator's error handler (MPI_COMM_WORLD's when the
  * communicator itself is invalid); under MPI_ERRORS_RETURN the call returns
  * the code.  A one-line message naming the call and the argument is printed
  * on stderr unless the handler is MPI_ERRORS_RETURN (the caller handles the
@@ -65,32 +68,60 @@ int ic_check_comm(const char *fn, MPI_Comm comm)
     return MPI_SUCCESS;
 }
 
-int ic_check_count(const char *fn, MPI_Comm comm, int count, const char *what)
+int ic_argerr(ic_argerr_t *e, int code, const char *fmt, ...)
+{
+    int n = snprintf(e->msg, sizeof(e->msg), "%s: ", e->fn);
+    if (n < 0 || (size_t)n >= sizeof(e->msg))
+        n = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg + n, sizeof(e->msg) - (size_t)n, fmt, ap);
+    va_end(ap);
+    e->code = code;
+    return code;
+}
+
+int ic_check_count(ic_argerr_t *e, long long count, const char *what)
 {
     if (count < 0)
-        return ic_error(comm, MPI_ERR_COUNT, "%s: %s is negative (%d)", fn, what, count);
+        return ic_argerr(e, MPI_ERR_COUNT, "%s is negative (%lld)", what, count);
     return MPI_SUCCESS;
 }
 
-int ic_check_type(const char *fn, MPI_Comm comm, MPI_Datatype type, const char *what)
+int ic_check_type(ic_argerr_t *e, MPI_Datatype type, const char *what)
 {
     if (type == MPI_DATATYPE_NULL)
-        return ic_error(comm, MPI_ERR_TYPE, "%s: %s is MPI_DATATYPE_NULL", fn, what);
+        return ic_argerr(e, MPI_ERR_TYPE, "%s is MPI_DATATYPE_NULL", what);
     int size;
     if (MPI_Type_size(type, &size) != MPI_SUCCESS)
-        return ic_error(comm, MPI_ERR_TYPE, "%s: %s is not a valid datatype", fn, what);
+        return ic_argerr(e, MPI_ERR_TYPE, "%s is not a valid datatype", what);
     return MPI_SUCCESS;
 }
 
-int ic_check_root(const char *fn, MPI_Comm comm, int root, int size)
+/* MPI has no query for "committed"; a send of nothing to MPI_PROC_NULL
+ * makes the MPI check it (Open MPI and MPICH reject an uncommitted
+ * datatype there with MPI_ERR_TYPE), on the private communicator, whose
+ * errors return.  Predefined datatypes are always committed. */
+int ic_check_committed(ic_argerr_t *e, MPI_Comm comm, MPI_Datatype type, const char *what)
+{
+    int ni, na, nd, comb = MPI_COMBINER_NAMED;
+    if (MPI_Type_get_envelope(type, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
+        comb == MPI_COMBINER_NAMED)
+        return MPI_SUCCESS;
+    if (MPI_Send(NULL, 0, type, MPI_PROC_NULL, 0, comm) == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    return ic_argerr(e, MPI_ERR_TYPE, "%s is not committed (MPI_Type_commit)", what);
+}
+
+int ic_check_root(ic_argerr_t *e, int root, int size)
 {
     if (root < 0 || root >= size)
-        return ic_error(comm, MPI_ERR_ROOT, "%s: root %d is out of range (communicator size %d)",
-                        fn, root, size);
+        return ic_argerr(e, MPI_ERR_ROOT, "root %d is out of range (communicator size %d)", root,
+                         size);
     return MPI_SUCCESS;
 }
 
-int ic_check_buf(const char *fn, MPI_Comm comm, const void *buf, int count, MPI_Datatype type,
+int ic_check_buf(ic_argerr_t *e, const void *buf, long long count, MPI_Datatype type,
                  const char *what)
 {
     if (buf != NULL || count == 0 || buf == MPI_IN_PLACE)
@@ -104,7 +135,7 @@ int ic_check_buf(const char *fn, MPI_Comm comm, const void *buf, int count, MPI_
         return MPI_SUCCESS;
     if (MPI_Type_get_true_extent(type, &tlb, &text) == MPI_SUCCESS && tlb != 0)
         return MPI_SUCCESS;
-    return ic_error(comm, MPI_ERR_BUFFER, "%s: %s is NULL with count %d", fn, what, count);
+    return ic_argerr(e, MPI_ERR_BUFFER, "%s is NULL with count %lld", what, count);
 }
 
 /* --- predefined op / type compatibility (MPI-3.1 section 5.9.2) ---
@@ -214,12 +245,12 @@ static int basic_class(MPI_Datatype t)
     return 0;
 }
 
-int ic_check_op(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype type)
+int ic_check_op(ic_argerr_t *e, MPI_Op op, MPI_Datatype type)
 {
     if (op == MPI_OP_NULL)
-        return ic_error(comm, MPI_ERR_OP, "%s: op is MPI_OP_NULL", fn);
+        return ic_argerr(e, MPI_ERR_OP, "op is MPI_OP_NULL");
     if (op == MPI_REPLACE || op == MPI_NO_OP)
-        return ic_error(comm, MPI_ERR_OP, "%s: MPI_REPLACE/MPI_NO_OP are for one-sided only", fn);
+        return ic_argerr(e, MPI_ERR_OP, "MPI_REPLACE/MPI_NO_OP are for one-sided only");
     const int any_int = T_INT | T_FINT;
     int allowed = -1; /* -1: a user op, defined on any datatype */
     if (op == MPI_SUM || op == MPI_PROD)
@@ -235,14 +266,12 @@ int ic_check_op(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype type)
     if (allowed < 0)
         return MPI_SUCCESS;
     if (type == MPI_DATATYPE_NULL)
-        return ic_error(comm, MPI_ERR_OP, "%s: a predefined op with MPI_DATATYPE_NULL", fn);
+        return ic_argerr(e, MPI_ERR_OP, "a predefined op with MPI_DATATYPE_NULL");
     int ni, na, nd, comb = MPI_COMBINER_NAMED;
     if (MPI_Type_get_envelope(type, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
         comb != MPI_COMBINER_NAMED)
-        return ic_error(comm, MPI_ERR_OP,
-                        "%s: a predefined op is defined on predefined datatypes only", fn);
+        return ic_argerr(e, MPI_ERR_OP, "a predefined op is defined on predefined datatypes only");
     if (!(basic_class(type) & allowed))
-        return ic_error(comm, MPI_ERR_OP, "%s: this predefined op is not defined for the datatype",
-                        fn);
+        return ic_argerr(e, MPI_ERR_OP, "this predefined op is not defined for the datatype");
     return MPI_SUCCESS;
 }

@@ -19,7 +19,10 @@
  * rendezvous handshakes and acknowledgements wait behind bulk data in the
  * other direction's queue), and 1.04 times in 32 KiB sub-rounds.  The
  * pieces cost an extra start-up each, which the cost model does not charge
- * (for 32 KiB pieces at 100 MB/s a few percent).
+ * (for 32 KiB pieces at 100 MB/s a few percent).  Whatever the chunk, no
+ * piece is longer than IC_MSG_MAX bytes (about 1.3 GB), so that its count
+ * fits MPI's int; reductions and copies of more elements than that run
+ * piece by piece too.
  */
 #include "config.h"
 #include "ic_internal.h"
@@ -72,13 +75,52 @@ static int wait_all(int n, MPI_Request *reqs)
 #endif
 }
 
+/* Schedule units of buffer `buf` per piece of a message when messages are
+ * cut into pieces of at most `chunk` bytes (at least one unit); SIZE_MAX
+ * when they are not cut (chunk 0, or a datatype of size 0). */
+static size_t piece_elems(const ic_binding_t *b, int buf, size_t chunk)
+{
+    size_t sz = b->ubytes[buf] ? b->ubytes[buf] : b->size[buf] > 0 ? (size_t)b->size[buf] : 0;
+    if (!chunk || !sz)
+        return SIZE_MAX;
+    return chunk / sz ? chunk / sz : 1;
+}
+
+/* Action a's regions cut into pieces whose element counts MPI's int
+ * arguments hold (IC_MSG_MAX bytes each): a local action on more than
+ * INT_MAX elements runs as several calls.  Sets *e, the units per piece,
+ * and returns the number of pieces. */
+static size_t local_pieces(const ic_binding_t *b, const ic_action_t *a, size_t *e)
+{
+    size_t es = piece_elems(b, a->src.buf, IC_MSG_MAX);
+    size_t ed = piece_elems(b, a->dst.buf, IC_MSG_MAX);
+    *e = es < ed ? es : ed;
+    if (*e == SIZE_MAX || a->src.count <= *e || a->src.count != a->dst.count) {
+        *e = a->src.count;
+        return 1;
+    }
+    return a->src.count / *e + (a->src.count % *e != 0);
+}
+
+/* Piece j (e units each) of action a. */
+static ic_action_t local_piece(const ic_action_t *a, size_t j, size_t e)
+{
+    ic_action_t p = *a;
+    size_t off = j * e;
+    size_t n = a->src.count - off < e ? a->src.count - off : e;
+    p.src.off += off;
+    p.dst.off += off;
+    p.src.count = p.dst.count = n;
+    return p;
+}
+
 static int do_reduce(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a, MPI_Op op,
                      int commutative)
 {
     if (a->src.count == 0)
         return MPI_SUCCESS;
-    if (a->src.count > INT_MAX)
-        return MPI_ERR_COUNT;
+    if (elems(b, a->src.buf, a->src.count) > INT_MAX)
+        return MPI_ERR_COUNT; /* local_pieces() cuts them */
     void *src = addr(b, &a->src);
     void *dst = addr(b, &a->dst);
     MPI_Datatype t = b->type[a->dst.buf];
@@ -93,17 +135,6 @@ static int do_reduce(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a,
     return ic_typed_copy(ctx, src, elems(b, a->src.buf, a->src.count), b->type[a->src.buf],
                          b->contiguous[a->src.buf], b->size[a->src.buf], dst,
                          elems(b, a->dst.buf, a->dst.count), t, b->contiguous[a->dst.buf]);
-}
-
-/* Schedule units of buffer `buf` per piece of a message when messages are
- * cut into pieces of at most `chunk` bytes (at least one unit); SIZE_MAX
- * when they are not cut (chunk 0, or a datatype of size 0). */
-static size_t piece_elems(const ic_binding_t *b, int buf, size_t chunk)
-{
-    size_t sz = b->ubytes[buf] ? b->ubytes[buf] : b->size[buf] > 0 ? (size_t)b->size[buf] : 0;
-    if (!chunk || !sz)
-        return SIZE_MAX;
-    return chunk / sz ? chunk / sz : 1;
 }
 
 /* Post piece j of the round's messages: receives first, so early senders
@@ -149,14 +180,14 @@ static int post_piece(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a
  * (see the file's comment). */
 static int communicate(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *acts, size_t n)
 {
-    size_t ncomm = 0, npieces = 1;
+    size_t ncomm = 0, npieces = 1, chunk = ic_piece_bytes(ctx->chunk);
     for (size_t i = 0; i < n; i++) {
         const ic_action_t *a = &acts[i];
         if (a->kind != IC_ACT_SEND && a->kind != IC_ACT_RECV)
             continue;
         ncomm++;
         const ic_region_t *r = a->kind == IC_ACT_SEND ? &a->src : &a->dst;
-        size_t e = piece_elems(b, r->buf, ctx->chunk);
+        size_t e = piece_elems(b, r->buf, chunk);
         if (e != SIZE_MAX && r->count / e + (r->count % e != 0) > npieces)
             npieces = r->count / e + (r->count % e != 0);
     }
@@ -166,7 +197,7 @@ static int communicate(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *
         return MPI_ERR_NO_MEM;
     for (size_t j = 0; j < npieces; j++) {
         size_t k = 0;
-        int rc = post_piece(ctx, b, acts, n, j, npieces > 1 ? ctx->chunk : 0, &k);
+        int rc = post_piece(ctx, b, acts, n, j, npieces > 1 ? chunk : 0, &k);
         if (rc != MPI_SUCCESS) {
             /* Do not leave requests behind: cancel what was posted. */
             for (size_t i = 0; i < k; i++) {
@@ -181,6 +212,14 @@ static int communicate(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *
     return MPI_SUCCESS;
 }
 
+static int do_copy(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a)
+{
+    return ic_typed_copy(ctx, addr(b, &a->src), elems(b, a->src.buf, a->src.count),
+                         b->type[a->src.buf], b->contiguous[a->src.buf], b->size[a->src.buf],
+                         addr(b, &a->dst), elems(b, a->dst.buf, a->dst.count), b->type[a->dst.buf],
+                         b->contiguous[a->dst.buf]);
+}
+
 int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op, int commutative)
 {
     int rc = MPI_SUCCESS;
@@ -191,14 +230,15 @@ int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op
             return rc;
         for (size_t i = 0; i < n && rc == MPI_SUCCESS; i++) {
             const ic_action_t *a = &acts[i];
-            if (a->kind == IC_ACT_REDUCE) {
-                rc = do_reduce(ctx, b, a, op, commutative);
-            } else if (a->kind == IC_ACT_COPY) {
-                rc = ic_typed_copy(ctx, addr(b, &a->src), elems(b, a->src.buf, a->src.count),
-                                   b->type[a->src.buf], b->contiguous[a->src.buf],
-                                   b->size[a->src.buf], addr(b, &a->dst),
-                                   elems(b, a->dst.buf, a->dst.count), b->type[a->dst.buf],
-                                   b->contiguous[a->dst.buf]);
+            if (a->kind != IC_ACT_REDUCE && a->kind != IC_ACT_COPY)
+                continue;
+            if (a->kind == IC_ACT_REDUCE && op == MPI_OP_NULL)
+                continue; /* a call that only keeps the others' protocol whole */
+            size_t e, np = local_pieces(b, a, &e);
+            for (size_t j = 0; j < np && rc == MPI_SUCCESS; j++) {
+                ic_action_t p = np > 1 ? local_piece(a, j, e) : *a;
+                rc = p.kind == IC_ACT_REDUCE ? do_reduce(ctx, b, &p, op, commutative)
+                                             : do_copy(ctx, b, &p);
             }
         }
     }

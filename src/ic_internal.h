@@ -91,15 +91,30 @@ int ic_error(MPI_Comm comm, int code, const char *fmt, ...)
 #define IC_ERR_INPLACE MPI_ERR_BUFFER
 #endif
 
-/* Argument checks shared by the collectives.  Each returns MPI_SUCCESS or an
- * error code after raising it through ic_error(). */
-int ic_check_init(const char *fn);
-int ic_check_comm(const char *fn, MPI_Comm comm);
-int ic_check_count(const char *fn, MPI_Comm comm, int count, const char *what);
-int ic_check_type(const char *fn, MPI_Comm comm, MPI_Datatype type, const char *what);
-int ic_check_op(const char *fn, MPI_Comm comm, MPI_Op op, MPI_Datatype type);
-int ic_check_root(const char *fn, MPI_Comm comm, int root, int size);
-int ic_check_buf(const char *fn, MPI_Comm comm, const void *buf, int count, MPI_Datatype type,
+/* Argument checks shared by the collectives.  A check records the first
+ * problem it finds in an ic_argerr_t (class and a message naming the call
+ * and the argument) and returns the class, or MPI_SUCCESS; it raises
+ * nothing (the caller decides when: api.c). */
+typedef struct ic_argerr {
+    const char *fn; /* the call, e.g. "IC_Gather"    */
+    int code;       /* the class of the last problem */
+    char msg[320];
+} ic_argerr_t;
+
+/* Record code and "fn: <message>" in e; returns code. */
+int ic_argerr(ic_argerr_t *e, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+int ic_check_init(const char *fn);                 /* raises */
+int ic_check_comm(const char *fn, MPI_Comm comm);  /* raises */
+int ic_check_count(ic_argerr_t *e, long long count, const char *what);
+int ic_check_type(ic_argerr_t *e, MPI_Datatype type, const char *what);
+int ic_check_committed(ic_argerr_t *e, MPI_Comm comm, MPI_Datatype type, const char *what);
+int ic_check_op(ic_argerr_t *e, MPI_Op op, MPI_Datatype type);
+int ic_check_root(ic_argerr_t *e, int root, int size);
+int ic_check_buf(ic_argerr_t *e, const void *buf, long long count, MPI_Datatype type,
                  const char *what);
 
 /* ----------------------------------------------------------- datatypes */
@@ -129,6 +144,21 @@ typedef struct ic_binding {
                                      counts units of ubytes bytes, unit o
                                      being element o ubytes / size      */
 } ic_binding_t;
+
+/* The longest piece of one message, reduction or copy that the executor
+ * hands to MPI, in bytes: MPI's counts are ints, so longer ones go in
+ * pieces (the same lock-step pieces as INTERCOM_CHUNK's).  Below INT_MAX,
+ * and a multiple of 2^22 3^2 5 7, so that every broadcast unit
+ * (bcast_granule in api.c) and the common element sizes divide it and
+ * typed buffers stay in place. */
+#define IC_MSG_MAX ((size_t)1321205760)
+
+/* Bytes per piece of the executor's messages for a context whose
+ * INTERCOM_CHUNK is `chunk` (0: whole messages up to IC_MSG_MAX). */
+static inline size_t ic_piece_bytes(size_t chunk)
+{
+    return chunk && chunk < IC_MSG_MAX ? chunk : IC_MSG_MAX;
+}
 
 /* Bind a buffer whose elements the schedule counts. */
 void ic_binding_set(ic_binding_t *b, int buf, void *base, const ic_typeinfo_t *ti);

@@ -13,18 +13,17 @@
  *   - MPI is not initialised, or already finalised: vendor (MPI's own
  *     behaviour for such calls);
  *   - MPI_COMM_NULL or an intercommunicator: vendor;
- *   - invalid arguments (negative count, null datatype or op, root out of
- *     range, MPI_IN_PLACE where MPI does not allow it, the same send and
- *     receive buffer in the all-to-all reductions and allgathers): vendor,
- *     so the program sees the vendor's own error report;
+ *   - invalid arguments among those MPI requires to agree across the
+ *     ranks (negative count, null datatype or op, root out of range; see
+ *     "routing decisions" below): vendor, so the program sees the vendor's
+ *     own error report;
  *   - the operation is disabled (INTERCOM_DISABLE=all or a comma list such
  *     as bcast,allreduce): vendor;
  *   - the MPI runs at MPI_THREAD_MULTIPLE: vendor (InterCom's per-process
- *     state is not safe for concurrent calls);
- *   - more data than InterCom moves in one call (2 GiB in the gather family,
- *     INT_MAX elements in reduce-scatter): vendor.
- * All these tests give the same answer on every rank of a communicator
- * for a correct program, so all ranks take the same path.
+ *     state is not safe for concurrent calls).
+ * All these tests read only what every rank of a communicator agrees on,
+ * so all ranks take the same path.  Where the MPI has MPI-4's large-count
+ * calls (MPI_Bcast_c, ...), those are served the same way.
  *
  * InterCom raises its own errors through the communicator's error handler
  * as MPI does (MPI_ERRORS_RETURN: the code is returned).
@@ -57,7 +56,6 @@ enum {
     ICP_WHY_ARGS,
     ICP_WHY_DISABLED,
     ICP_WHY_THREADS,
-    ICP_WHY_LARGE,
     ICP_NWHY,
     ICP_WHY_NONE = -1
 };
@@ -70,7 +68,6 @@ static const char *const why_text[ICP_NWHY] = {
     "invalid arguments (the MPI reports the error)",
     "disabled by INTERCOM_DISABLE",
     "thread level MPI_THREAD_MULTIPLE",
-    "too much data for one InterCom call",
 };
 
 /* Indexed by IC_Coll. */
@@ -242,17 +239,15 @@ static int icp_valid(icp_call_t *k, int ok)
     return ok ? 1 : decline(k, ICP_WHY_ARGS);
 }
 
-/* Final tests with the call's data volume; on success InterCom runs it.
- * `too_big`: the call exceeds what InterCom moves in one call. */
-static int icp_ready(icp_call_t *k, uint64_t bytes, int too_big)
+/* Final tests; on success InterCom runs the call (of `bytes` bytes, for
+ * the report). */
+static int icp_ready(icp_call_t *k, uint64_t bytes)
 {
     k->bytes = bytes;
     if (cfg.disabled[k->op])
         return decline(k, ICP_WHY_DISABLED);
     if (thread_multiple)
         return decline(k, ICP_WHY_THREADS);
-    if (too_big)
-        return decline(k, ICP_WHY_LARGE);
     k->entered = 1;
     nested = 1;
     if (cfg.report)
@@ -302,7 +297,7 @@ static int icp_end(icp_call_t *k, int rc)
 static uint64_t tsize(MPI_Datatype t)
 {
     int s = 0;
-    if (PMPI_Type_size(t, &s) != MPI_SUCCESS || s < 0)
+    if (t == MPI_DATATYPE_NULL || PMPI_Type_size(t, &s) != MPI_SUCCESS || s < 0)
         return 0;
     return (uint64_t)s;
 }
@@ -312,45 +307,142 @@ static int root_ok(const icp_call_t *k, int root)
     return root >= 0 && root < k->size;
 }
 
-/* All n counts are non-negative; *sum gets their sum. */
-static int counts_ok(const int *counts, int n, uint64_t *sum)
+/* Per-rank counts, int (MPI_) or MPI_Count (MPI_..._c). */
+typedef struct icp_counts {
+    const int *i;
+    const MPI_Count *c;
+} icp_counts_t;
+
+static icp_counts_t counts_int(const int *x)
+{
+    icp_counts_t v = {x, NULL};
+    return v;
+}
+
+/* All n counts are there and non-negative; *sum gets their sum. */
+static int counts_ok(icp_counts_t v, int n, uint64_t *sum)
 {
     *sum = 0;
-    if (!counts)
+    if (!v.i && !v.c)
         return 0;
     for (int i = 0; i < n; i++) {
-        if (counts[i] < 0)
+        long long x = v.i ? v.i[i] : (long long)v.c[i];
+        if (x < 0)
             return 0;
-        *sum += (uint64_t)counts[i];
+        *sum += (uint64_t)x;
     }
     return 1;
 }
 
-/* sendbuf == recvbuf without MPI_IN_PLACE, which MPI forbids: MPIs differ
- * (Open MPI lets one element pass, and MPI_BOTTOM with absolute addresses),
- * so the vendor decides.  Only for the collectives where both buffers are
- * significant on every rank (the same test on all ranks of SPMD code). */
-static int aliased(const void *sendbuf, const void *recvbuf, uint64_t n)
+#define ICP_TYPE_OK(t) ((t) != MPI_DATATYPE_NULL)
+
+/* ===================================================== routing decisions
+ *
+ * Whether InterCom serves a call is decided from the arguments that MPI
+ * requires every rank to agree on -- the communicator, the root, the
+ * amount of data in each block (a count and a datatype that describe it),
+ * the op -- never from arguments that only some ranks see (buffers,
+ * MPI_IN_PLACE, a rank's own datatype, the root's receive or send side in
+ * the gather and scatter family), so that all ranks take the same path.
+ * InterCom itself handles the mistakes only some ranks make (api.c: that
+ * rank takes its part and reports the error), so a mistake in those goes
+ * to InterCom too.  A mistake in the agreed arguments goes to the vendor,
+ * which reports it in its own words.  Each route function runs the tests
+ * and returns 1 when InterCom serves the call. */
+
+static int route_bcast(icp_call_t *k, MPI_Comm comm, long long count, MPI_Datatype type, int root)
 {
-    return sendbuf != MPI_IN_PLACE && sendbuf == recvbuf && n > 0;
+    return icp_begin(k, IC_COLL_ID_BCAST, comm) &&
+           icp_valid(k, count >= 0 && ICP_TYPE_OK(type) && root_ok(k, root)) &&
+           icp_ready(k, (uint64_t)count * tsize(type));
 }
 
-#define ICP_TYPE_OK(t) ((t) != MPI_DATATYPE_NULL)
-#define ICP_BYTES_MAX ((uint64_t)INT_MAX)
+static int route_reduction(icp_call_t *k, IC_Coll op_id, MPI_Comm comm, long long count,
+                           MPI_Datatype type, MPI_Op op, int root)
+{
+    return icp_begin(k, op_id, comm) &&
+           icp_valid(k, count >= 0 && ICP_TYPE_OK(type) && op != MPI_OP_NULL &&
+                            (root < 0 || root_ok(k, root))) &&
+           icp_ready(k, (uint64_t)count * tsize(type));
+}
+
+static int route_reduce_scatter(icp_call_t *k, MPI_Comm comm, icp_counts_t recvcounts,
+                                MPI_Datatype type, MPI_Op op)
+{
+    uint64_t total = 0;
+    return icp_begin(k, IC_COLL_ID_REDUCE_SCATTER, comm) &&
+           icp_valid(k, counts_ok(recvcounts, k->size, &total) && ICP_TYPE_OK(type) &&
+                            op != MPI_OP_NULL) &&
+           icp_ready(k, total * tsize(type));
+}
+
+static int route_reduce_scatter_block(icp_call_t *k, MPI_Comm comm, long long recvcount,
+                                      MPI_Datatype type, MPI_Op op)
+{
+    return icp_begin(k, IC_COLL_ID_REDUCE_SCATTER_BLOCK, comm) &&
+           icp_valid(k, recvcount >= 0 && ICP_TYPE_OK(type) && op != MPI_OP_NULL) &&
+           icp_ready(k, (uint64_t)recvcount * (uint64_t)k->size * tsize(type));
+}
+
+/* Allgather: the block is recvcount x recvtype on every rank. */
+static int route_allgather(icp_call_t *k, MPI_Comm comm, long long recvcount,
+                           MPI_Datatype recvtype)
+{
+    return icp_begin(k, IC_COLL_ID_ALLGATHER, comm) &&
+           icp_valid(k, recvcount >= 0 && ICP_TYPE_OK(recvtype)) &&
+           icp_ready(k, (uint64_t)recvcount * tsize(recvtype) * (uint64_t)k->size);
+}
+
+static int route_allgatherv(icp_call_t *k, MPI_Comm comm, icp_counts_t recvcounts,
+                            MPI_Datatype recvtype)
+{
+    uint64_t total = 0;
+    return icp_begin(k, IC_COLL_ID_ALLGATHERV, comm) &&
+           icp_valid(k, counts_ok(recvcounts, k->size, &total) && ICP_TYPE_OK(recvtype)) &&
+           icp_ready(k, total * tsize(recvtype));
+}
+
+/* Gather and scatter: the block is the `own` side's count x type (the
+ * send side of a gather, the receive side of a scatter), or the root's
+ * other side when the root works in place. */
+static int route_rooted(icp_call_t *k, IC_Coll op_id, MPI_Comm comm, int root, int in_place,
+                        long long own, MPI_Datatype own_type, long long other,
+                        MPI_Datatype other_type)
+{
+    if (!icp_begin(k, op_id, comm) || !icp_valid(k, root_ok(k, root)))
+        return 0;
+    int ip = in_place && k->rank == root;
+    long long n = ip ? other : own;
+    MPI_Datatype t = ip ? other_type : own_type;
+    return icp_valid(k, n >= 0 && ICP_TYPE_OK(t)) &&
+           icp_ready(k, (uint64_t)n * tsize(t) * (uint64_t)k->size);
+}
+
+/* Gatherv and scatterv: only the root knows the blocks; InterCom handles
+ * every mistake but the root's range.  Bytes: all blocks at the root,
+ * the own block elsewhere. */
+static int route_rooted_v(icp_call_t *k, IC_Coll op_id, MPI_Comm comm, int root,
+                          icp_counts_t counts, MPI_Datatype root_type, long long own,
+                          MPI_Datatype own_type)
+{
+    if (!icp_begin(k, op_id, comm) || !icp_valid(k, root_ok(k, root)))
+        return 0;
+    uint64_t total = 0;
+    if (k->rank == root)
+        total = counts_ok(counts, k->size, &total) ? total * tsize(root_type) : 0;
+    else
+        total = own > 0 ? (uint64_t)own * tsize(own_type) : 0;
+    return icp_ready(k, total);
+}
 
 /* =========================================================== collectives */
 
 int ic_pmpi_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     icp_call_t k;
-    int rc;
-    if (icp_begin(&k, IC_COLL_ID_BCAST, comm) &&
-        icp_valid(&k, count >= 0 && ICP_TYPE_OK(datatype) && root_ok(&k, root) &&
-                          buffer != MPI_IN_PLACE) &&
-        icp_ready(&k, (uint64_t)count * tsize(datatype), 0))
-        rc = IC_Bcast(buffer, count, datatype, root, comm);
-    else
-        rc = PMPI_Bcast(buffer, count, datatype, root, comm);
+    int rc = route_bcast(&k, comm, count, datatype, root)
+                 ? IC_Bcast(buffer, count, datatype, root, comm)
+                 : PMPI_Bcast(buffer, count, datatype, root, comm);
     return icp_end(&k, rc);
 }
 
@@ -358,15 +450,9 @@ int ic_pmpi_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
                    int root, MPI_Comm comm)
 {
     icp_call_t k;
-    int rc;
-    if (icp_begin(&k, IC_COLL_ID_REDUCE, comm) &&
-        icp_valid(&k, count >= 0 && ICP_TYPE_OK(datatype) && op != MPI_OP_NULL &&
-                          root_ok(&k, root) &&
-                          (k.rank == root ? recvbuf != MPI_IN_PLACE : sendbuf != MPI_IN_PLACE)) &&
-        icp_ready(&k, (uint64_t)count * tsize(datatype), 0))
-        rc = IC_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-    else
-        rc = PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+    int rc = route_reduction(&k, IC_COLL_ID_REDUCE, comm, count, datatype, op, root)
+                 ? IC_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm)
+                 : PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     return icp_end(&k, rc);
 }
 
@@ -374,14 +460,9 @@ int ic_pmpi_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatyp
                       MPI_Op op, MPI_Comm comm)
 {
     icp_call_t k;
-    int rc;
-    if (icp_begin(&k, IC_COLL_ID_ALLREDUCE, comm) &&
-        icp_valid(&k, count >= 0 && ICP_TYPE_OK(datatype) && op != MPI_OP_NULL &&
-                          recvbuf != MPI_IN_PLACE && !aliased(sendbuf, recvbuf, count)) &&
-        icp_ready(&k, (uint64_t)count * tsize(datatype), 0))
-        rc = IC_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-    else
-        rc = PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+    int rc = route_reduction(&k, IC_COLL_ID_ALLREDUCE, comm, count, datatype, op, -1)
+                 ? IC_Allreduce(sendbuf, recvbuf, count, datatype, op, comm)
+                 : PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     return icp_end(&k, rc);
 }
 
@@ -389,16 +470,9 @@ int ic_pmpi_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcou
                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     icp_call_t k;
-    uint64_t total = 0;
-    int rc;
-    if (icp_begin(&k, IC_COLL_ID_REDUCE_SCATTER, comm) &&
-        icp_valid(&k, counts_ok(recvcounts, k.size, &total) && ICP_TYPE_OK(datatype) &&
-                          op != MPI_OP_NULL && recvbuf != MPI_IN_PLACE &&
-                          !aliased(sendbuf, recvbuf, total)) &&
-        icp_ready(&k, total * tsize(datatype), total > (uint64_t)INT_MAX))
-        rc = IC_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
-    else
-        rc = PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+    int rc = route_reduce_scatter(&k, comm, counts_int(recvcounts), datatype, op)
+                 ? IC_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm)
+                 : PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
     return icp_end(&k, rc);
 }
 
@@ -406,17 +480,9 @@ int ic_pmpi_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcou
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     icp_call_t k;
-    int rc;
-    if (icp_begin(&k, IC_COLL_ID_REDUCE_SCATTER_BLOCK, comm) &&
-        icp_valid(&k, recvcount >= 0 && ICP_TYPE_OK(datatype) && op != MPI_OP_NULL &&
-                          recvbuf != MPI_IN_PLACE && !aliased(sendbuf, recvbuf, recvcount))) {
-        uint64_t total = (uint64_t)recvcount * (uint64_t)k.size;
-        if (icp_ready(&k, total * tsize(datatype), total > (uint64_t)INT_MAX)) {
-            rc = IC_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
-            return icp_end(&k, rc);
-        }
-    }
-    rc = PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+    int rc = route_reduce_scatter_block(&k, comm, recvcount, datatype, op)
+                 ? IC_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm)
+                 : PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
     return icp_end(&k, rc);
 }
 
@@ -424,48 +490,11 @@ int ic_pmpi_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     icp_call_t k;
-    int rc;
-    if (icp_begin(&k, IC_COLL_ID_ALLGATHER, comm) &&
-        icp_valid(&k, (sendbuf == MPI_IN_PLACE || (sendcount >= 0 && ICP_TYPE_OK(sendtype))) &&
-                          recvcount >= 0 && ICP_TYPE_OK(recvtype) && recvbuf != MPI_IN_PLACE &&
-                          !aliased(sendbuf, recvbuf, recvcount))) {
-        uint64_t total = (uint64_t)recvcount * tsize(recvtype) * (uint64_t)k.size;
-        if (icp_ready(&k, total, total > ICP_BYTES_MAX)) {
-            rc = IC_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-            return icp_end(&k, rc);
-        }
-    }
-    rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    int rc = route_allgather(&k, comm, recvcount, recvtype)
+                 ? IC_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
+                 : PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  comm);
     return icp_end(&k, rc);
-}
-
-/* IC_Allgatherv with displacements made non-negative: MPI allows negative
- * displacements (and each rank its own), so shift the receive buffer by
- * the smallest one on this rank; the blocks land at the same addresses. */
-static int allgatherv_shifted(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                              void *recvbuf, const int recvcounts[], const int displs[],
-                              MPI_Datatype recvtype, MPI_Comm comm, int p)
-{
-    int lo = 0;
-    for (int i = 0; i < p; i++)
-        if (displs[i] < lo)
-            lo = displs[i];
-    if (lo == 0)
-        return IC_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                             comm);
-    MPI_Aint lb, extent;
-    int *shifted = malloc((size_t)p * sizeof(int));
-    if (!shifted || PMPI_Type_get_extent(recvtype, &lb, &extent) != MPI_SUCCESS) {
-        free(shifted);
-        return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                               comm);
-    }
-    for (int i = 0; i < p; i++)
-        shifted[i] = displs[i] - lo; /* lo <= displs[i] < 0 or >= 0: no overflow */
-    int rc = IC_Allgatherv(sendbuf, sendcount, sendtype, (char *)recvbuf + (MPI_Aint)lo * extent,
-                           recvcounts, shifted, recvtype, comm);
-    free(shifted);
-    return rc;
 }
 
 int ic_pmpi_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -473,21 +502,11 @@ int ic_pmpi_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                        MPI_Comm comm)
 {
     icp_call_t k;
-    uint64_t total = 0;
-    int rc;
-    if (icp_begin(&k, IC_COLL_ID_ALLGATHERV, comm) &&
-        icp_valid(&k, (sendbuf == MPI_IN_PLACE || (sendcount >= 0 && ICP_TYPE_OK(sendtype))) &&
-                          counts_ok(recvcounts, k.size, &total) && displs != NULL &&
-                          ICP_TYPE_OK(recvtype) && recvbuf != MPI_IN_PLACE &&
-                          !aliased(sendbuf, recvbuf, total))) {
-        total *= tsize(recvtype);
-        if (icp_ready(&k, total, total > ICP_BYTES_MAX)) {
-            rc = allgatherv_shifted(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                    recvtype, comm, k.size);
-            return icp_end(&k, rc);
-        }
-    }
-    rc = PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    int rc = route_allgatherv(&k, comm, counts_int(recvcounts), recvtype)
+                 ? IC_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                 recvtype, comm)
+                 : PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                   recvtype, comm);
     return icp_end(&k, rc);
 }
 
@@ -495,24 +514,12 @@ int ic_pmpi_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     icp_call_t k;
-    int rc;
-    if (icp_begin(&k, IC_COLL_ID_GATHER, comm) && icp_valid(&k, root_ok(&k, root))) {
-        int is_root = (k.rank == root), in_place = (sendbuf == MPI_IN_PLACE);
-        int ok = (in_place ? is_root : (sendcount >= 0 && ICP_TYPE_OK(sendtype))) &&
-                 (!is_root || (recvcount >= 0 && ICP_TYPE_OK(recvtype) && recvbuf != MPI_IN_PLACE));
-        if (icp_valid(&k, ok)) {
-            /* The block size agrees on every rank (matching type signatures). */
-            uint64_t block = in_place ? (uint64_t)recvcount * tsize(recvtype)
-                                      : (uint64_t)sendcount * tsize(sendtype);
-            uint64_t total = block * (uint64_t)k.size;
-            if (icp_ready(&k, total, total > ICP_BYTES_MAX)) {
-                rc = IC_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+    int rc = route_rooted(&k, IC_COLL_ID_GATHER, comm, root, sendbuf == MPI_IN_PLACE, sendcount,
+                          sendtype, recvcount, recvtype)
+                 ? IC_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                             comm)
+                 : PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                comm);
-                return icp_end(&k, rc);
-            }
-        }
-    }
-    rc = PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     return icp_end(&k, rc);
 }
 
@@ -520,23 +527,12 @@ int ic_pmpi_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     icp_call_t k;
-    int rc;
-    if (icp_begin(&k, IC_COLL_ID_SCATTER, comm) && icp_valid(&k, root_ok(&k, root))) {
-        int is_root = (k.rank == root), in_place = (recvbuf == MPI_IN_PLACE);
-        int ok = (in_place ? is_root : (recvcount >= 0 && ICP_TYPE_OK(recvtype))) &&
-                 (!is_root || (sendcount >= 0 && ICP_TYPE_OK(sendtype) && sendbuf != MPI_IN_PLACE));
-        if (icp_valid(&k, ok)) {
-            uint64_t block = is_root ? (uint64_t)sendcount * tsize(sendtype)
-                                     : (uint64_t)recvcount * tsize(recvtype);
-            uint64_t total = block * (uint64_t)k.size;
-            if (icp_ready(&k, total, total > ICP_BYTES_MAX)) {
-                rc = IC_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+    int rc = route_rooted(&k, IC_COLL_ID_SCATTER, comm, root, recvbuf == MPI_IN_PLACE, recvcount,
+                          recvtype, sendcount, sendtype)
+                 ? IC_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                              comm)
+                 : PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                 comm);
-                return icp_end(&k, rc);
-            }
-        }
-    }
-    rc = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     return icp_end(&k, rc);
 }
 
@@ -545,25 +541,12 @@ int ic_pmpi_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     MPI_Comm comm)
 {
     icp_call_t k;
-    int rc;
-    if (icp_begin(&k, IC_COLL_ID_GATHERV, comm) && icp_valid(&k, root_ok(&k, root))) {
-        int is_root = (k.rank == root), in_place = (sendbuf == MPI_IN_PLACE);
-        uint64_t total = 0;
-        int ok = (in_place ? is_root : (sendcount >= 0 && ICP_TYPE_OK(sendtype))) &&
-                 (!is_root || (counts_ok(recvcounts, k.size, &total) && displs != NULL &&
-                               ICP_TYPE_OK(recvtype) && recvbuf != MPI_IN_PLACE));
-        /* Bytes: all blocks at the root, the own block elsewhere (only the
-         * root knows the others). */
-        if (icp_valid(&k, ok) &&
-            icp_ready(&k, is_root ? total * tsize(recvtype) : (uint64_t)sendcount * tsize(sendtype),
-                      0)) {
-            rc = IC_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                            root, comm);
-            return icp_end(&k, rc);
-        }
-    }
-    rc = PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
-                      comm);
+    int rc = route_rooted_v(&k, IC_COLL_ID_GATHERV, comm, root, counts_int(recvcounts), recvtype,
+                            sendcount, sendtype)
+                 ? IC_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                              recvtype, root, comm)
+                 : PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                recvtype, root, comm);
     return icp_end(&k, rc);
 }
 
@@ -572,36 +555,160 @@ int ic_pmpi_scatterv(const void *sendbuf, const int sendcounts[], const int disp
                      int root, MPI_Comm comm)
 {
     icp_call_t k;
-    int rc;
-    if (icp_begin(&k, IC_COLL_ID_SCATTERV, comm) && icp_valid(&k, root_ok(&k, root))) {
-        int is_root = (k.rank == root), in_place = (recvbuf == MPI_IN_PLACE);
-        uint64_t total = 0;
-        int ok = (in_place ? is_root : (recvcount >= 0 && ICP_TYPE_OK(recvtype))) &&
-                 (!is_root || (counts_ok(sendcounts, k.size, &total) && displs != NULL &&
-                               ICP_TYPE_OK(sendtype) && sendbuf != MPI_IN_PLACE));
-        if (icp_valid(&k, ok) &&
-            icp_ready(&k, is_root ? total * tsize(sendtype) : (uint64_t)recvcount * tsize(recvtype),
-                      0)) {
-            rc = IC_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
-                             root, comm);
-            return icp_end(&k, rc);
-        }
-    }
-    rc = PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-                       comm);
+    int rc = route_rooted_v(&k, IC_COLL_ID_SCATTERV, comm, root, counts_int(sendcounts), sendtype,
+                            recvcount, recvtype)
+                 ? IC_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                               recvtype, root, comm)
+                 : PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                 recvtype, root, comm);
     return icp_end(&k, rc);
 }
 
 int ic_pmpi_barrier(MPI_Comm comm)
 {
     icp_call_t k;
-    int rc;
-    if (icp_begin(&k, IC_COLL_ID_BARRIER, comm) && icp_ready(&k, 0, 0))
-        rc = IC_Barrier(comm);
-    else
-        rc = PMPI_Barrier(comm);
+    int rc = icp_begin(&k, IC_COLL_ID_BARRIER, comm) && icp_ready(&k, 0) ? IC_Barrier(comm)
+                                                                          : PMPI_Barrier(comm);
     return icp_end(&k, rc);
 }
+
+#ifdef IC_HAVE_LARGE_COUNT
+/* ------------------------------------------ MPI-4 large-count collectives */
+
+static icp_counts_t counts_big(const MPI_Count *x)
+{
+    icp_counts_t v = {NULL, x};
+    return v;
+}
+
+int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc = route_bcast(&k, comm, count, datatype, root)
+                 ? IC_Bcast_c(buffer, count, datatype, root, comm)
+                 : PMPI_Bcast_c(buffer, count, datatype, root, comm);
+    return icp_end(&k, rc);
+}
+
+int MPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, int root, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc = route_reduction(&k, IC_COLL_ID_REDUCE, comm, count, datatype, op, root)
+                 ? IC_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm)
+                 : PMPI_Reduce_c(sendbuf, recvbuf, count, datatype, op, root, comm);
+    return icp_end(&k, rc);
+}
+
+int MPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc = route_reduction(&k, IC_COLL_ID_ALLREDUCE, comm, count, datatype, op, -1)
+                 ? IC_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm)
+                 : PMPI_Allreduce_c(sendbuf, recvbuf, count, datatype, op, comm);
+    return icp_end(&k, rc);
+}
+
+int MPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc = route_reduce_scatter(&k, comm, counts_big(recvcounts), datatype, op)
+                 ? IC_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm)
+                 : PMPI_Reduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+    return icp_end(&k, rc);
+}
+
+int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc = route_reduce_scatter_block(&k, comm, recvcount, datatype, op)
+                 ? IC_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm)
+                 : PMPI_Reduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm);
+    return icp_end(&k, rc);
+}
+
+int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc = route_allgather(&k, comm, recvcount, recvtype)
+                 ? IC_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  comm)
+                 : PMPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                    comm);
+    return icp_end(&k, rc);
+}
+
+int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                     void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                     MPI_Datatype recvtype, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc = route_allgatherv(&k, comm, counts_big(recvcounts), recvtype)
+                 ? IC_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                   recvtype, comm)
+                 : PMPI_Allgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                     recvtype, comm);
+    return icp_end(&k, rc);
+}
+
+int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc = route_rooted(&k, IC_COLL_ID_GATHER, comm, root, sendbuf == MPI_IN_PLACE, sendcount,
+                          sendtype, recvcount, recvtype)
+                 ? IC_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                               comm)
+                 : PMPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                 root, comm);
+    return icp_end(&k, rc);
+}
+
+int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc = route_rooted(&k, IC_COLL_ID_SCATTER, comm, root, recvbuf == MPI_IN_PLACE, recvcount,
+                          recvtype, sendcount, sendtype)
+                 ? IC_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                comm)
+                 : PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  root, comm);
+    return icp_end(&k, rc);
+}
+
+int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                  int root, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc = route_rooted_v(&k, IC_COLL_ID_GATHERV, comm, root, counts_big(recvcounts), recvtype,
+                            sendcount, sendtype)
+                 ? IC_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                recvtype, root, comm)
+                 : PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                  recvtype, root, comm);
+    return icp_end(&k, rc);
+}
+
+int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                   MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    icp_call_t k;
+    int rc = route_rooted_v(&k, IC_COLL_ID_SCATTERV, comm, root, counts_big(sendcounts),
+                            sendtype, recvcount, recvtype)
+                 ? IC_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                 recvtype, root, comm)
+                 : PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                   recvtype, root, comm);
+    return icp_end(&k, rc);
+}
+#endif
 
 /* ================================================================ report */
 
