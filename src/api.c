@@ -196,10 +196,11 @@ static int get_ctx(call_t *c)
 }
 
 /* Is `type` committed?  (A failed check is kept as a mistake of this rank
- * only: it takes part with stand-ins.)  Returns 1 when it is not. */
+ * only: it takes part with stand-ins.)  Returns 1 when it is not.  Runs
+ * before the calls that move nothing return, so those report it too. */
 static int uncommitted(call_t *c, MPI_Datatype type, const char *what)
 {
-    return chk(c, ic_check_committed(&c->t, c->ctx->comm, type, what), 0);
+    return chk(c, ic_check_committed(&c->t, type, what), 0);
 }
 
 static size_t *alloc_counts(call_t *c, int p)
@@ -496,11 +497,11 @@ static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int 
     /* In bytes: ranks may pass different datatypes with the same type
      * signature, so only the byte count agrees across ranks. */
     size_t bytes = (size_t)count * (size_t)ti.size;
+    bad |= uncommitted(&c, datatype, "datatype");
     if (bytes == 0 || size == 1)
         return done(&c);
     if ((rc = get_ctx(&c)) != MPI_SUCCESS)
         return rc;
-    bad |= uncommitted(&c, datatype, "datatype");
     c.gran = bcast_granule(bytes, size);
     c.a.coll = IC_COLL_BCAST;
     c.a.root = root;
@@ -838,14 +839,14 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     size_t bb = ip ? (size_t)recvcount * rti.size : (size_t)sendcount * sti.size;
     if (is_root && rside < 2 && (size_t)recvcount * rti.size != bb)
         bad_recv = mistake(&c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
-    if (bb == 0)
-        return done(&c);
-    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
-        return rc;
     if (!ip)
         bad_send |= uncommitted(&c, sendtype, "sendtype");
     if (is_root && rside < 2)
         bad_recv |= uncommitted(&c, recvtype, "recvtype");
+    if (bb == 0)
+        return done(&c);
+    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
+        return rc;
     if (!alloc_counts(&c, size))
         return fail(&c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < size; i++)
@@ -919,14 +920,14 @@ static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     size_t bb = ip ? (size_t)sendcount * sti.size : (size_t)recvcount * rti.size;
     if (is_root && sside < 2 && (size_t)sendcount * sti.size != bb)
         bad_send = mistake(&c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
-    if (bb == 0)
-        return done(&c);
-    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
-        return rc;
     if (is_root && sside < 2)
         bad_send |= uncommitted(&c, sendtype, "sendtype");
     if (!ip)
         bad_recv |= uncommitted(&c, recvtype, "recvtype");
+    if (bb == 0)
+        return done(&c);
+    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
+        return rc;
     if (!alloc_counts(&c, size))
         return fail(&c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < size; i++)
@@ -991,13 +992,13 @@ static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     size_t bb = (size_t)recvcount * rti.size;
     if (!in_place && sside < 2 && (size_t)sendcount * sti.size != bb)
         bad_send = mistake(&c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
+    if (!in_place && sside < 2)
+        bad_send |= uncommitted(&c, sendtype, "sendtype");
+    bad_recv |= uncommitted(&c, recvtype, "recvtype");
     if (bb == 0)
         return done(&c);
     if ((rc = get_ctx(&c)) != MPI_SUCCESS)
         return rc;
-    if (!in_place && sside < 2)
-        bad_send |= uncommitted(&c, sendtype, "sendtype");
-    bad_recv |= uncommitted(&c, recvtype, "recvtype");
     if (!alloc_counts(&c, size))
         return fail(&c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < size; i++)
@@ -1098,13 +1099,13 @@ static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
     size_t total = 0;
     for (int i = 0; i < size; i++)
         total += (size_t)cv(recvcounts, i) * rti.size;
+    if (!in_place && sside < 2)
+        bad_send |= uncommitted(&c, sendtype, "sendtype");
+    bad_recv |= uncommitted(&c, recvtype, "recvtype");
     if (total == 0)
         return done(&c);
     if ((rc = get_ctx(&c)) != MPI_SUCCESS)
         return rc;
-    if (!in_place && sside < 2)
-        bad_send |= uncommitted(&c, sendtype, "sendtype");
-    bad_recv |= uncommitted(&c, recvtype, "recvtype");
     bad_recv |= c.e.code != 0;
     c.counts = calloc((size_t)size, sizeof(size_t));
     c.displs = calloc((size_t)size, sizeof(size_t));
@@ -1212,14 +1213,14 @@ static int gatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
                 bad_send = mistake(&c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
         }
     }
-    if (size == 1 && in_place)
-        return done(&c);
-    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
-        return rc;
     if (!in_place && sside < 2)
         bad_send |= uncommitted(&c, sendtype, "sendtype");
     if (is_root && !root_bad)
         bad_recv |= uncommitted(&c, recvtype, "recvtype");
+    if (size == 1 && in_place)
+        return done(&c);
+    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
+        return rc;
     if (!alloc_counts(&c, size))
         return fail(&c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; is_root && !root_bad && i < size; i++)
@@ -1313,14 +1314,14 @@ static int scatterv_impl(const void *sendbuf, cview_t sendcounts, dview_t displs
     if (is_root && !root_bad && !in_place && rside < 2 &&
         (size_t)cv(sendcounts, rank) * sti.size != (size_t)recvcount * rti.size)
         bad_recv = mistake(&c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
-    if (size == 1 && in_place)
-        return done(&c);
-    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
-        return rc;
     if (is_root && !root_bad)
         bad_send |= uncommitted(&c, sendtype, "sendtype");
     if (!in_place && rside < 2)
         bad_recv |= uncommitted(&c, recvtype, "recvtype");
+    if (size == 1 && in_place)
+        return done(&c);
+    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
+        return rc;
     if (!alloc_counts(&c, size))
         return fail(&c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; is_root && !root_bad && i < size; i++)

@@ -63,6 +63,11 @@ typedef struct ic_ctx {
  * Returns an MPI error code. */
 int ic_ctx_get(MPI_Comm comm, ic_ctx_t **ctx);
 
+/* A private copy of MPI_COMM_SELF whose errors return (made on first use,
+ * not collective; freed at MPI_Finalize), for local checks that need a
+ * communicator; MPI_COMM_NULL if it cannot be made. */
+MPI_Comm ic_self_comm(void);
+
 /* Scratch memory for buffer b with at least `bytes` bytes; cached up to a
  * cap (INTERCOM_SCRATCH_CACHE bytes, default 16 MiB), larger requests are
  * released by ic_ctx_release_scratch() after the call. */
@@ -111,7 +116,7 @@ int ic_check_init(const char *fn);                 /* raises */
 int ic_check_comm(const char *fn, MPI_Comm comm);  /* raises */
 int ic_check_count(ic_argerr_t *e, long long count, const char *what);
 int ic_check_type(ic_argerr_t *e, MPI_Datatype type, const char *what);
-int ic_check_committed(ic_argerr_t *e, MPI_Comm comm, MPI_Datatype type, const char *what);
+int ic_check_committed(ic_argerr_t *e, MPI_Datatype type, const char *what);
 int ic_check_op(ic_argerr_t *e, MPI_Op op, MPI_Datatype type);
 int ic_check_root(ic_argerr_t *e, int root, int size);
 int ic_check_buf(ic_argerr_t *e, const void *buf, long long count, MPI_Datatype type,
