@@ -60,15 +60,23 @@ double ic_rel_spread(const ic_stats_t *s)
     return s->n > 0 && s->median > 0 ? (s->q3 - s->q1) / s->median : NAN;
 }
 
+double ic_median_halfwidth(const ic_stats_t *s)
+{
+    return s->n > 0 && s->median > 0 ? 1.57 * (s->q3 - s->q1) / sqrt((double)s->n) / s->median
+                                     : NAN;
+}
+
 ic_cmp_t ic_compare(const ic_stats_t *vendor, const ic_stats_t *ic, double spread, double effect)
 {
-    double sv = ic_rel_spread(vendor), si = ic_rel_spread(ic);
-    if (!(sv <= spread) || !(si <= spread)) /* NaN too: nothing measured */
+    double hv = ic_median_halfwidth(vendor), hi = ic_median_halfwidth(ic);
+    if (!(hv <= spread) || !(hi <= spread)) /* NaN too: nothing measured */
         return IC_CMP_NOISE;
     double ratio = vendor->median / ic->median;
-    if (ic->q3 < vendor->q1 && ratio > 1 + effect)
+    double v_lo = vendor->median * (1 - hv), v_hi = vendor->median * (1 + hv);
+    double i_lo = ic->median * (1 - hi), i_hi = ic->median * (1 + hi);
+    if (i_hi < v_lo && ratio > 1 + effect)
         return IC_CMP_FASTER;
-    if (ic->q1 > vendor->q3 && ratio < 1 / (1 + effect))
+    if (i_lo > v_hi && ratio < 1 / (1 + effect))
         return IC_CMP_SLOWER;
     return IC_CMP_SAME;
 }

@@ -33,14 +33,17 @@ double ic_median(const double *x, int n);
 /* ------------------------------------------- vendor against InterCom */
 
 /* The comparison of one point (coll): the vendor's and InterCom's times,
- * each a series of repetitions measured side by side.
- *   IC_CMP_NOISE   a series' spread (interquartile range / median) is
- *                  above `spread` (e.g. 0.10): the point says nothing;
- *   IC_CMP_FASTER  InterCom faster beyond noise: its upper quartile below
- *                  the vendor's lower quartile, and the ratio of medians
- *                  vendor / InterCom above 1 + effect;
+ * each a series of repetitions measured side by side.  A median is known
+ * to within its relative half-width 1.57 IQR / sqrt(n) / median (the notch
+ * of a box plot, McGill, Tukey and Larsen 1978: about a 95 % interval);
+ * unlike the spread itself it shrinks with more repetitions.
+ *   IC_CMP_NOISE   a median's half-width is above `spread` (e.g. 0.05):
+ *                  the point says nothing;
+ *   IC_CMP_FASTER  InterCom faster beyond noise: the two intervals apart,
+ *                  and the ratio of medians vendor / InterCom above
+ *                  1 + effect;
  *   IC_CMP_SLOWER  the mirror image;
- *   IC_CMP_SAME    otherwise (the quartiles overlap, or the medians
+ *   IC_CMP_SAME    otherwise (the intervals overlap, or the medians
  *                  differ by at most `effect`, e.g. 0.03). */
 typedef enum ic_cmp {
     IC_CMP_SAME = 0,
@@ -50,7 +53,8 @@ typedef enum ic_cmp {
     IC_CMP_KINDS
 } ic_cmp_t;
 
-double ic_rel_spread(const ic_stats_t *s); /* (q3 - q1) / median; NaN if undefined */
+double ic_rel_spread(const ic_stats_t *s);       /* (q3 - q1) / median; NaN if undefined */
+double ic_median_halfwidth(const ic_stats_t *s); /* 1.57 (q3 - q1) / sqrt(n) / median */
 ic_cmp_t ic_compare(const ic_stats_t *vendor, const ic_stats_t *ic, double spread, double effect);
 const char *ic_cmp_name(ic_cmp_t c); /* "same", "faster", "slower", "noise" */
 

@@ -48,7 +48,10 @@ static const struct {
     {"comet", S_COMET,
      "CoMet kernels: echo by hops, exchange, global ops, contention, "
      "overlap, matrix kernels"},
-    {"coll", S_COLL, "collectives: vendor MPI against InterCom, bound and prediction"},
+    {"coll", S_COLL,
+     "collectives: vendor MPI against InterCom over a size sweep, a summary first (sizes where "
+     "InterCom is faster or slower beyond noise, geometric mean of vendor time / InterCom "
+     "time: above 1 InterCom is faster), each row's verdict, the cost model's prediction"},
 };
 
 static const struct {
@@ -91,6 +94,13 @@ static const struct {
     {"--settle", "SECONDS", S_COLL,
      "idle time before each timed call, so rate-limited links (token buckets) refill and "
      "one library's call does not pay for the other's (default 0)"},
+    {"--spread", "PCT", S_COLL,
+     "repeat a point, in rounds of --time, until both libraries' medians are known to within "
+     "PCT % (1.57 IQR / sqrt(reps), about a 95 % interval; default " IC_STR(
+         IC_COLL_SPREAD) ", at "
+                         "most " IC_STR(IC_COLL_ROUNDS) " rounds); a point still less certain is "
+                                                        "marked noise and "
+                                                        "left out of the summary's mean"},
     {"--selector-fit", NULL, S_COLL,
      "let InterCom's selector use this run's fitted alpha, beta, gamma"},
 };
@@ -267,6 +277,8 @@ static int parse(int argc, char **argv, unsigned cmd, ic_bench_opts_t *o, int ra
             bad = parse_int(v, 0, &o->warmup);
         else if (!strcmp(a, "--block"))
             bad = parse_int(v, 1, &o->block);
+        else if (!strcmp(a, "--spread"))
+            bad = !((o->spread = atof(v)) > 0);
         else if (!strcmp(a, "--settle"))
             bad = !((o->settle = atof(v)) >= 0 && o->settle <= 10);
         else if (!strcmp(a, "--label"))

@@ -256,8 +256,9 @@ static ic_stats_t quartiles(double q1, double med, double q3)
     return s;
 }
 
-/* Verdicts: beyond noise only when the quartiles separate and the medians
- * differ by more than the effect; a wide spread is noise. */
+/* Verdicts: beyond noise only when the medians' intervals (1.57 IQR /
+ * sqrt(n), n = 10 here: half the IQR) separate and the medians differ by
+ * more than the effect; an uncertain median is noise. */
 START_TEST(compare_verdicts)
 {
     ic_stats_t v = quartiles(95, 100, 105), fast = quartiles(76, 80, 84),
@@ -266,7 +267,12 @@ START_TEST(compare_verdicts)
                tight_v = quartiles(99.9, 100, 100.1);
     ck_assert_int_eq(ic_compare(&v, &fast, 0.1, 0.03), IC_CMP_FASTER);
     ck_assert_int_eq(ic_compare(&v, &slow, 0.1, 0.03), IC_CMP_SLOWER);
-    ck_assert_int_eq(ic_compare(&v, &close, 0.1, 0.03), IC_CMP_SAME); /* quartiles overlap */
+    ck_assert_int_eq(ic_compare(&v, &close, 0.1, 0.03), IC_CMP_SAME); /* intervals overlap */
+    ck_assert(rel(ic_median_halfwidth(&v), 1.57 * 10 / sqrt(10.0) / 100) < 1e-12);
+    /* more repetitions of the same spread: a narrower interval */
+    ic_stats_t wide_many = quartiles(50, 100, 150);
+    wide_many.n = 10000;
+    ck_assert_int_eq(ic_compare(&v, &wide_many, 0.1, 0.03), IC_CMP_SAME);
     ck_assert_int_eq(ic_compare(&v, &wide, 0.1, 0.03), IC_CMP_NOISE);
     ck_assert_int_eq(ic_compare(&wide, &fast, 0.1, 0.03), IC_CMP_NOISE);
     /* separated but by 1 %: not an effect */
