@@ -2,11 +2,15 @@
  * coll.c -- `intercom-bench coll`: every collective of the vendor MPI
  * against InterCom's, over a sweep of message sizes.
  *
- * One row per (operation, p, bytes) [and algorithm with --algorithms]:
- * median time of the vendor's call and of InterCom's, with their spread,
- * the ratio vendor / InterCom, the alpha-beta-gamma lower bound (fit.h),
- * InterCom's algorithm (IC_Last_algorithm) and the cost model's predicted
- * time of that algorithm (ic_predict with this run's alpha, beta, gamma).
+ * First a summary (coll_summary: sizes where InterCom is faster or slower
+ * beyond noise, the same, or noise, and the geometric mean of vendor /
+ * InterCom, > 1: InterCom faster), then one row per (operation, p, bytes)
+ * [and algorithm with --algorithms]: median time of the vendor's call and
+ * of InterCom's, with their spread, the ratio vendor / InterCom, the
+ * verdict (fit.h: ic_compare), off one node a bound no measurement can
+ * beat (fit.h: ic_time_floor), InterCom's algorithm (IC_Last_algorithm)
+ * and the cost model's predicted time of that algorithm (ic_predict with
+ * this run's alpha, beta, gamma).  --plot adds the figure of the ratios.
  *
  * Method.
  *   - alpha and beta: a COMMS1 ping-pong between ranks 0 and p-1 in the same
@@ -21,9 +25,10 @@
  *     3/4 and 5/4 of that, alternating).  Element type int (--type), op
  *     MPI_SUM; data are small integers, so every reduction is exact in any
  *     order and results are compared bitwise.
- *   - per point: --warmup untimed calls of each library, then repetitions,
- *     each timing one vendor call and one InterCom call, alternating which
- *     goes first; each call starts after an MPI_Barrier and its time is
+ *   - per point: --warmup untimed calls of each library, then rounds of
+ *     repetitions until both medians are known within --spread (measure),
+ *     each repetition timing one vendor call and one InterCom call,
+ *     alternating which goes first; each call starts after an MPI_Barrier and its time is
  *     that of the slowest rank (MPI_Reduce MAX of the per-rank times, done
  *     after the repetitions); medians and quartiles over the repetitions.
  *     With --block N the libraries take turns in blocks of N calls

@@ -9,9 +9,10 @@
  *   exchange   COMMS2: the same for a simultaneous exchange
  *   loggp      LogGP signature by al-tawil-moritz-mpi-loggp: o_s, o_r, L, g, G
  *   comet      CoMet kernels (ganapati-1994-comet-benchmark)
- *   coll       every collective, vendor MPI against InterCom, with the
- *              alpha-beta-gamma lower bound and the cost model's prediction
- * Run `intercom-bench help` for the options.  The exit status is 0, 1 when
+ *   coll       every collective, vendor MPI against InterCom: a summary
+ *              first, a verdict per size beyond noise, the cost model's
+ *              prediction
+ * Run `intercom-bench --help` for the options.  The exit status is 0, 1 when
  * a verification failed (or a figure could not be drawn), 2 for a usage
  * error.
  */
