@@ -347,7 +347,7 @@ typedef struct ic_model {
  * The burst.  With burst == 0 every message costs alpha + m beta on the
  * path it is part of, and the formulas are the papers'.  On a link shaped
  * by a token bucket of `burst` bytes (the emulated cluster of
- * BENCHMARKING.md: tbf, 32 KiB) the bucket refills between calls, and a
+ * bench/cluster/: tbf, 32 KiB) the bucket refills between calls, and a
  * call that sends at most `burst` bytes through each port runs on its
  * credit: messages cross at the speed of the underlying link, yet over a
  * run of calls every port pays its bytes at the rate.  Such a call takes

@@ -7,7 +7,7 @@
  * port's bytes, not the start-ups along the tree, bound the time (a link
  * whose rate, not its latency, is the limit, with several broadcasts in
  * flight or in a row), the root's 2 m bytes against ceil(log2 n) m is what
- * counts: on the emulated cluster of BENCHMARKING.md (tbf links with a
+ * counts: on the emulated cluster of bench/cluster/ (tbf links with a
  * 32 KiB bucket) 4-8 KiB broadcasts to 8 ranks take about 2/3 of the MST's
  * time this way.  Cutting the vector into k segments pipelines the levels.
  *

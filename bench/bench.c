@@ -258,35 +258,28 @@ void ic_bench_describe(ic_bench_t *b)
 #ifdef SMPI_H
     ic_report_note(r, "SimGrid SMPI: all times are simulated (deterministic)");
 #else
-    if (per_node > min_cores) {
+    /* Said once, in the report's header (not again on stderr). */
+    if (per_node > min_cores)
         ic_report_note(r,
                        "WARNING: %d ranks share a node with %d cores: busy-polling ranks "
                        "compete for the cores, so these timings are dominated by the operating "
                        "system's scheduler, not by the algorithms (use them for correctness; "
-                       "see BENCHMARKING.md)",
+                       "see bench/README.md, \"Where to run\")",
                        per_node, min_cores);
-        fprintf(stderr,
-                "intercom-bench: WARNING: %d ranks on a node with %d cores: timings are "
-                "scheduler-dominated\n",
-                per_node, min_cores);
-    } else if (per_machine > min_cores) {
+    else if (per_machine > min_cores)
         ic_report_note(r,
                        "WARNING: the %.0f nodes are emulated on one machine: %d ranks share its "
                        "%d cores, so short-message timings are dominated by the operating "
                        "system's scheduler; long messages by the emulated links",
                        nodes, per_machine, min_cores);
-        fprintf(stderr,
-                "intercom-bench: WARNING: %d ranks on one machine with %d cores (emulated "
-                "nodes): short-message timings are scheduler-dominated\n",
-                per_machine, min_cores);
-    }
 #endif
 }
 
 ic_table_t *ic_bench_fit_table(ic_bench_t *b, const char *name, const char *title)
 {
     ic_report_info(b->rep, "fit units",
-                   "r_inf MB/s (1e6 B/s), n_1/2 bytes, t0 seconds, pi0 kHz (1e3 per s)");
+                   "r_inf MB/s (1e6 B/s), n_1/2 bytes, t0 time (text: with its unit; CSV, JSON: "
+                   "seconds), pi0 kHz (1e3 per s)");
     ic_table_t *t = ic_report_table(b->rep, name, title);
     ic_table_col(t, "region", NULL, IC_COL_STR, NULL);
     ic_table_col(t, "n_from", "from[B]", IC_COL_INT, NULL);

@@ -47,8 +47,10 @@ typedef struct ic_bench_opts {
     /* coll */
     const char *ops; /* --ops LIST                                      */
     int table2, algorithms, root, selector_fit;
-    double settle; /* --settle S: idle time before each timed call       */
-    int block;     /* --block N: calls per turn of a library (0, 1: one) */
+    double settle;    /* --settle S: idle time before each timed call       */
+    double spread;    /* --spread PCT: repeat a point until both medians are
+                         known to within PCT % (0: IC_COLL_SPREAD)           */
+    int block;        /* --block N: calls per turn of a library (0, 1: one) */
     const char *type; /* --type int|double|float|char                    */
     /* loggp */
     const char *modes; /* --modes LIST                                    */
@@ -59,6 +61,18 @@ typedef struct ic_bench_opts {
     size_t *vecs; /* --vec LIST: DAXPY vector lengths                */
     int nvecs;
 } ic_bench_opts_t;
+
+/* coll's noise handling (one definition: the code and the help read it).
+ * A point is repeated, in rounds of --time seconds, until both libraries'
+ * medians are known to within IC_COLL_SPREAD % (fit.h:
+ * ic_median_halfwidth), for at most IC_COLL_ROUNDS rounds; a point still
+ * less certain is noise.  A difference counts only beyond IC_COLL_EFFECT
+ * (relative) and with the medians' intervals apart (fit.h: ic_compare). */
+#define IC_COLL_SPREAD 5
+#define IC_COLL_ROUNDS 4
+#define IC_COLL_EFFECT 0.03
+#define IC_STR_(x) #x
+#define IC_STR(x) IC_STR_(x)
 
 typedef struct ic_bench {
     MPI_Comm comm;

@@ -2,11 +2,15 @@
  * coll.c -- `intercom-bench coll`: every collective of the vendor MPI
  * against InterCom's, over a sweep of message sizes.
  *
- * One row per (operation, p, bytes) [and algorithm with --algorithms]:
- * median time of the vendor's call and of InterCom's, with their spread,
- * the ratio vendor / InterCom, the alpha-beta-gamma lower bound (fit.h),
- * InterCom's algorithm (IC_Last_algorithm) and the cost model's predicted
- * time of that algorithm (ic_predict with this run's alpha, beta, gamma).
+ * First a summary (coll_summary: sizes where InterCom is faster or slower
+ * beyond noise, the same, or noise, and the geometric mean of vendor /
+ * InterCom, > 1: InterCom faster), then one row per (operation, p, bytes)
+ * [and algorithm with --algorithms]: median time of the vendor's call and
+ * of InterCom's, with their spread, the ratio vendor / InterCom, the
+ * verdict (fit.h: ic_compare), off one node a bound no measurement can
+ * beat (fit.h: ic_time_floor), InterCom's algorithm (IC_Last_algorithm)
+ * and the cost model's predicted time of that algorithm (ic_predict with
+ * this run's alpha, beta, gamma).  --plot adds the figure of the ratios.
  *
  * Method.
  *   - alpha and beta: a COMMS1 ping-pong between ranks 0 and p-1 in the same
@@ -21,9 +25,10 @@
  *     3/4 and 5/4 of that, alternating).  Element type int (--type), op
  *     MPI_SUM; data are small integers, so every reduction is exact in any
  *     order and results are compared bitwise.
- *   - per point: --warmup untimed calls of each library, then repetitions,
- *     each timing one vendor call and one InterCom call, alternating which
- *     goes first; each call starts after an MPI_Barrier and its time is
+ *   - per point: --warmup untimed calls of each library, then rounds of
+ *     repetitions until both medians are known within --spread (measure),
+ *     each repetition timing one vendor call and one InterCom call,
+ *     alternating which goes first; each call starts after an MPI_Barrier and its time is
  *     that of the slowest rank (MPI_Reduce MAX of the per-rank times, done
  *     after the repetitions); medians and quartiles over the repetitions.
  *     With --block N the libraries take turns in blocks of N calls
@@ -73,12 +78,14 @@ typedef struct point {
 typedef struct result {
     ic_stats_t v, i;
     int reps;
+    ic_cmp_t verdict;
     int mismatch; /* ranks x repetitions with differing results    */
     char alg[96];
 } result_t;
 
 typedef struct model {
     double alpha, beta, gamma;
+    double alpha_min; /* shortest one-way time of the ping-pong's shortest message */
     ic_cost_params_t cost;
 } model_t;
 
@@ -315,6 +322,12 @@ static int barrier_check(const point_t *pt, int lib)
     return bad;
 }
 
+/* Time one point: warm-up, then rounds of repetitions.  A round is as many
+ * repetitions as fit --time; after each round rank 0 looks at how well
+ * both medians are known (fit.h: ic_median_halfwidth) and, while one is
+ * less certain than --spread and fewer than IC_COLL_ROUNDS rounds ran,
+ * asks for another round (not with --reps: exactly that many).  What is
+ * still less certain after the last round is marked noise (ic_compare). */
 static void measure(ic_bench_t *b, const point_t *pt, result_t *res)
 {
     int errors = 0, mism = 0;
@@ -329,39 +342,56 @@ static void measure(ic_bench_t *b, const point_t *pt, result_t *res)
     }
     MPI_Allreduce(&est, &gest, 1, MPI_DOUBLE, MPI_MAX, pt->comm);
     int reps = ic_bench_reps(b, gest);
-    double *t = ic_bench_alloc(b, 4 * (size_t)reps * sizeof(double));
-    int blk = b->o.block > 1 ? b->o.block : 1;
-    for (int r0 = 0; r0 < reps; r0 += blk) {
-        int first = (r0 / blk) % 2 ? LIB_IC : LIB_VENDOR;
-        int end = r0 + blk < reps ? r0 + blk : reps;
-        for (int k = 0; k < 2; k++) {
-            int lib = k ? !first : first;
-            for (int r = r0; r < end; r++)
-                t[2 * r + lib] = timed_call(pt, lib, &errors, b->o.settle);
+    int rounds = b->o.reps > 0 ? 1 : IC_COLL_ROUNDS;
+    double spread = (b->o.spread > 0 ? b->o.spread : IC_COLL_SPREAD) / 100.0;
+    double *t = ic_bench_alloc(b, 4 * (size_t)reps * sizeof(double)), *tmax = t + 2 * reps;
+    /* rank 0: the series of the slowest rank's times, vendor and InterCom */
+    double *sv = NULL, *si = NULL;
+    if (b->rank == 0) {
+        sv = ic_bench_alloc(b, (size_t)reps * (size_t)rounds * sizeof(double));
+        si = ic_bench_alloc(b, (size_t)reps * (size_t)rounds * sizeof(double));
+    }
+    int blk = b->o.block > 1 ? b->o.block : 1, have = 0, more = 1;
+    for (int round = 0; round < rounds && more; round++) {
+        for (int r0 = 0; r0 < reps; r0 += blk) {
+            /* which library goes first alternates over the whole point */
+            int first = ((have + r0) / blk) % 2 ? LIB_IC : LIB_VENDOR;
+            int end = r0 + blk < reps ? r0 + blk : reps;
+            for (int k = 0; k < 2; k++) {
+                int lib = k ? !first : first;
+                for (int r = r0; r < end; r++)
+                    t[2 * r + lib] = timed_call(pt, lib, &errors, b->o.settle);
+            }
+            if (pt->cmp_bytes && memcmp(pt->out[0], pt->out[1], pt->cmp_bytes) != 0)
+                mism++;
         }
-        if (pt->cmp_bytes && memcmp(pt->out[0], pt->out[1], pt->cmp_bytes) != 0)
-            mism++;
+        MPI_Reduce(t, tmax, 2 * reps, MPI_DOUBLE, MPI_MAX, 0, pt->comm);
+        if (b->rank == 0) {
+            for (int r = 0; r < reps; r++) {
+                sv[have + r] = tmax[2 * r];
+                si[have + r] = tmax[2 * r + 1];
+            }
+            ic_stats(sv, have + reps, &res->v);
+            ic_stats(si, have + reps, &res->i);
+            more =
+                !(ic_median_halfwidth(&res->v) <= spread && ic_median_halfwidth(&res->i) <= spread);
+        }
+        have += reps;
+        MPI_Bcast(&more, 1, MPI_INT, 0, pt->comm);
     }
     if (pt->c == IC_COLL_BARRIER)
         mism += barrier_check(pt, LIB_VENDOR) + barrier_check(pt, LIB_IC);
-    double *tmax = t + 2 * reps;
-    MPI_Reduce(t, tmax, 2 * reps, MPI_DOUBLE, MPI_MAX, 0, pt->comm);
     int local[2] = {mism, errors}, sum[2] = {0, 0};
     MPI_Reduce(local, sum, 2, MPI_INT, MPI_SUM, 0, pt->comm);
     if (b->rank == 0) {
-        /* the local times are no longer needed: their room takes the series */
-        double *v = t, *ic = t + reps;
-        for (int r = 0; r < reps; r++) {
-            v[r] = tmax[2 * r];
-            ic[r] = tmax[2 * r + 1];
-        }
-        ic_stats(v, reps, &res->v);
-        ic_stats(ic, reps, &res->i);
-        res->reps = reps;
+        res->reps = have;
         res->mismatch = sum[0] + sum[1];
+        res->verdict = ic_compare(&res->v, &res->i, spread, IC_COLL_EFFECT);
         const char *alg = pt->p > 1 ? IC_Last_algorithm((IC_Coll)pt->c) : "";
         snprintf(res->alg, sizeof(res->alg), "%s", *alg ? alg : "-");
     }
+    free(sv);
+    free(si);
     free(t);
 }
 
@@ -419,7 +449,7 @@ static double predict(const point_t *pt, const char *name, const model_t *m)
  * MPI_Reduce_local.  Collective; the answer is the same on every rank. */
 static void fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, model_t *m)
 {
-    double v[3] = {NAN, NAN, NAN};
+    double v[4] = {NAN, NAN, NAN, NAN};
     ic_bench_opts_t saved = b->o;
     b->o.budget = 0.05;
     b->o.max_reps = 200;
@@ -444,6 +474,8 @@ static void fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, model_
                                                    "t0, beta = 1/r_inf");
                 ic_bench_pingpong_fit_rows(f, fit.nregions > 1 ? "summary" : "all", "  ", &fit);
             }
+            if (ns > 0)
+                v[3] = res.stats[0].min;
             if (ok && fit.summary.t0 > 0 && fit.summary.r_inf > 0 && !isinf(fit.summary.r_inf)) {
                 v[0] = fit.summary.t0;
                 v[1] = 1.0 / fit.summary.r_inf;
@@ -482,10 +514,11 @@ static void fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, model_
         free(x);
         free(y);
     }
-    MPI_Bcast(v, 3, MPI_DOUBLE, 0, b->comm);
+    MPI_Bcast(v, 4, MPI_DOUBLE, 0, b->comm);
     m->alpha = v[0];
     m->beta = v[1];
     m->gamma = v[2];
+    m->alpha_min = v[3];
     ic_cost_defaults(&m->cost);
     m->cost.alpha = m->alpha;
     m->cost.beta = m->beta;
@@ -494,7 +527,10 @@ static void fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, model_
 
 /* ------------------------------------------------------------ tables */
 
-static ic_table_t *coll_table(ic_bench_t *b, const char *name, const char *title)
+/* The main table.  `floor`: whether the run has a time floor (fit.h:
+ * ic_time_floor) -- not on one node, where shared memory's ping-pong
+ * bounds nothing a collective does. */
+static ic_table_t *coll_table(ic_bench_t *b, const char *name, const char *title, int floor)
 {
     ic_table_t *t = ic_report_table(b->rep, name, title);
     ic_table_col(t, "op", NULL, IC_COL_STR, NULL);
@@ -506,8 +542,11 @@ static ic_table_t *coll_table(ic_bench_t *b, const char *name, const char *title
     ic_table_col(t, "intercom", NULL, IC_COL_SEC, NULL);
     ic_table_col(t, "intercom_iqr", "i_iqr%", IC_COL_NUM, "%.0f");
     ic_table_col(t, "ratio", "vendor/ic", IC_COL_NUM, "%.2f");
-    ic_table_col(t, "bound", NULL, IC_COL_SEC, NULL);
-    ic_table_col(t, "ic_over_bound", "ic/bound", IC_COL_NUM, "%.2f");
+    ic_table_col(t, "verdict", NULL, IC_COL_STR, NULL);
+    if (floor) {
+        ic_table_col(t, "bound", NULL, IC_COL_SEC, NULL);
+        ic_table_col(t, "ic_over_bound", "ic/bound", IC_COL_NUM, "%.2f");
+    }
     ic_table_col(t, "predicted", NULL, IC_COL_SEC, NULL);
     ic_table_col(t, "algorithm", NULL, IC_COL_STR, NULL);
     ic_table_col(t, "check", NULL, IC_COL_STR, NULL);
@@ -524,10 +563,11 @@ static ic_table_t *coll_table(ic_bench_t *b, const char *name, const char *title
 
 static double rel_iqr(const ic_stats_t *s)
 {
-    return s->median > 0 ? (s->q3 - s->q1) / s->median * 100 : NAN;
+    return ic_rel_spread(s) * 100;
 }
 
-static void coll_row(ic_table_t *t, const point_t *pt, const result_t *r, double bound, double pred)
+static void coll_row(ic_table_t *t, const point_t *pt, const result_t *r, int floor, double bound,
+                     double pred)
 {
     ic_table_row(t);
     ic_table_str(t, ic_coll_name(pt->c));
@@ -539,8 +579,11 @@ static void coll_row(ic_table_t *t, const point_t *pt, const result_t *r, double
     ic_table_num(t, r->i.median);
     ic_table_num(t, rel_iqr(&r->i));
     ic_table_num(t, r->i.median > 0 ? r->v.median / r->i.median : NAN);
-    ic_table_num(t, bound);
-    ic_table_num(t, bound > 0 ? r->i.median / bound : NAN);
+    ic_table_str(t, ic_cmp_name(r->verdict));
+    if (floor) {
+        ic_table_num(t, bound);
+        ic_table_num(t, bound > 0 ? r->i.median / bound : NAN);
+    }
     ic_table_num(t, pred);
     ic_table_str(t, r->alg);
     ic_table_str(t, r->mismatch ? "MISMATCH" : "ok");
@@ -552,6 +595,38 @@ static void coll_row(ic_table_t *t, const point_t *pt, const result_t *r, double
     ic_table_num(t, r->i.q1);
     ic_table_num(t, r->i.q3);
     ic_table_num(t, r->i.max);
+}
+
+/* The summary a reader sees first: a headline and one row per operation
+ * (rank 0). */
+static void coll_summary(ic_bench_t *b, ic_table_t *st, const ic_coll_t *ops, int nops,
+                         const ic_cmp_summary_t *per, const ic_cmp_summary_t *all)
+{
+    for (int k = 0; k <= nops; k++) {
+        const ic_cmp_summary_t *s = k < nops ? &per[k] : all;
+        ic_table_row(st);
+        ic_table_str(st, k < nops ? ic_coll_name(ops[k]) : "all");
+        ic_table_num(st, ic_cmp_total(s));
+        ic_table_num(st, s->count[IC_CMP_FASTER]);
+        ic_table_num(st, s->count[IC_CMP_SLOWER]);
+        ic_table_num(st, s->count[IC_CMP_SAME]);
+        ic_table_num(st, s->count[IC_CMP_NOISE]);
+        ic_table_num(st, ic_cmp_geomean(s));
+    }
+    ic_report_headline(
+        b->rep, "summary",
+        "InterCom faster at %d of %d sizes, slower at %d, the same at %d, noise at %d; "
+        "geometric mean of vendor/InterCom %.2f (> 1: InterCom faster)",
+        all->count[IC_CMP_FASTER], ic_cmp_total(all), all->count[IC_CMP_SLOWER],
+        all->count[IC_CMP_SAME], all->count[IC_CMP_NOISE], ic_cmp_geomean(all));
+    ic_report_note(b->rep,
+                   "ratio = vendor time / InterCom time, medians of the same run: above 1 "
+                   "InterCom is faster (1.25: the vendor takes 25%% longer), below 1 slower. "
+                   "faster/slower: beyond noise (the medians' 95%% intervals apart and more than "
+                   "%.0f%%); same: within that; noise: a median still uncertain by more than "
+                   "%g%% after %d rounds of repetitions (left out of the geometric mean)",
+                   IC_COLL_EFFECT * 100, b->o.spread > 0 ? b->o.spread : IC_COLL_SPREAD,
+                   IC_COLL_ROUNDS);
 }
 
 /* Per-operation figure data (rank 0). */
@@ -603,6 +678,31 @@ static void fig_finish(ic_bench_t *b, figure_t *f)
         series_t *s = &f->s[i];
         int model = !strncmp(s->name, "lower bound", 11) || !strncmp(s->name, "predicted", 9);
         ic_plot_series(pl, s->name, model ? IC_PLOT_LINES : IC_PLOT_LINESPOINTS, s->x, s->y, s->n);
+        free(s->x);
+        free(s->y);
+    }
+    f->ns = 0;
+    b->failures += ic_plot_finish(pl) != 0;
+}
+
+/* The figure to look at first: vendor/InterCom against size, one line per
+ * operation, with the line of equal times. */
+static void ratio_figure(ic_bench_t *b, figure_t *f, const size_t *sizes, int ns)
+{
+    char title[160];
+    snprintf(title, sizeof(title), "p = %d: vendor time / InterCom time (above 1: InterCom faster)",
+             b->size);
+    ic_plot_t *pl = ic_plot_new(b->o.plot, "coll-ratio", title, "bytes", "vendor / InterCom", 1, 1);
+    double lo = (double)sizes[0], hi = (double)sizes[ns - 1];
+    for (int i = 0; i < ns; i++) {
+        lo = (double)sizes[i] < lo ? (double)sizes[i] : lo;
+        hi = (double)sizes[i] > hi ? (double)sizes[i] : hi;
+    }
+    double ex[2] = {lo > 0 ? lo : 1, hi > lo ? hi : lo * 2}, ey[2] = {1, 1};
+    ic_plot_series(pl, "equal (1)", IC_PLOT_LINES, ex, ey, 2);
+    for (int i = 0; i < f->ns; i++) {
+        series_t *s = &f->s[i];
+        ic_plot_series(pl, s->name, IC_PLOT_LINESPOINTS, s->x, s->y, s->n);
         free(s->x);
         free(s->y);
     }
@@ -669,7 +769,7 @@ int ic_bench_coll(ic_bench_t *b)
             fprintf(stderr, "intercom-bench coll: --root must be below p = %d\n", b->size);
         return 2;
     }
-    ic_bench_defaults(b, 0.2, 100, 2);
+    ic_bench_defaults(b, 0.2, 1000, 2);
     size_t *sizes;
     int ns;
     if (b->o.table2) {
@@ -686,6 +786,21 @@ int ic_bench_coll(ic_bench_t *b)
             max_bytes = sizes[i];
 
     ic_bench_describe(b);
+    /* One node (every rank shares memory with rank 0's node): no time
+     * floor, see coll_table. */
+    int floor = 1;
+    {
+        MPI_Comm node;
+        int here = 0;
+        if (MPI_Comm_split_type(b->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+            MPI_SUCCESS) {
+            MPI_Comm_size(node, &here);
+            MPI_Comm_free(&node);
+        }
+        int all = here == b->size, one = 0;
+        MPI_Allreduce(&all, &one, 1, MPI_INT, MPI_LAND, b->comm);
+        floor = !one && b->size > 1;
+    }
     model_t m;
     fit_model(b, type, max_bytes, &m);
     if (b->o.selector_fit && !isnan(m.alpha)) {
@@ -697,7 +812,12 @@ int ic_bench_coll(ic_bench_t *b)
         snprintf(v, sizeof(v), "%.9g", m.gamma);
         setenv("INTERCOM_GAMMA", v, 1);
     }
-    ic_table_t *t = NULL;
+    ic_table_t *t = NULL, *st = NULL;
+    ic_cmp_summary_t per[IC_COLL_COUNT], all;
+    memset(per, 0, sizeof(per));
+    memset(&all, 0, sizeof(all));
+    figure_t ratios; /* vendor/InterCom against size, one series per operation */
+    memset(&ratios, 0, sizeof(ratios));
     if (b->rank == 0) {
         ic_report_t *r = b->rep;
         char tn[MPI_MAX_OBJECT_NAME];
@@ -717,10 +837,30 @@ int ic_bench_coll(ic_bench_t *b)
         if (b->o.settle > 0)
             ic_report_info(r, "settle", "%g s idle before every timed call", b->o.settle);
         ic_report_note(r, "times: median over the repetitions of the slowest rank's time; "
-                          "*_iqr%%: interquartile range / median; ratio = vendor / InterCom; "
-                          "bound: alpha-beta-gamma lower bound; predicted: InterCom's cost "
-                          "model for its algorithm");
-        t = coll_table(b, "coll", "Collectives: vendor MPI against InterCom");
+                          "*_iqr%%: interquartile range / median; predicted: InterCom's cost "
+                          "model for its algorithm, with this run's alpha, beta, gamma");
+        if (floor)
+            ic_report_note(r,
+                           "bound: no measurement can be below it: the shortest one-way "
+                           "ping-pong time (%s) plus the bytes the busiest rank must move "
+                           "at the fitted beta (and reduce at gamma)",
+                           "alpha_min");
+        else
+            ic_report_note(r, "no lower bound: the ranks share one node, where the shared-memory "
+                              "ping-pong bounds nothing a collective does (bench/README.md)");
+        if (floor)
+            ic_report_info_num(r, "alpha_min", m.alpha_min, "s");
+        st = ic_report_table(b->rep, "summary",
+                             "Summary per operation: sizes where InterCom is faster or slower "
+                             "beyond noise; geomean = geometric mean of vendor/InterCom");
+        ic_table_col(st, "op", NULL, IC_COL_STR, NULL);
+        ic_table_col(st, "sizes", NULL, IC_COL_INT, NULL);
+        ic_table_col(st, "faster", NULL, IC_COL_INT, NULL);
+        ic_table_col(st, "slower", NULL, IC_COL_INT, NULL);
+        ic_table_col(st, "same", NULL, IC_COL_INT, NULL);
+        ic_table_col(st, "noise", NULL, IC_COL_INT, NULL);
+        ic_table_col(st, "geomean", NULL, IC_COL_NUM, "%.2f");
+        t = coll_table(b, "coll", "Collectives: vendor MPI against InterCom", floor);
     }
     double *t2v = NULL, *t2i = NULL;
     if (b->o.table2) {
@@ -742,8 +882,9 @@ int ic_bench_coll(ic_bench_t *b)
             point_t pt;
             point_setup(b, &pt, c, bytes, type, b->o.root);
             double n = (double)(pt.total * pt.esz);
-            double bound =
-                isnan(m.alpha) ? NAN : ic_lower_bound(c, b->size, n, m.alpha, m.beta, m.gamma);
+            double bound = !floor || isnan(m.alpha_min)
+                               ? NAN
+                               : ic_time_floor(c, b->size, n, m.alpha_min, m.beta, m.gamma);
             ic_bench_progress(b, "[coll] %s %.0f B (%d/%d)", ic_coll_name(c), n, ++done, npoints);
             for (int a = -1; a < nalg; a++) {
                 /* --algorithms: the automatic choice, then each one forced */
@@ -765,7 +906,14 @@ int ic_bench_coll(ic_bench_t *b)
                     snprintf(res.alg, sizeof(res.alg), "%.36s (unusable: ran %.36s)", force, ran);
                 }
                 b->failures += res.mismatch != 0;
-                coll_row(t, &pt, &res, bound, pred);
+                coll_row(t, &pt, &res, floor, bound, pred);
+                double ratio = res.i.median > 0 ? res.v.median / res.i.median : NAN;
+                if (a < 0) { /* the automatic choice: what the summary is about */
+                    ic_cmp_add(&per[k], res.verdict, ratio);
+                    ic_cmp_add(&all, res.verdict, ratio);
+                    if (b->o.plot && c != IC_COLL_BARRIER)
+                        fig_add(&ratios, ic_coll_name(c), n, ratio, ns);
+                }
                 if (b->o.table2) {
                     int row = (c == IC_COLL_BCAST ? 0 : ns) + si;
                     t2v[row] = res.v.median;
@@ -777,7 +925,8 @@ int ic_bench_coll(ic_bench_t *b)
                         snprintf(label, sizeof(label), "InterCom (%s)",
                                  nalg ? "automatic" : "automatic choice");
                         fig_add(&fig, label, n, res.i.median, ns);
-                        fig_add(&fig, "lower bound", n, bound, ns);
+                        if (floor)
+                            fig_add(&fig, "lower bound", n, bound, ns);
                         fig_add(&fig, "predicted (chosen algorithm)", n, pred, ns);
                     } else {
                         snprintf(label, sizeof(label), "InterCom %s", force);
@@ -799,6 +948,11 @@ int ic_bench_coll(ic_bench_t *b)
         fig.ns = 0;
     }
     ic_bench_progress_end(b);
+    if (b->rank == 0) {
+        coll_summary(b, st, ops, nops, per, &all);
+        if (b->o.plot)
+            ratio_figure(b, &ratios, sizes, ns);
+    }
     if (b->rank == 0 && b->o.table2) {
         double *rb = ic_bench_alloc(b, 2 * (size_t)ns * sizeof(double)), *ra = rb + ns;
         for (int i = 0; i < ns; i++) {

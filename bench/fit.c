@@ -55,6 +55,62 @@ void ic_stats(const double *x, int n, ic_stats_t *s)
     free(c);
 }
 
+double ic_rel_spread(const ic_stats_t *s)
+{
+    return s->n > 0 && s->median > 0 ? (s->q3 - s->q1) / s->median : NAN;
+}
+
+double ic_median_halfwidth(const ic_stats_t *s)
+{
+    return s->n > 0 && s->median > 0 ? 1.57 * (s->q3 - s->q1) / sqrt((double)s->n) / s->median
+                                     : NAN;
+}
+
+ic_cmp_t ic_compare(const ic_stats_t *vendor, const ic_stats_t *ic, double spread, double effect)
+{
+    double hv = ic_median_halfwidth(vendor), hi = ic_median_halfwidth(ic);
+    if (!(hv <= spread) || !(hi <= spread)) /* NaN too: nothing measured */
+        return IC_CMP_NOISE;
+    double ratio = vendor->median / ic->median;
+    double v_lo = vendor->median * (1 - hv), v_hi = vendor->median * (1 + hv);
+    double i_lo = ic->median * (1 - hi), i_hi = ic->median * (1 + hi);
+    if (i_hi < v_lo && ratio > 1 + effect)
+        return IC_CMP_FASTER;
+    if (i_lo > v_hi && ratio < 1 / (1 + effect))
+        return IC_CMP_SLOWER;
+    return IC_CMP_SAME;
+}
+
+const char *ic_cmp_name(ic_cmp_t c)
+{
+    static const char *const names[IC_CMP_KINDS] = {"same", "faster", "slower", "noise"};
+    return c >= 0 && c < IC_CMP_KINDS ? names[c] : "?";
+}
+
+void ic_cmp_add(ic_cmp_summary_t *s, ic_cmp_t c, double ratio)
+{
+    if (c < 0 || c >= IC_CMP_KINDS)
+        return;
+    s->count[c]++;
+    if (c != IC_CMP_NOISE && ratio > 0 && isfinite(ratio)) {
+        s->log_sum += log(ratio);
+        s->nlog++;
+    }
+}
+
+double ic_cmp_geomean(const ic_cmp_summary_t *s)
+{
+    return s->nlog > 0 ? exp(s->log_sum / s->nlog) : NAN;
+}
+
+int ic_cmp_total(const ic_cmp_summary_t *s)
+{
+    int n = 0;
+    for (int k = 0; k < IC_CMP_KINDS; k++)
+        n += s->count[k];
+    return n;
+}
+
 double ic_median(const double *x, int n)
 {
     ic_stats_t s;
@@ -364,4 +420,11 @@ double ic_lower_bound(ic_coll_t coll, int p, double n, double alpha, double beta
     default:
         return NAN;
     }
+}
+
+double ic_time_floor(ic_coll_t coll, int p, double n, double alpha_min, double beta, double gamma)
+{
+    if (p <= 1)
+        return 0;
+    return alpha_min + ic_lower_bound(coll, p, n, 0, beta, gamma);
 }

@@ -30,6 +30,46 @@ typedef struct ic_stats {
 void ic_stats(const double *x, int n, ic_stats_t *s);
 double ic_median(const double *x, int n);
 
+/* ------------------------------------------- vendor against InterCom */
+
+/* The comparison of one point (coll): the vendor's and InterCom's times,
+ * each a series of repetitions measured side by side.  A median is known
+ * to within its relative half-width 1.57 IQR / sqrt(n) / median (the notch
+ * of a box plot, McGill, Tukey and Larsen 1978: about a 95 % interval);
+ * unlike the spread itself it shrinks with more repetitions.
+ *   IC_CMP_NOISE   a median's half-width is above `spread` (e.g. 0.05):
+ *                  the point says nothing;
+ *   IC_CMP_FASTER  InterCom faster beyond noise: the two intervals apart,
+ *                  and the ratio of medians vendor / InterCom above
+ *                  1 + effect;
+ *   IC_CMP_SLOWER  the mirror image;
+ *   IC_CMP_SAME    otherwise (the intervals overlap, or the medians
+ *                  differ by at most `effect`, e.g. 0.03). */
+typedef enum ic_cmp {
+    IC_CMP_SAME = 0,
+    IC_CMP_FASTER,
+    IC_CMP_SLOWER,
+    IC_CMP_NOISE,
+    IC_CMP_KINDS
+} ic_cmp_t;
+
+double ic_rel_spread(const ic_stats_t *s);       /* (q3 - q1) / median; NaN if undefined */
+double ic_median_halfwidth(const ic_stats_t *s); /* 1.57 (q3 - q1) / sqrt(n) / median */
+ic_cmp_t ic_compare(const ic_stats_t *vendor, const ic_stats_t *ic, double spread, double effect);
+const char *ic_cmp_name(ic_cmp_t c); /* "same", "faster", "slower", "noise" */
+
+/* Counts of verdicts and the geometric mean of the ratios of the points
+ * that are not noise. */
+typedef struct ic_cmp_summary {
+    int count[IC_CMP_KINDS];
+    double log_sum; /* sum of ln(ratio) over the points that are not noise */
+    int nlog;
+} ic_cmp_summary_t;
+
+void ic_cmp_add(ic_cmp_summary_t *s, ic_cmp_t c, double ratio);
+double ic_cmp_geomean(const ic_cmp_summary_t *s); /* NaN without points */
+int ic_cmp_total(const ic_cmp_summary_t *s);
+
 /* ----------------------------------------------------- least squares */
 
 /* Weighted least squares y = a + b x over n points; w == NULL weighs every
@@ -104,11 +144,22 @@ double ic_hockney_time_regions(const ic_hockney_t *fits, const double *bps, int 
  *   reduce                   ceil(log2 p) alpha + (p-1)/p n (beta + gamma)
  *   scatter(v), gather(v)    ceil(log2 p) alpha + (p-1)/p n beta
  *   barrier                  ceil(log2 p) alpha
- * The first four are those of BENCHMARKING.md; the others are the same
- * arguments applied to the rooted operations (the root sends or receives
- * (p-1)/p n bytes, the reduce root combines them).  p == 1 gives 0.
+ * The first four are the classic bounds of the alpha-beta-gamma model; the
+ * others are the same arguments applied to the rooted operations (the root
+ * sends or receives (p-1)/p n bytes, the reduce root combines them).
+ * p == 1 gives 0.
  */
 double ic_lower_bound(ic_coll_t coll, int p, double n, double alpha, double beta, double gamma);
+
+/* A bound no measured time can beat, what intercom-bench coll reports:
+ * one start-up (alpha_min, the shortest one-way time seen, not a fitted
+ * intercept) plus the bytes terms of ic_lower_bound at the fitted beta and
+ * gamma.  ic_lower_bound's ceil(log2 p) alpha is the bound of the
+ * alpha-beta model, in which a sender waits a whole alpha between
+ * messages; real networks overlap start-ups (LogP's overhead against
+ * latency), and a k-nomial tree or a vendor's linear scatter beats it in
+ * simulation too.  p == 1 gives 0. */
+double ic_time_floor(ic_coll_t coll, int p, double n, double alpha_min, double beta, double gamma);
 
 #ifdef __cplusplus
 }

@@ -9,14 +9,16 @@
  *   exchange   COMMS2: the same for a simultaneous exchange
  *   loggp      LogGP signature by al-tawil-moritz-mpi-loggp: o_s, o_r, L, g, G
  *   comet      CoMet kernels (ganapati-1994-comet-benchmark)
- *   coll       every collective, vendor MPI against InterCom, with the
- *              alpha-beta-gamma lower bound and the cost model's prediction
- * Run `intercom-bench help` for the options.  The exit status is 0, 1 when
+ *   coll       every collective, vendor MPI against InterCom: a summary
+ *              first, a verdict per size beyond noise, the cost model's
+ *              prediction
+ * Run `intercom-bench --help` for the options.  The exit status is 0, 1 when
  * a verification failed (or a figure could not be drawn), 2 for a usage
  * error.
  */
 #include "config.h"
 #include "bench.h"
+#include "help.h"
 #include "intercom.h"
 
 #include <errno.h>
@@ -47,7 +49,10 @@ static const struct {
     {"comet", S_COMET,
      "CoMet kernels: echo by hops, exchange, global ops, contention, "
      "overlap, matrix kernels"},
-    {"coll", S_COLL, "collectives: vendor MPI against InterCom, bound and prediction"},
+    {"coll", S_COLL,
+     "collectives: vendor MPI against InterCom over a size sweep, a summary first (sizes where "
+     "InterCom is faster or slower beyond noise, geometric mean of vendor time / InterCom "
+     "time: above 1 InterCom is faster), each row's verdict, the cost model's prediction"},
 };
 
 static const struct {
@@ -59,9 +64,10 @@ static const struct {
     {"--json", NULL, S_ALL, "JSON output"},
     {"--plot", "PREFIX", S_ALL, "also draw figures PREFIX-*.png and .svg with gnuplot"},
     {"--sizes", "LIST", S_ALL, "message lengths, e.g. 16,1K,64K,1M (overrides --min/--max)"},
-    {"--min", "BYTES", S_ALL, "shortest message of the sweep"},
-    {"--max", "BYTES", S_ALL, "longest message of the sweep"},
-    {"--factor", "F", S_ALL, "ratio between consecutive lengths of the sweep"},
+    {"--min", "BYTES", S_ALL, "shortest message of the sweep (default: the subcommand's, below)"},
+    {"--max", "BYTES", S_ALL, "longest message of the sweep (default: the subcommand's, below)"},
+    {"--factor", "F", S_ALL,
+     "ratio between consecutive lengths of the sweep (default: the subcommand's, below)"},
     {"--reps", "N", S_ALL, "exactly N timed repetitions per point"},
     {"--min-reps", "N", S_ALL, "at least N repetitions per point (default 5)"},
     {"--max-reps", "N", S_ALL, "at most N repetitions per point"},
@@ -74,7 +80,8 @@ static const struct {
      "Hockney fits per region split at these lengths (default auto: from the data)"},
     {"--modes", "LIST", S_LOGGP, "send modes: send,ssend,isend,issend (default all)"},
     {"--kernels", "LIST", S_COMET,
-     "echo,exchange,bcast,gsum,barrier,contention,overlap,guard,shift,transpose,rowcol"},
+     "kernels to run, comma-separated (default all): echo, exchange, bcast, gsum, barrier, "
+     "contention, overlap, guard, shift, transpose, rowcol"},
     {"--ld", "LIST", S_COMET, "local matrix orders of the matrix kernels (default 16,64,256)"},
     {"--vec", "LIST", S_COMET, "DAXPY vector lengths of the overlap kernel"},
     {"--ops", "LIST", S_COLL, "collectives to time (default all): bcast,reduce,allreduce,..."},
@@ -88,6 +95,13 @@ static const struct {
     {"--settle", "SECONDS", S_COLL,
      "idle time before each timed call, so rate-limited links (token buckets) refill and "
      "one library's call does not pay for the other's (default 0)"},
+    {"--spread", "PCT", S_COLL,
+     "repeat a point, in rounds of --time, until both libraries' medians are known to within "
+     "PCT % (1.57 IQR / sqrt(reps), about a 95 % interval; default " IC_STR(
+         IC_COLL_SPREAD) ", at "
+                         "most " IC_STR(IC_COLL_ROUNDS) " rounds); a point still less certain is "
+                                                        "marked noise and "
+                                                        "left out of the summary's mean"},
     {"--selector-fit", NULL, S_COLL,
      "let InterCom's selector use this run's fitted alpha, beta, gamma"},
 };
@@ -97,32 +111,41 @@ static const struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: mpirun -n P intercom-bench SUBCOMMAND [OPTIONS]\n\nsubcommands:\n");
+    fprintf(f, "intercom-bench -- communication benchmarks, and InterCom against the vendor MPI\n"
+               "\n"
+               "usage: mpirun -n P intercom-bench SUBCOMMAND [OPTIONS]\n"
+               "       intercom-bench --help | --version\n"
+               "\n"
+               "subcommands:\n");
     for (int i = 0; i < NCMD; i++)
-        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].what);
-    fprintf(f, "\noptions (the subcommands they apply to):\n");
+        ic_help_item(f, commands[i].name, commands[i].what);
+    ic_help_item(f, "help, --help, -h", "this help (no MPI launch needed), then exit 0");
+    ic_help_item(f, "--version", "the version, then exit 0");
+    fprintf(f, "\noptions (the subcommands they apply to in brackets, when not all):\n");
     for (int i = 0; i < NOPT; i++) {
-        char left[48];
+        char left[48], text[512];
         snprintf(left, sizeof(left), "%s%s%s", options[i].opt, options[i].arg ? " " : "",
                  options[i].arg ? options[i].arg : "");
-        fprintf(f, "  %-28s %s", left, options[i].help);
+        int k = snprintf(text, sizeof(text), "%s", options[i].help);
         if (options[i].cmds != S_ALL) {
-            fprintf(f, " [");
-            int first = 1;
-            for (int c = 0; c < NCMD; c++)
+            const char *sep = " [";
+            for (int c = 0; c < NCMD && k > 0 && k < (int)sizeof(text); c++)
                 if (options[i].cmds & commands[c].bit) {
-                    fprintf(f, "%s%s", first ? "" : ",", commands[c].name);
-                    first = 0;
+                    k +=
+                        snprintf(text + k, sizeof(text) - (size_t)k, "%s%s", sep, commands[c].name);
+                    sep = ",";
                 }
-            fprintf(f, "]");
+            if (k > 0 && k < (int)sizeof(text))
+                snprintf(text + k, sizeof(text) - (size_t)k, "]");
         }
-        fprintf(f, "\n");
+        ic_help_item(f, left, text);
     }
-    fprintf(f, "\ndefault lengths: pingpong, exchange 1 B..4 MiB (x2); loggp 16 B, 1 KiB, "
-               "10000 B, 64 KiB, 256 KiB, 1 MiB;\n  comet 0..16 KiB (x4); coll 8 B..2 MiB (x8)."
-               "  BYTES accept K, M, G suffixes (powers of 1024).\n"
+    fprintf(f, "\nDefault lengths: pingpong, exchange 1 B..4 MiB (x2); loggp 16 B, 1 KiB, "
+               "10000 B, 64 KiB,\n256 KiB, 1 MiB; comet 0..16 KiB (x4); coll 8 B..2 MiB (x8). "
+               "BYTES accept K, M, G\nsuffixes (powers of 1024). A progress line appears on "
+               "stderr when it is a terminal.\n"
                "Exit status: 0, 1 when a verification failed (or a figure could not be "
-               "drawn), 2 for a usage error.\n");
+               "drawn),\n2 for a usage error.\n");
 }
 
 /* "64K" -> 65536.  Returns -1 on error. */
@@ -255,6 +278,8 @@ static int parse(int argc, char **argv, unsigned cmd, ic_bench_opts_t *o, int ra
             bad = parse_int(v, 0, &o->warmup);
         else if (!strcmp(a, "--block"))
             bad = parse_int(v, 1, &o->block);
+        else if (!strcmp(a, "--spread"))
+            bad = !((o->spread = atof(v)) > 0);
         else if (!strcmp(a, "--settle"))
             bad = !((o->settle = atof(v)) >= 0 && o->settle <= 10);
         else if (!strcmp(a, "--label"))
@@ -310,6 +335,19 @@ static int parse(int argc, char **argv, unsigned cmd, ic_bench_opts_t *o, int ra
 
 int main(int argc, char **argv)
 {
+    /* Help and version need no MPI (and no launcher): answered before
+     * MPI_Init, on every rank that was started. */
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") ||
+            (i == 1 && !strcmp(argv[i], "help"))) {
+            usage(stdout);
+            return 0;
+        }
+        if (!strcmp(argv[i], "--version")) {
+            printf("intercom-bench (InterCom) %s\n", PACKAGE_VERSION);
+            return 0;
+        }
+    }
     MPI_Init(&argc, &argv);
     ic_bench_t b;
     memset(&b, 0, sizeof(b));
@@ -323,12 +361,6 @@ int main(int argc, char **argv)
     for (int i = 0; i < NCMD; i++)
         if (!strcmp(cname, commands[i].name))
             cmd = commands[i].bit;
-    if (!strcmp(cname, "help") || !strcmp(cname, "--help") || !strcmp(cname, "-h")) {
-        if (b.rank == 0)
-            usage(stdout);
-        MPI_Finalize();
-        return 0;
-    }
     ic_bench_opts_t *o = &b.o;
     o->format = IC_FMT_TEXT;
     o->min_size = o->max_size = -1;

@@ -131,6 +131,18 @@ void ic_report_info(ic_report_t *r, const char *key, const char *fmt, ...)
     va_end(ap);
 }
 
+void ic_report_headline(ic_report_t *r, const char *key, const char *fmt, ...)
+{
+    info_t *i = add_info(r, key);
+    va_list ap;
+    va_start(ap, fmt);
+    i->text = vformat(fmt, ap);
+    va_end(ap);
+    info_t head = *i; /* move it in front of the others */
+    memmove(r->info + 1, r->info, (size_t)(r->ninfo - 1) * sizeof(*r->info));
+    r->info[0] = head;
+}
+
 void ic_report_info_num(ic_report_t *r, const char *key, double v, const char *unit)
 {
     info_t *i = add_info(r, key);

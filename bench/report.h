@@ -45,6 +45,13 @@ void ic_report_info(ic_report_t *r, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* The same, placed before every other info line: what a reader should
+ * see first (coll's summary). */
+void ic_report_headline(ic_report_t *r, const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 void ic_report_info_num(ic_report_t *r, const char *key, double v, const char *unit);
 void ic_report_note(ic_report_t *r, const char *fmt, ...)
 #if defined(__GNUC__)

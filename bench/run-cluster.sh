@@ -1,6 +1,6 @@
 #!/bin/bash
 # run-cluster.sh -- run intercom-bench on the emulated cluster of
-# bench/cluster/emulate.sh (BENCHMARKING.md section 2): it sets the cluster
+# bench/cluster/emulate.sh (bench/cluster/README.md): it sets the cluster
 # up, runs the benchmark as a multi-host Open MPI job over shaped TCP links,
 # and always tears the cluster down (normal end, failure, Ctrl-C, SIGTERM:
 # emulate.sh's trap does it; this script only adds the benchmark's path).

@@ -2,8 +2,12 @@
 # install-deps.sh -- install what InterCom needs on Debian/Ubuntu (apt-get).
 #
 #   scripts/install-deps.sh            build, test and benchmark dependencies
-#   scripts/install-deps.sh --extra    also MPICH, SimGrid, NetPIPE, hpcc
-#                                      (alternative MPIs, simulation, comparisons)
+#   scripts/install-deps.sh --test     also what the whole test suite runs
+#                                      (hpcc: HPC Challenge under the preload)
+#   scripts/install-deps.sh --bench    also what ./quickstart bench simulates
+#                                      with (SimGrid)
+#   scripts/install-deps.sh --extra    all of these, and MPICH and NetPIPE
+#                                      (alternative MPIs, comparisons)
 #
 # Idempotent and quiet: when every package is already installed it prints
 # nothing and does not touch apt.  Otherwise it runs `apt-get update` and
@@ -13,14 +17,18 @@ set -eu
 base="build-essential autoconf automake libtool pkg-config make
       libopenmpi-dev openmpi-bin libhwloc-dev hwloc check
       gfortran gnuplot-nox valgrind iproute2 util-linux procps"
-extra="libmpich-dev mpich libsimgrid-dev netpipe-openmpi hpcc"
+test="hpcc"
+bench="libsimgrid-dev"
+extra="libmpich-dev mpich $bench netpipe-openmpi $test"
 
 pkgs=$base
 for arg in "$@"; do
     case $arg in
-    --extra) pkgs="$base $extra" ;;
+    --extra) pkgs="$pkgs $extra" ;;
+    --test) pkgs="$pkgs $test" ;;
+    --bench) pkgs="$pkgs $bench" ;;
     -h | --help)
-        sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+        awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"
         exit 0
         ;;
     *)

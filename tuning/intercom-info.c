@@ -1,43 +1,139 @@
 /*
  * intercom-info -- what InterCom has and what it would choose.
  *
- *   intercom-info list
- *       every registered algorithm: collective, name, restrictions,
- *       description
- *   intercom-info choose [-p P] [--alpha S] [--beta S/B] [--gamma S/B]
- *                        [--beta-x S/B] [--x-min BYTES] [--overhead S] [--burst BYTES] [--elem BYTES]
- *                        [--noncommutative]
- *       for each collective and message size (8 B .. 16 MiB), the
- *       algorithm the cost-model selector picks and its predicted time
- *       (the same decision the library makes at run time with the same
- *       parameters; INTERCOM_ALPHA/_BETA/_GAMMA/_BETA_EXCHANGE feed the
- *       library; --beta-x, the time per byte of an exchange, defaults to
- *       twice --beta and applies to exchanged messages of at least
- *       --x-min bytes, default 64 KiB, as in the library's model across
- *       nodes; INTERCOM_EXCHANGE_MIN); --overhead, LogGP's o (default
- *       alpha / 8, INTERCOM_OVERHEAD); --burst, the token bucket of
- *       rate-bound links (INTERCOM_BURST), default 0
- *   intercom-info schedule COLL ALG -p P -n COUNT [--root R] [--rank R]
- *       print a rank's schedule (all ranks without --rank)
+ *   intercom-info list                      every registered algorithm
+ *   intercom-info choose [OPTIONS]          the selector's pick per
+ *                                           collective and size
+ *   intercom-info schedule COLL ALG [OPTIONS]   one rank's (or every
+ *                                           rank's) schedule
+ *   intercom-info --help | --version
  *
- * No MPI is needed: this runs the schedule builders and the cost model.
+ * `intercom-info --help` describes every option (the table `options`
+ * below is the one list: the parser and the help both read it; the man
+ * page is generated from the help).  No MPI is needed: this runs the
+ * schedule builders and the cost model.
  */
+#include "config.h"
 #include "algorithms.h"
 #include "choose.h"
 #include "cost.h"
+#include "help.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(void)
+enum { C_CHOOSE = 1 << 0, C_SCHEDULE = 1 << 1 };
+
+/* Every option: name, argument, the commands it applies to, and what it
+ * means.  "%D" in a description is replaced by the built-in default the
+ * tool prints from the cost model (see defaults_text). */
+static const struct {
+    const char *opt, *arg;
+    unsigned cmds;
+    const char *help;
+} options[] = {
+    {"-p", "P", C_CHOOSE | C_SCHEDULE, "number of ranks (default 8)"},
+    {"--elem", "BYTES", C_CHOOSE | C_SCHEDULE,
+     "bytes per element: the selector's unit of messages and segments (default 1)"},
+    {"--alpha", "S", C_CHOOSE,
+     "start-up time of a message in seconds (default %D; the library's INTERCOM_ALPHA)"},
+    {"--beta", "S_PER_BYTE", C_CHOOSE,
+     "transfer time per byte in seconds (default %D; INTERCOM_BETA)"},
+    {"--gamma", "S_PER_BYTE", C_CHOOSE,
+     "time per byte of a local reduction in seconds (default %D; INTERCOM_GAMMA)"},
+    {"--beta-x", "S_PER_BYTE", C_CHOOSE,
+     "time per byte and direction when two ranks exchange messages both ways in one round "
+     "(halving and doubling steps, the ring at p = 2); default twice --beta, as the library "
+     "across nodes (INTERCOM_BETA_EXCHANGE)"},
+    {"--x-min", "BYTES", C_CHOOSE,
+     "--beta-x applies to exchanged messages of at least BYTES; shorter ones go both ways at "
+     "--beta (default 65536; INTERCOM_EXCHANGE_MIN)"},
+    {"--overhead", "S", C_CHOOSE,
+     "LogGP's sender overhead o in seconds, the part of alpha that keeps the sender busy; "
+     "sets the k-nomial broadcast's radix (default alpha / 8; INTERCOM_OVERHEAD)"},
+    {"--burst", "BYTES", C_CHOOSE,
+     "token bucket of rate-limited links: a broadcast or reduce whose busiest port moves at "
+     "most BYTES is priced by that port's bytes (default 0: none; INTERCOM_BURST)"},
+    {"--noncommutative", NULL, C_CHOOSE,
+     "price the reductions for a non-commutative operation: only algorithms that keep rank "
+     "order are candidates"},
+    {"-n", "COUNT", C_SCHEDULE,
+     "elements of the whole vector (bcast, reduce, allreduce: the message; the others: p "
+     "blocks of COUNT/p)"},
+    {"--root", "R", C_SCHEDULE, "root of the rooted collectives (default 0)"},
+    {"--rank", "R", C_SCHEDULE, "print only rank R's schedule (default: every rank's)"},
+};
+#define NOPT ((int)(sizeof(options) / sizeof(options[0])))
+
+/* The built-in default of a cost parameter named by option `opt`. */
+static void defaults_text(const char *opt, char *buf, size_t size)
 {
-    fprintf(stderr,
-            "usage: intercom-info list\n"
-            "       intercom-info choose [-p P] [--alpha S] [--beta S_PER_BYTE] "
-            "[--gamma S_PER_BYTE] [--beta-x S_PER_BYTE] [--x-min BYTES] [--overhead S] [--burst BYTES] [--elem BYTES] "
-            "[--noncommutative]\n"
-            "       intercom-info schedule COLL ALG -p P -n COUNT [--root R] [--rank R]\n");
+    ic_cost_params_t c;
+    ic_cost_defaults(&c);
+    double v = !strcmp(opt, "--alpha") ? c.alpha : !strcmp(opt, "--beta") ? c.beta : c.gamma;
+    snprintf(buf, size, "%g", v);
+}
+
+static void print_options(FILE *f, unsigned cmd)
+{
+    for (int i = 0; i < NOPT; i++) {
+        if (!(options[i].cmds & cmd))
+            continue;
+        char left[40], text[512];
+        snprintf(left, sizeof(left), "%s%s%s", options[i].opt, options[i].arg ? " " : "",
+                 options[i].arg ? options[i].arg : "");
+        const char *d = strstr(options[i].help, "%D");
+        if (d) {
+            char def[32];
+            defaults_text(options[i].opt, def, sizeof(def));
+            snprintf(text, sizeof(text), "%.*s%s%s", (int)(d - options[i].help), options[i].help,
+                     def, d + 2);
+        } else {
+            snprintf(text, sizeof(text), "%s", options[i].help);
+        }
+        ic_help_item(f, left, text);
+    }
+}
+
+static void help(FILE *f)
+{
+    fprintf(f, "intercom-info -- what InterCom has and what its selector would choose\n"
+               "\n"
+               "usage: intercom-info list\n"
+               "       intercom-info choose [OPTIONS]\n"
+               "       intercom-info schedule COLL ALG -n COUNT [OPTIONS]\n"
+               "       intercom-info --help | --version\n"
+               "\n"
+               "commands:\n");
+    ic_help_item(f, "list",
+                 "every registered algorithm: collective, name, restrictions (commutative "
+                 "operations only, packed blocks), description");
+    ic_help_item(f, "choose",
+                 "for each collective and message size (8 B to 16 MiB, x8), the algorithm the "
+                 "cost-model selector picks and its predicted time in seconds: the decision the "
+                 "library makes at run time with the same parameters");
+    ic_help_item(f, "schedule COLL ALG",
+                 "print the schedule algorithm ALG builds for collective COLL (names as in "
+                 "`intercom-info list`): rounds of sends, receives, reductions and copies per "
+                 "rank");
+    ic_help_item(f, "--help, -h", "this help, then exit 0");
+    ic_help_item(f, "--version", "the version, then exit 0");
+    fprintf(f, "\n"
+               "options of choose:\n");
+    print_options(f, C_CHOOSE);
+    fprintf(f, "\noptions of schedule:\n");
+    print_options(f, C_SCHEDULE);
+    fprintf(f, "\nNo MPI is needed: the tool runs InterCom's schedule builders and cost model.\n"
+               "Exit status: 0, 1 when a schedule cannot be built, 2 for a usage error.\n");
+}
+
+static int usage_error(const char *fmt, const char *what)
+{
+    fprintf(stderr, "intercom-info: ");
+    fprintf(stderr, fmt, what);
+    fprintf(stderr, " (intercom-info --help describes the commands and options)\n");
+    return 2;
 }
 
 static int is_reduction(ic_coll_t c)
@@ -92,8 +188,7 @@ static int cmd_list(void)
             strcat(r, "packed-blocks");
         if (!*r)
             strcpy(r, "-");
-        printf("%-22s %-18s %-26s %s\n", ic_coll_name(alg->coll), alg->name, r,
-               alg->description);
+        printf("%-22s %-18s %-26s %s\n", ic_coll_name(alg->coll), alg->name, r, alg->description);
     }
     return 0;
 }
@@ -175,10 +270,20 @@ static int cmd_schedule(const char *cname, const char *aname, int p, size_t n, s
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage();
-        return 2;
+    if (argc < 2)
+        return usage_error("%s", "no command");
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        help(stdout);
+        return 0;
     }
+    if (!strcmp(cmd, "--version")) {
+        printf("intercom-info (InterCom) %s\n", PACKAGE_VERSION);
+        return 0;
+    }
+    unsigned cbit = !strcmp(cmd, "choose") ? C_CHOOSE : !strcmp(cmd, "schedule") ? C_SCHEDULE : 0;
+    if (!cbit && strcmp(cmd, "list") != 0)
+        return usage_error("unknown command '%s'", cmd);
     int p = 8, root = 0, rank = -1, commute = 1;
     size_t elem = 1, n = 0;
     ic_cost_params_t c;
@@ -187,39 +292,56 @@ int main(int argc, char **argv)
     int npos = 0, x_min_set = 0, overhead_set = 0;
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i];
-        const char *v = (i + 1 < argc) ? argv[i + 1] : NULL;
-        if (!strcmp(o, "-p") && v)
-            p = atoi(v), i++;
-        else if (!strcmp(o, "-n") && v)
-            n = (size_t)strtoull(v, NULL, 10), i++;
-        else if (!strcmp(o, "--root") && v)
-            root = atoi(v), i++;
-        else if (!strcmp(o, "--rank") && v)
-            rank = atoi(v), i++;
-        else if (!strcmp(o, "--alpha") && v)
-            c.alpha = atof(v), i++;
-        else if (!strcmp(o, "--beta") && v)
-            c.beta = atof(v), i++;
-        else if (!strcmp(o, "--gamma") && v)
-            c.gamma = atof(v), i++;
-        else if (!strcmp(o, "--beta-x") && v)
-            c.beta_x = atof(v), i++;
-        else if (!strcmp(o, "--x-min") && v)
-            c.x_min = (size_t)strtoull(v, NULL, 10), x_min_set = 1, i++;
-        else if (!strcmp(o, "--overhead") && v)
-            c.overhead = atof(v), overhead_set = 1, i++;
-        else if (!strcmp(o, "--burst") && v)
-            c.burst = (size_t)strtoull(v, NULL, 10), i++;
-        else if (!strcmp(o, "--elem") && v)
-            elem = (size_t)strtoull(v, NULL, 10), i++;
+        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+            help(stdout);
+            return 0;
+        }
+        if (o[0] != '-') {
+            if (cbit != C_SCHEDULE || npos == 2)
+                return usage_error("unexpected argument '%s'", o);
+            pos[npos++] = o;
+            continue;
+        }
+        int k = -1;
+        for (int j = 0; j < NOPT && k < 0; j++)
+            if (!strcmp(o, options[j].opt))
+                k = j;
+        if (k < 0)
+            return usage_error("unknown option '%s'", o);
+        if (!(options[k].cmds & cbit))
+            return usage_error("option '%s' does not apply to this command", o);
+        const char *v = NULL;
+        if (options[k].arg) {
+            if (i + 1 >= argc)
+                return usage_error("option '%s' needs a value", o);
+            v = argv[++i];
+        }
+        if (!strcmp(o, "-p"))
+            p = atoi(v);
+        else if (!strcmp(o, "-n"))
+            n = (size_t)strtoull(v, NULL, 10);
+        else if (!strcmp(o, "--root"))
+            root = atoi(v);
+        else if (!strcmp(o, "--rank"))
+            rank = atoi(v);
+        else if (!strcmp(o, "--alpha"))
+            c.alpha = atof(v);
+        else if (!strcmp(o, "--beta"))
+            c.beta = atof(v);
+        else if (!strcmp(o, "--gamma"))
+            c.gamma = atof(v);
+        else if (!strcmp(o, "--beta-x"))
+            c.beta_x = atof(v);
+        else if (!strcmp(o, "--x-min"))
+            c.x_min = (size_t)strtoull(v, NULL, 10), x_min_set = 1;
+        else if (!strcmp(o, "--overhead"))
+            c.overhead = atof(v), overhead_set = 1;
+        else if (!strcmp(o, "--burst"))
+            c.burst = (size_t)strtoull(v, NULL, 10);
+        else if (!strcmp(o, "--elem"))
+            elem = (size_t)strtoull(v, NULL, 10);
         else if (!strcmp(o, "--noncommutative"))
             commute = 0;
-        else if (o[0] != '-' && npos < 3)
-            pos[npos++] = o;
-        else {
-            usage();
-            return 2;
-        }
     }
     if (p < 1 || elem < 1 || root < 0 || root >= p) {
         fprintf(stderr, "intercom-info: need p >= 1, elem >= 1, 0 <= root < p\n");
@@ -231,12 +353,11 @@ int main(int argc, char **argv)
         c.x_min = 65536;
     if (!overhead_set) /* as the library across nodes */
         c.overhead = c.alpha / 8;
-    if (!strcmp(argv[1], "list"))
+    if (!strcmp(cmd, "list"))
         return cmd_list();
-    if (!strcmp(argv[1], "choose"))
+    if (cbit == C_CHOOSE)
         return cmd_choose(p, &c, elem, commute);
-    if (!strcmp(argv[1], "schedule") && npos == 2)
-        return cmd_schedule(pos[0], pos[1], p, n, elem, root, rank);
-    usage();
-    return 2;
+    if (npos != 2)
+        return usage_error("%s", "schedule needs COLL and ALG");
+    return cmd_schedule(pos[0], pos[1], p, n, elem, root, rank);
 }

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #define NMAX 64
 
@@ -209,7 +210,7 @@ START_TEST(hockney_three_regions)
 }
 END_TEST
 
-/* The lower bounds of BENCHMARKING.md, written out. */
+/* The lower bounds of bench/fit.h, written out. */
 START_TEST(lower_bounds)
 {
     const double a = 20e-6, b = 1e-8, g = 1e-9, n = 4e6;
@@ -229,6 +230,75 @@ START_TEST(lower_bounds)
 }
 END_TEST
 
+/* One start-up and the bytes terms; nothing below them. */
+START_TEST(time_floor)
+{
+    const double a = 20e-6, b = 1e-8, g = 1e-9, n = 4e6;
+    const double f = 7.0 / 8.0 * n;
+    ck_assert(rel(ic_time_floor(IC_COLL_BCAST, 8, n, a, b, g), a + n * b) < 1e-12);
+    ck_assert(rel(ic_time_floor(IC_COLL_BCAST, 8, 8, a, b, g), a + 8 * b) < 1e-12);
+    ck_assert(rel(ic_time_floor(IC_COLL_ALLREDUCE, 8, n, a, b, g), a + 2 * f * b + f * g) < 1e-12);
+    ck_assert(rel(ic_time_floor(IC_COLL_BARRIER, 8, 0, a, b, g), a) < 1e-12);
+    ck_assert_double_eq(ic_time_floor(IC_COLL_BARRIER, 1, 0, a, b, g), 0);
+    /* never above the alpha-beta model's bound, but for the broadcast
+     * (whose model bound takes the larger of its two terms, not their sum) */
+    for (int p = 2; p <= 64; p *= 2)
+        for (int c = 0; c < IC_COLL_COUNT; c++)
+            ck_assert(c == IC_COLL_BCAST ||
+                      ic_time_floor((ic_coll_t)c, p, n, a, b, g) <=
+                          ic_lower_bound((ic_coll_t)c, p, n, a, b, g) * (1 + 1e-12));
+}
+END_TEST
+
+static ic_stats_t quartiles(double q1, double med, double q3)
+{
+    ic_stats_t s = {.n = 10, .min = q1, .q1 = q1, .median = med, .q3 = q3, .max = q3, .mean = med};
+    return s;
+}
+
+/* Verdicts: beyond noise only when the medians' intervals (1.57 IQR /
+ * sqrt(n), n = 10 here: half the IQR) separate and the medians differ by
+ * more than the effect; an uncertain median is noise. */
+START_TEST(compare_verdicts)
+{
+    ic_stats_t v = quartiles(95, 100, 105), fast = quartiles(76, 80, 84),
+               slow = quartiles(120, 125, 130), close = quartiles(96, 98, 100),
+               wide = quartiles(50, 100, 150), tight_near = quartiles(98.9, 99, 99.1),
+               tight_v = quartiles(99.9, 100, 100.1);
+    ck_assert_int_eq(ic_compare(&v, &fast, 0.1, 0.03), IC_CMP_FASTER);
+    ck_assert_int_eq(ic_compare(&v, &slow, 0.1, 0.03), IC_CMP_SLOWER);
+    ck_assert_int_eq(ic_compare(&v, &close, 0.1, 0.03), IC_CMP_SAME); /* intervals overlap */
+    ck_assert(rel(ic_median_halfwidth(&v), 1.57 * 10 / sqrt(10.0) / 100) < 1e-12);
+    /* more repetitions of the same spread: a narrower interval */
+    ic_stats_t wide_many = quartiles(50, 100, 150);
+    wide_many.n = 10000;
+    ck_assert_int_eq(ic_compare(&v, &wide_many, 0.1, 0.03), IC_CMP_SAME);
+    ck_assert_int_eq(ic_compare(&v, &wide, 0.1, 0.03), IC_CMP_NOISE);
+    ck_assert_int_eq(ic_compare(&wide, &fast, 0.1, 0.03), IC_CMP_NOISE);
+    /* separated but by 1 %: not an effect */
+    ck_assert_int_eq(ic_compare(&tight_v, &tight_near, 0.1, 0.03), IC_CMP_SAME);
+    ck_assert_int_eq(ic_compare(&tight_v, &tight_near, 0.1, 0.005), IC_CMP_FASTER);
+    /* zero spread (simulation): the medians decide */
+    ic_stats_t s1 = quartiles(1, 1, 1), s2 = quartiles(2, 2, 2);
+    ck_assert_int_eq(ic_compare(&s2, &s1, 0.1, 0.03), IC_CMP_FASTER);
+    ck_assert_int_eq(ic_compare(&s1, &s2, 0.1, 0.03), IC_CMP_SLOWER);
+    ck_assert_int_eq(ic_compare(&s1, &s1, 0.1, 0.03), IC_CMP_SAME);
+    ck_assert_str_eq(ic_cmp_name(IC_CMP_FASTER), "faster");
+    ck_assert_str_eq(ic_cmp_name(IC_CMP_NOISE), "noise");
+
+    ic_cmp_summary_t sum;
+    memset(&sum, 0, sizeof(sum));
+    ck_assert(isnan(ic_cmp_geomean(&sum)));
+    ic_cmp_add(&sum, IC_CMP_FASTER, 2.0);
+    ic_cmp_add(&sum, IC_CMP_SLOWER, 0.5);
+    ic_cmp_add(&sum, IC_CMP_SAME, 4.0);
+    ic_cmp_add(&sum, IC_CMP_NOISE, 100.0); /* left out of the mean */
+    ck_assert_int_eq(ic_cmp_total(&sum), 4);
+    ck_assert_int_eq(sum.count[IC_CMP_NOISE], 1);
+    ck_assert(rel(ic_cmp_geomean(&sum), cbrt(4.0)) < 1e-12);
+}
+END_TEST
+
 Suite *suite_bench_fit(void)
 {
     Suite *s = suite_create("bench_fit");
@@ -245,6 +315,10 @@ Suite *suite_bench_fit(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("bounds");
     tcase_add_test(tc, lower_bounds);
+    tcase_add_test(tc, time_floor);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("compare");
+    tcase_add_test(tc, compare_verdicts);
     suite_add_tcase(s, tc);
     return s;
 }
