@@ -37,8 +37,7 @@ int IC_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
 int IC_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
 int IC_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                  MPI_Comm comm);
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm);
 int IC_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 int IC_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
@@ -68,9 +67,9 @@ int IC_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Data
                    MPI_Op op, MPI_Comm comm);
 int IC_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm);
-int IC_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                    void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                    MPI_Datatype recvtype, MPI_Comm comm);
+int IC_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm);
 int IC_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
 int IC_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
@@ -78,8 +77,8 @@ int IC_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recv
 int IC_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
 int IC_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
-                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                  MPI_Datatype recvtype, int root, MPI_Comm comm);
+                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm);
 int IC_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                 MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
 int IC_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,

@@ -91,15 +91,15 @@ typedef struct call {
     ic_ctx_t *ctx;
     ic_coll_args_t a;
     ic_binding_t b;
-    size_t *counts;  /* owned */
-    size_t *displs;  /* owned */
-    void *stage[2];  /* owned staging areas or stand-ins for SEND / RECV */
-    size_t packed;   /* bytes packed or unpacked through them */
-    size_t gran;     /* byte-counted collectives: bytes per schedule unit
-                        (0 = 1; see "bytes and datatypes")              */
-    ic_argerr_t t;   /* what the last check found                       */
-    ic_argerr_t e;   /* the first mistake of the call (e.code 0: none)  */
-    int blind;       /* that mistake hides the call's shape: raise now  */
+    size_t *counts; /* owned */
+    size_t *displs; /* owned */
+    void *stage[2]; /* owned staging areas or stand-ins for SEND / RECV */
+    size_t packed;  /* bytes packed or unpacked through them */
+    size_t gran;    /* byte-counted collectives: bytes per schedule unit
+                       (0 = 1; see "bytes and datatypes")              */
+    ic_argerr_t t;  /* what the last check found                       */
+    ic_argerr_t e;  /* the first mistake of the call (e.code 0: none)  */
+    int blind;      /* that mistake hides the call's shape: raise now  */
 } call_t;
 
 /* The byte unit of the broadcast and the gather family: MPI_PACKED, which
@@ -349,16 +349,16 @@ static int pack_loop(call_t *c, int unpack, void *ubuf, long long count, const i
 
 /* Pack `count` elements of ti at src into dst (count x size bytes).  A
  * failure is a mistake of this rank (it goes on with zeros). */
-static int pack_at(call_t *c, const void *src, long long count, const ic_typeinfo_t *ti,
-                   char *dst)
+static int pack_at(call_t *c, const void *src, long long count, const ic_typeinfo_t *ti, char *dst)
 {
     size_t bytes = (size_t)count * (size_t)ti->size;
     c->packed += bytes;
     int rc = pack_loop(c, 0, (void *)src, count, ti, dst);
     if (rc != MPI_SUCCESS) {
         memset(dst, 0, bytes);
-        return chk(c, ic_argerr(&c->t, rc, "cannot pack the data (datatype %s)",
-                                pack_step(ti) ? "rejected by MPI_Pack" : "element over 2 GiB"),
+        return chk(c,
+                   ic_argerr(&c->t, rc, "cannot pack the data (datatype %s)",
+                             pack_step(ti) ? "rejected by MPI_Pack" : "element over 2 GiB"),
                    0);
     }
     return 0;
@@ -478,8 +478,8 @@ static size_t bcast_granule(size_t n, int p)
     return g;
 }
 
-static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
-                      MPI_Comm comm, const char *fn)
+static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                      const char *fn)
 {
     call_t c;
     int rank, size, rc;
@@ -523,8 +523,7 @@ static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int 
     }
     if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
-    if (staged && !bad && rank != root &&
-        (rc = unpack_at(&c, c.stage[1], buffer, count, &ti)))
+    if (staged && !bad && rank != root && (rc = unpack_at(&c, c.stage[1], buffer, count, &ti)))
         return fail(&c, rc, "cannot unpack the result");
     return done(&c);
 }
@@ -722,8 +721,7 @@ static int reduce_scatter_impl(const void *sendbuf, void *recvbuf, cview_t recvc
         return fail(&c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < size; i++)
         c.counts[i] = (size_t)cv(recvcounts, i);
-    return reduce_scatter_common(&c, sendbuf, recvbuf, total, datatype, op,
-                                 IC_COLL_REDUCE_SCATTER);
+    return reduce_scatter_common(&c, sendbuf, recvbuf, total, datatype, op, IC_COLL_REDUCE_SCATTER);
 }
 
 static int reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
@@ -800,7 +798,8 @@ static int bcast_counts(call_t *c, int root, int root_bad, int *ended)
     return rc;
 }
 
-static const char *const mismatch = "send and receive amounts differ (type signatures do not match)";
+static const char *const mismatch =
+    "send and receive amounts differ (type signatures do not match)";
 
 static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
@@ -820,8 +819,8 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     /* The block size comes from the send side, or the root's receive side
      * when it gathers in place. */
     if (!ip)
-        bad_send |= check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype",
-                               "sendbuf", 1, 1) != 0;
+        bad_send |= check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf",
+                               1, 1) != 0;
     if (is_root) {
         if (recvbuf == MPI_IN_PLACE)
             bad_recv = mistake(&c, 0, IC_ERR_INPLACE, "recvbuf cannot be MPI_IN_PLACE");
@@ -877,8 +876,7 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
         ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
     if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
-    if (staged && !c.e.code &&
-        (rc = unpack_at(&c, c.stage[1], recvbuf, recvcount * size, &rti)))
+    if (staged && !c.e.code && (rc = unpack_at(&c, c.stage[1], recvbuf, recvcount * size, &rti)))
         return fail(&c, rc, "cannot unpack the result");
     return done(&c);
 }
@@ -908,8 +906,8 @@ static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     /* The block size comes from the receive side, or the root's send side
      * when it scatters in place. */
     if (!ip)
-        bad_recv |= check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype",
-                               "recvbuf", 1, 1) != 0;
+        bad_recv |= check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype", "recvbuf",
+                               1, 1) != 0;
     if (c.blind)
         return raise_err(&c);
     ic_typeinfo_t sti, rti;
@@ -943,8 +941,8 @@ static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     const ic_algorithm_t *alg;
     if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
         return rc;
-    if (is_root && (rc = bind_send_bytes(&c, sendbuf, sendcount * size, &sti, bb * (size_t)size,
-                                         bad_send)))
+    if (is_root &&
+        (rc = bind_send_bytes(&c, sendbuf, sendcount * size, &sti, bb * (size_t)size, bad_send)))
         return fail(&c, rc, "out of memory");
     bad_recv |= c.e.code != 0;
     int staged = 0;
@@ -973,8 +971,8 @@ static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     int in_place = sendbuf == MPI_IN_PLACE;
     int bad_send = 0, bad_recv = 0, sside = 0;
     if (!in_place)
-        sside = check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf",
-                           1, 0);
+        sside =
+            check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf", 1, 0);
     bad_send = sside != 0;
     if (recvbuf == MPI_IN_PLACE)
         bad_recv = mistake(&c, 0, IC_ERR_INPLACE, "recvbuf cannot be MPI_IN_PLACE");
@@ -1028,8 +1026,7 @@ static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
         ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
     if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
-    if (staged && !c.e.code &&
-        (rc = unpack_at(&c, c.stage[1], recvbuf, recvcount * size, &rti)))
+    if (staged && !c.e.code && (rc = unpack_at(&c, c.stage[1], recvbuf, recvcount * size, &rti)))
         return fail(&c, rc, "cannot unpack the result");
     return done(&c);
 }
@@ -1062,8 +1059,8 @@ static int check_counts(call_t *c, cview_t counts, int p, const char *what, long
 }
 
 static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, cview_t recvcounts, dview_t displs,
-                           MPI_Datatype recvtype, MPI_Comm comm, const char *fn)
+                           void *recvbuf, cview_t recvcounts, dview_t displs, MPI_Datatype recvtype,
+                           MPI_Comm comm, const char *fn)
 {
     call_t c;
     int rank, size, rc;
@@ -1076,8 +1073,8 @@ static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
     if (c.blind)
         return raise_err(&c);
     if (!in_place)
-        sside = check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf",
-                           1, 0);
+        sside =
+            check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf", 1, 0);
     bad_send = sside != 0;
     if (recvbuf == MPI_IN_PLACE)
         bad_recv = mistake(&c, 0, IC_ERR_INPLACE, "recvbuf cannot be MPI_IN_PLACE");
@@ -1150,8 +1147,7 @@ static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
         if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
             return rc;
     }
-    if (!in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti, c.counts[rank],
-                                           bad_send)))
+    if (!in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti, c.counts[rank], bad_send)))
         return fail(&c, rc, "out of memory");
     if (staged) {
         if ((rc = stage_recv(&c, total)))
@@ -1190,8 +1186,8 @@ static int gatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     /* Only the root's counts define the blocks: elsewhere every mistake
      * leaves the rank able to take its part. */
     if (!in_place)
-        sside = check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf",
-                           1, 0);
+        sside =
+            check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf", 1, 0);
     bad_send |= sside != 0;
     ic_typeinfo_t sti, rti;
     if (!in_place && sside < 2)
@@ -1247,8 +1243,8 @@ static int gatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     const ic_algorithm_t *alg;
     if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
         return rc;
-    if (!c.a.in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti, c.counts[rank],
-                                               bad_send)))
+    if (!c.a.in_place &&
+        (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti, c.counts[rank], bad_send)))
         return fail(&c, rc, "out of memory");
     bad_recv |= c.e.code != 0;
     int staged = is_root && (bad_recv || !(packed_displs(recvcounts, displs, size) &&
@@ -1306,8 +1302,8 @@ static int scatterv_impl(const void *sendbuf, cview_t sendcounts, dview_t displs
         }
     }
     if (!in_place)
-        rside = check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype", "recvbuf",
-                           1, 0);
+        rside =
+            check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype", "recvbuf", 1, 0);
     bad_recv |= rside != 0;
     if (!in_place && rside < 2)
         ic_typeinfo(recvtype, &rti);
@@ -1460,8 +1456,7 @@ int IC_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 }
 
 int IC_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                  MPI_Comm comm)
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     return allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf, cv_int(recvcounts),
                            dv_int(displs), recvtype, comm, "IC_Allgatherv");
@@ -1471,16 +1466,16 @@ int IC_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                MPI_Comm comm)
 {
-    return gatherv_impl(sendbuf, sendcount, sendtype, recvbuf, cv_int(recvcounts),
-                        dv_int(displs), recvtype, root, comm, "IC_Gatherv");
+    return gatherv_impl(sendbuf, sendcount, sendtype, recvbuf, cv_int(recvcounts), dv_int(displs),
+                        recvtype, root, comm, "IC_Gatherv");
 }
 
 int IC_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                 int root, MPI_Comm comm)
 {
-    return scatterv_impl(sendbuf, cv_int(sendcounts), dv_int(displs), sendtype, recvbuf,
-                         recvcount, recvtype, root, comm, "IC_Scatterv");
+    return scatterv_impl(sendbuf, cv_int(sendcounts), dv_int(displs), sendtype, recvbuf, recvcount,
+                         recvtype, root, comm, "IC_Scatterv");
 }
 
 #ifdef IC_HAVE_LARGE_COUNT
@@ -1547,9 +1542,9 @@ int IC_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                           "IC_Allgather_c");
 }
 
-int IC_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                    void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                    MPI_Datatype recvtype, MPI_Comm comm)
+int IC_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm)
 {
     return allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf, cv_big(recvcounts),
                            dv_big(displs), recvtype, comm, "IC_Allgatherv_c");
@@ -1559,15 +1554,15 @@ int IC_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                  int root, MPI_Comm comm)
 {
-    return gatherv_impl(sendbuf, sendcount, sendtype, recvbuf, cv_big(recvcounts),
-                        dv_big(displs), recvtype, root, comm, "IC_Gatherv_c");
+    return gatherv_impl(sendbuf, sendcount, sendtype, recvbuf, cv_big(recvcounts), dv_big(displs),
+                        recvtype, root, comm, "IC_Gatherv_c");
 }
 
 int IC_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
-                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                  MPI_Datatype recvtype, int root, MPI_Comm comm)
+                  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm)
 {
-    return scatterv_impl(sendbuf, cv_big(sendcounts), dv_big(displs), sendtype, recvbuf,
-                         recvcount, recvtype, root, comm, "IC_Scatterv_c");
+    return scatterv_impl(sendbuf, cv_big(sendcounts), dv_big(displs), sendtype, recvbuf, recvcount,
+                         recvtype, root, comm, "IC_Scatterv_c");
 }
 #endif

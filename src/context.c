@@ -25,7 +25,7 @@
 
 static int ctx_keyval = MPI_KEYVAL_INVALID;
 static int self_keyval = MPI_KEYVAL_INVALID;
-static ic_ctx_t *live; /* all contexts, for MPI_Finalize */
+static ic_ctx_t *live;                     /* all contexts, for MPI_Finalize */
 static MPI_Comm self_copy = MPI_COMM_NULL; /* ic_self_comm() */
 
 static void ctx_destroy(ic_ctx_t *ctx)

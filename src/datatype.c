@@ -18,8 +18,8 @@ int ic_typeinfo(MPI_Datatype type, ic_typeinfo_t *ti)
     if ((rc = MPI_Type_size(type, &ti->size)) != MPI_SUCCESS)
         return rc;
     /* Plain bytes: no holes and element i+1 follows element i directly. */
-    ti->contiguous = (ti->true_lb == 0 && ti->lb == 0 && ti->true_extent == ti->size &&
-                      ti->extent == ti->size);
+    ti->contiguous =
+        (ti->true_lb == 0 && ti->lb == 0 && ti->true_extent == ti->size && ti->extent == ti->size);
     return MPI_SUCCESS;
 }
 
@@ -50,8 +50,7 @@ void ic_binding_set_bytes(ic_binding_t *b, int buf, void *base, const ic_typeinf
 
 /* Is region r (if on buf) whole elements of `size` bytes, and so are the
  * executor's pieces of it (chunk bytes rounded down to whole units)? */
-static int region_aligned(const ic_region_t *r, int buf, size_t ubytes, size_t size,
-                          size_t chunk)
+static int region_aligned(const ic_region_t *r, int buf, size_t ubytes, size_t size, size_t chunk)
 {
     if ((int)r->buf != buf)
         return 1;

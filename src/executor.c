@@ -14,7 +14,7 @@
  * posting the next piece of at most chunk bytes of every message and
  * waiting for them.  Over TCP this keeps every message below the eager
  * limit and the links' queues short: a ring step of 512 KiB over the
- * emulated cluster's shaped links (BENCHMARKING.md) took 1.3 times its
+ * emulated cluster's shaped links (bench/README.md) took 1.3 times its
  * alpha-beta time sent whole, or posted as all its pieces at once (its
  * rendezvous handshakes and acknowledgements wait behind bulk data in the
  * other direction's queue), and 1.04 times in 32 KiB sub-rounds.  The

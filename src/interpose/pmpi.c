@@ -385,8 +385,7 @@ static int route_reduce_scatter_block(icp_call_t *k, MPI_Comm comm, long long re
 }
 
 /* Allgather: the block is recvcount x recvtype on every rank. */
-static int route_allgather(icp_call_t *k, MPI_Comm comm, long long recvcount,
-                           MPI_Datatype recvtype)
+static int route_allgather(icp_call_t *k, MPI_Comm comm, long long recvcount, MPI_Datatype recvtype)
 {
     return icp_begin(k, IC_COLL_ID_ALLGATHER, comm) &&
            icp_valid(k, recvcount >= 0 && ICP_TYPE_OK(recvtype)) &&
@@ -492,8 +491,7 @@ int ic_pmpi_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     icp_call_t k;
     int rc = route_allgather(&k, comm, recvcount, recvtype)
                  ? IC_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
-                 : PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                  comm);
+                 : PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     return icp_end(&k, rc);
 }
 
@@ -514,12 +512,11 @@ int ic_pmpi_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     icp_call_t k;
-    int rc = route_rooted(&k, IC_COLL_ID_GATHER, comm, root, sendbuf == MPI_IN_PLACE, sendcount,
-                          sendtype, recvcount, recvtype)
-                 ? IC_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                             comm)
-                 : PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                               comm);
+    int rc =
+        route_rooted(&k, IC_COLL_ID_GATHER, comm, root, sendbuf == MPI_IN_PLACE, sendcount,
+                     sendtype, recvcount, recvtype)
+            ? IC_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm)
+            : PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     return icp_end(&k, rc);
 }
 
@@ -527,12 +524,11 @@ int ic_pmpi_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     icp_call_t k;
-    int rc = route_rooted(&k, IC_COLL_ID_SCATTER, comm, root, recvbuf == MPI_IN_PLACE, recvcount,
-                          recvtype, sendcount, sendtype)
-                 ? IC_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                              comm)
-                 : PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                                comm);
+    int rc =
+        route_rooted(&k, IC_COLL_ID_SCATTER, comm, root, recvbuf == MPI_IN_PLACE, recvcount,
+                     recvtype, sendcount, sendtype)
+            ? IC_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm)
+            : PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     return icp_end(&k, rc);
 }
 
@@ -543,10 +539,10 @@ int ic_pmpi_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     icp_call_t k;
     int rc = route_rooted_v(&k, IC_COLL_ID_GATHERV, comm, root, counts_int(recvcounts), recvtype,
                             sendcount, sendtype)
-                 ? IC_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                              recvtype, root, comm)
-                 : PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                recvtype, root, comm);
+                 ? IC_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                              root, comm)
+                 : PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                                root, comm);
     return icp_end(&k, rc);
 }
 
@@ -557,8 +553,8 @@ int ic_pmpi_scatterv(const void *sendbuf, const int sendcounts[], const int disp
     icp_call_t k;
     int rc = route_rooted_v(&k, IC_COLL_ID_SCATTERV, comm, root, counts_int(sendcounts), sendtype,
                             recvcount, recvtype)
-                 ? IC_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
-                               recvtype, root, comm)
+                 ? IC_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                               root, comm)
                  : PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                  recvtype, root, comm);
     return icp_end(&k, rc);
@@ -568,7 +564,7 @@ int ic_pmpi_barrier(MPI_Comm comm)
 {
     icp_call_t k;
     int rc = icp_begin(&k, IC_COLL_ID_BARRIER, comm) && icp_ready(&k, 0) ? IC_Barrier(comm)
-                                                                          : PMPI_Barrier(comm);
+                                                                         : PMPI_Barrier(comm);
     return icp_end(&k, rc);
 }
 
@@ -630,21 +626,20 @@ int MPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count rec
     return icp_end(&k, rc);
 }
 
-int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int MPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     icp_call_t k;
-    int rc = route_allgather(&k, comm, recvcount, recvtype)
-                 ? IC_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                  comm)
-                 : PMPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                    comm);
+    int rc =
+        route_allgather(&k, comm, recvcount, recvtype)
+            ? IC_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm)
+            : PMPI_Allgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     return icp_end(&k, rc);
 }
 
-int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                     void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                     MPI_Datatype recvtype, MPI_Comm comm)
+int MPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm)
 {
     icp_call_t k;
     int rc = route_allgatherv(&k, comm, counts_big(recvcounts), recvtype)
@@ -659,12 +654,11 @@ int MPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     icp_call_t k;
-    int rc = route_rooted(&k, IC_COLL_ID_GATHER, comm, root, sendbuf == MPI_IN_PLACE, sendcount,
-                          sendtype, recvcount, recvtype)
-                 ? IC_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                               comm)
-                 : PMPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                 root, comm);
+    int rc =
+        route_rooted(&k, IC_COLL_ID_GATHER, comm, root, sendbuf == MPI_IN_PLACE, sendcount,
+                     sendtype, recvcount, recvtype)
+            ? IC_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm)
+            : PMPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     return icp_end(&k, rc);
 }
 
@@ -672,12 +666,12 @@ int MPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     icp_call_t k;
-    int rc = route_rooted(&k, IC_COLL_ID_SCATTER, comm, root, recvbuf == MPI_IN_PLACE, recvcount,
-                          recvtype, sendcount, sendtype)
-                 ? IC_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
-                                comm)
-                 : PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                                  root, comm);
+    int rc =
+        route_rooted(&k, IC_COLL_ID_SCATTER, comm, root, recvbuf == MPI_IN_PLACE, recvcount,
+                     recvtype, sendcount, sendtype)
+            ? IC_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm)
+            : PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                             comm);
     return icp_end(&k, rc);
 }
 
@@ -688,20 +682,20 @@ int MPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
     icp_call_t k;
     int rc = route_rooted_v(&k, IC_COLL_ID_GATHERV, comm, root, counts_big(recvcounts), recvtype,
                             sendcount, sendtype)
-                 ? IC_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
-                                recvtype, root, comm)
+                 ? IC_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                                root, comm)
                  : PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                   recvtype, root, comm);
     return icp_end(&k, rc);
 }
 
 int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
-                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
-                   MPI_Datatype recvtype, int root, MPI_Comm comm)
+                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm)
 {
     icp_call_t k;
-    int rc = route_rooted_v(&k, IC_COLL_ID_SCATTERV, comm, root, counts_big(sendcounts),
-                            sendtype, recvcount, recvtype)
+    int rc = route_rooted_v(&k, IC_COLL_ID_SCATTERV, comm, root, counts_big(sendcounts), sendtype,
+                            recvcount, recvtype)
                  ? IC_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                  recvtype, root, comm)
                  : PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,

@@ -16,7 +16,7 @@
  * and, where the MPI has MPI-4's large-count calls (IC_HAVE_LARGE_COUNT),
  * bcast_c, allreduce_c and allgather_c with counts beyond INT_MAX.
  *
- *   large [--only NAME]
+ *   large [--only NAME[,NAME...]]
  *
  * Built twice: tests/mpi/large calls the IC_ functions; with LARGE_MPI
  * (tests/interpose/icp_large) it is a plain MPI program calling MPI_
@@ -55,8 +55,8 @@ static const char *only;
 static void fail(const char *name, const char *what, size_t i, long long got, long long want)
 {
     failures++;
-    fprintf(stderr, "FAIL large: p=%d rank %d: %s: %s at %zu: %lld, expected %lld\n", p, rank,
-            name, what, i, got, want);
+    fprintf(stderr, "FAIL large: p=%d rank %d: %s: %s at %zu: %lld, expected %lld\n", p, rank, name,
+            what, i, got, want);
 }
 
 /* Large buffers on transparent huge pages where the system offers them
@@ -77,9 +77,15 @@ static void *xmalloc(size_t n)
     return m;
 }
 
+/* Is case `name` in the --only list (comma-separated; none: all)? */
 static int want(const char *name)
 {
-    return !only || strcmp(only, name) == 0;
+    size_t n = strlen(name);
+    for (const char *o = only; o && *o; o += strcspn(o, ",") + (o[strcspn(o, ",")] == ',')) {
+        if (strncmp(o, name, n) == 0 && (o[n] == ',' || o[n] == 0))
+            return 1;
+    }
+    return !only;
 }
 
 static double now(void)
@@ -100,8 +106,8 @@ static void report(const char *name, int rc, double t0, int failed_before, size_
     int bad = 0, mine = failures > failed_before;
     MPI_Allreduce(&mine, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("%s large: p=%d %-22s %5.2f GB %6.1f s (the call %.1f s)\n", bad ? "FAIL" : "ok",
-               p, name, (double)bytes / 1e9, t, t_end - t0);
+        printf("%s large: p=%d %-22s %5.2f GB %6.1f s (the call %.1f s)\n", bad ? "FAIL" : "ok", p,
+               name, (double)bytes / 1e9, t, t_end - t0);
     fflush(stdout);
 }
 
@@ -175,8 +181,8 @@ static void case_reduce(int all)
     double t0 = now();
     int f0 = failures;
     int rc = all ? CALL(Allreduce)(MPI_IN_PLACE, x, n, MPI_UINT16_T, MPI_SUM, MPI_COMM_WORLD)
-                 : CALL(Reduce)(in_place ? MPI_IN_PLACE : x, in_place ? x : NULL, n,
-                                MPI_UINT16_T, MPI_SUM, root, MPI_COMM_WORLD);
+                 : CALL(Reduce)(in_place ? MPI_IN_PLACE : x, in_place ? x : NULL, n, MPI_UINT16_T,
+                                MPI_SUM, root, MPI_COMM_WORLD);
     t_end = now();
     for (int i = 0; rc == MPI_SUCCESS && (all || rank == root) && i < n; i++) {
         uint16_t w = (uint16_t)((unsigned)p * ((unsigned)i & 0x0fff) + (unsigned)(p * (p - 1) / 2));
@@ -210,9 +216,9 @@ static void case_reduce_scatter(int uneven)
         x[i] = (uint8_t)(((i + (i >> 16)) & 0x1f) + (size_t)rank);
     double t0 = now();
     int f0 = failures;
-    int rc = uneven ? CALL(Reduce_scatter)(x, y, icounts, MPI_UINT8_T, MPI_SUM, MPI_COMM_WORLD)
-                    : CALL(Reduce_scatter_block)(x, y, icounts[0], MPI_UINT8_T, MPI_SUM,
-                                                 MPI_COMM_WORLD);
+    int rc =
+        uneven ? CALL(Reduce_scatter)(x, y, icounts, MPI_UINT8_T, MPI_SUM, MPI_COMM_WORLD)
+               : CALL(Reduce_scatter_block)(x, y, icounts[0], MPI_UINT8_T, MPI_SUM, MPI_COMM_WORLD);
     t_end = now();
     for (size_t i = 0; rc == MPI_SUCCESS && i < counts[rank]; i++) {
         size_t g = at + i;
@@ -253,8 +259,7 @@ static void case_gathers(const char *name, int all, int uneven)
     else if (all)
         rc = CALL(Allgather)(s, icounts[0], MPI_BYTE, y, icounts[0], MPI_BYTE, MPI_COMM_WORLD);
     else
-        rc = CALL(Gather)(s, icounts[0], MPI_BYTE, y, icounts[0], MPI_BYTE, root,
-                          MPI_COMM_WORLD);
+        rc = CALL(Gather)(s, icounts[0], MPI_BYTE, y, icounts[0], MPI_BYTE, root, MPI_COMM_WORLD);
     t_end = now();
     for (int r = 0; rc == MPI_SUCCESS && receives && r < p; r++)
         check_block(name, y + idispls[r], r, counts[r]);
@@ -336,7 +341,7 @@ static void case_large_count(void)
         if (rank == 0)
             fill_block(x, 7, (size_t)n);
         double t0 = now();
-    int f0 = failures;
+        int f0 = failures;
         int rc = CALL(Bcast_c)(x, n, MPI_BYTE, 0, MPI_COMM_WORLD);
         t_end = now();
         if (rc == MPI_SUCCESS)
@@ -349,7 +354,7 @@ static void case_large_count(void)
         for (MPI_Count i = 0; i < n; i++)
             x[i] = (uint8_t)((i & 0x1f) + rank);
         double t0 = now();
-    int f0 = failures;
+        int f0 = failures;
         int rc = CALL(Allreduce_c)(MPI_IN_PLACE, x, n, MPI_UINT8_T, MPI_SUM, MPI_COMM_WORLD);
         t_end = now();
         for (MPI_Count i = 0; rc == MPI_SUCCESS && i < n; i++)
@@ -366,7 +371,7 @@ static void case_large_count(void)
         unsigned char *s = xmalloc((size_t)b), *y = xmalloc((size_t)b * (size_t)p);
         fill_block(s, rank, (size_t)b);
         double t0 = now();
-    int f0 = failures;
+        int f0 = failures;
         int rc = CALL(Allgather_c)(s, b, MPI_BYTE, y, b, MPI_BYTE, MPI_COMM_WORLD);
         t_end = now();
         for (int r = 0; rc == MPI_SUCCESS && r < p; r++)

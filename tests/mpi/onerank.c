@@ -42,7 +42,7 @@
 #define INPLACE_CLASS MPI_ERR_BUFFER
 #endif
 
-#define N 12   /* elements per block */
+#define N 12 /* elements per block */
 #define MAXP 64
 
 static MPI_Comm comm;
@@ -191,7 +191,8 @@ int main(int argc, char **argv)
 
     /* bcast: the root's datatype is not committed. */
     fill();
-    rc = me_root ? CALL(Bcast)(sb, 2, unc, root, comm) : CALL(Bcast)(rb, 2 * N, MPI_INT, root, comm);
+    rc =
+        me_root ? CALL(Bcast)(sb, 2, unc, root, comm) : CALL(Bcast)(rb, 2 * N, MPI_INT, root, comm);
     outcome("bcast, uncommitted datatype at the root", "bcast", rc, root, MPI_ERR_TYPE);
 
     /* reduce: sendbuf == recvbuf at the root only. */
@@ -247,8 +248,7 @@ int main(int argc, char **argv)
 
     /* allgatherv: one rank's displs is NULL. */
     fill();
-    rc = CALL(Allgatherv)(sb, N, MPI_INT, rb, counts, rank == other ? NULL : displs, MPI_INT,
-                          comm);
+    rc = CALL(Allgatherv)(sb, N, MPI_INT, rb, counts, rank == other ? NULL : displs, MPI_INT, comm);
     outcome("allgatherv, NULL displs at one rank", "allgather", rc, other, MPI_ERR_ARG);
 
     /* gather: the root receives 2 where everyone sends 1. */
@@ -271,8 +271,7 @@ int main(int argc, char **argv)
     rc = CALL(Gatherv)(sb, rank == other && other != root ? N / 2 : N, MPI_INT, rb, counts, displs,
                        MPI_INT, root, comm);
     if (other != root)
-        outcome("gatherv, sendcount differs at a non-root", "gather", rc, other,
-                MPI_ERR_TRUNCATE);
+        outcome("gatherv, sendcount differs at a non-root", "gather", rc, other, MPI_ERR_TRUNCATE);
 
     /* scatter: the root's sendbuf is NULL. */
     fill();
