@@ -98,8 +98,8 @@ int ic_check_type(ic_argerr_t *e, MPI_Datatype type, const char *what)
     return MPI_SUCCESS;
 }
 
-/* MPI has no query for "committed"; a send of nothing to MPI_PROC_NULL
- * makes the MPI check it (Open MPI and MPICH reject an uncommitted
+/* MPI has no query for "committed"; a send to MPI_PROC_NULL makes the MPI
+ * check it (Open MPI and MPICH reject an uncommitted
  * datatype there with MPI_ERR_TYPE), on a private copy of MPI_COMM_SELF,
  * whose errors return.  Predefined datatypes are always committed. */
 int ic_check_committed(ic_argerr_t *e, MPI_Datatype type, const char *what)
@@ -108,8 +108,11 @@ int ic_check_committed(ic_argerr_t *e, MPI_Datatype type, const char *what)
     if (MPI_Type_get_envelope(type, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
         comb == MPI_COMBINER_NAMED)
         return MPI_SUCCESS;
+    /* One element (MPICH checks nothing for a count of 0), from an address
+     * that is never read: the destination is MPI_PROC_NULL. */
+    static char dummy;
     MPI_Comm self = ic_self_comm();
-    if (self == MPI_COMM_NULL || MPI_Send(NULL, 0, type, MPI_PROC_NULL, 0, self) == MPI_SUCCESS)
+    if (self == MPI_COMM_NULL || MPI_Send(&dummy, 1, type, MPI_PROC_NULL, 0, self) == MPI_SUCCESS)
         return MPI_SUCCESS;
     return ic_argerr(e, MPI_ERR_TYPE, "%s is not committed (MPI_Type_commit)", what);
 }
