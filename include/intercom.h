@@ -86,6 +86,46 @@ int IC_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
                  int root, MPI_Comm comm);
 #endif
 
+/* ---------------------------------------------------------- process grids */
+
+/* A two-dimensional grid of processes with a communicator per row and per
+ * column, as ScaLAPACK's BLACS use them (panel broadcasts along rows and
+ * columns, row and column reductions).  The row and column communicators
+ * are ordinary communicators: any IC_ collective (or MPI call) runs on
+ * them. */
+typedef struct ic_grid *IC_Grid;
+
+/* Make a rows x cols grid of comm's ranks (collective over comm; comm is
+ * not modified, and may be freed before the grid).  Rank r of comm is at
+ * row r / cols, column r % cols.  rows and cols must be the same on every
+ * rank, positive, and rows * cols the size of comm: otherwise every rank
+ * gets MPI_ERR_ARG (a NULL grid too; MPI_ERR_COMM for MPI_COMM_NULL, on
+ * MPI_COMM_WORLD's handler, or an intercommunicator) through comm's error
+ * handler, before any communication, with nothing allocated and *grid set
+ * to NULL when grid is not NULL. */
+int IC_Grid_create(MPI_Comm comm, int rows, int cols, IC_Grid *grid);
+
+/* The shape of the grid and the calling rank's row and column.  Every
+ * output must be non-NULL (MPI_ERR_ARG otherwise). */
+int IC_Grid_info(IC_Grid grid, int *rows, int *cols, int *myrow, int *mycol);
+
+/* The calling rank's row communicator (the cols ranks of its row; its rank
+ * in it is its column) and column communicator (the rows ranks of its
+ * column; its rank in it is its row).  Both belong to the grid: use them
+ * until IC_Grid_free, never free them yourself.  They inherit comm's error
+ * handler at IC_Grid_create; errors of the grid calls on a valid grid (a
+ * NULL output pointer) go through the row communicator's handler, errors
+ * without a grid (a NULL grid) through MPI_COMM_WORLD's. */
+int IC_Grid_row_comm(IC_Grid grid, MPI_Comm *row);
+int IC_Grid_col_comm(IC_Grid grid, MPI_Comm *col);
+
+/* Free the grid and its two communicators (collective over comm, as
+ * MPI_Comm_free) and set *grid to NULL; grid or *grid NULL: MPI_ERR_ARG.
+ * Call it before MPI_Finalize; after it, the call only releases the
+ * grid's memory, sets *grid to NULL and returns MPI_ERR_OTHER, as every
+ * IC_ call after MPI_Finalize does. */
+int IC_Grid_free(IC_Grid *grid);
+
 /* --------------------------------------------------------- introspection */
 
 /* The collectives, for the introspection calls below. */
