@@ -98,11 +98,12 @@ typedef struct ic_grid *IC_Grid;
 /* Make a rows x cols grid of comm's ranks (collective over comm; comm is
  * not modified, and may be freed before the grid).  Rank r of comm is at
  * row r / cols, column r % cols.  rows and cols must be the same on every
- * rank, positive, and rows * cols the size of comm: otherwise every rank
- * gets MPI_ERR_ARG (a NULL grid too; MPI_ERR_COMM for MPI_COMM_NULL, on
- * MPI_COMM_WORLD's handler, or an intercommunicator) through comm's error
- * handler, before any communication, with nothing allocated and *grid set
- * to NULL when grid is not NULL. */
+ * rank (nothing checks that they are), positive, and rows * cols the size
+ * of comm; grid must not be NULL.  Otherwise the call returns MPI_ERR_ARG
+ * through comm's error handler, before any communication, with nothing
+ * allocated and *grid set to NULL when grid is not NULL.  MPI_COMM_NULL
+ * (raised on MPI_COMM_WORLD's handler) and intercommunicators get
+ * MPI_ERR_COMM in the same way. */
 int IC_Grid_create(MPI_Comm comm, int rows, int cols, IC_Grid *grid);
 
 /* The shape of the grid and the calling rank's row and column.  Every
