@@ -23,10 +23,10 @@ extern "C" {
 /* ------------------------------------------------------------------ lines */
 
 typedef struct ic_line {
-    int n;            /* number of positions                          */
-    int first;        /* rank of position 0 (when map == NULL)        */
-    int stride;       /* rank step between positions (map == NULL)    */
-    const int *map;   /* optional explicit position -> rank table     */
+    int n;          /* number of positions                          */
+    int first;      /* rank of position 0 (when map == NULL)        */
+    int stride;     /* rank step between positions (map == NULL)    */
+    const int *map; /* optional explicit position -> rank table     */
 } ic_line_t;
 
 static inline int ic_line_rank(const ic_line_t *l, int pos)
@@ -93,8 +93,8 @@ void ic_mst_combine(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_regio
  * `buf`.  Other parts of `buf` on non-roots may be written (they hold the
  * blocks of the position's subtree).  Cost ceil(log2 n) alpha + (n-1)/n m beta
  * for even blocks. */
-void ic_mst_scatter(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_buf_t buf,
-                    size_t base, const size_t *counts);
+void ic_mst_scatter(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_buf_t buf, size_t base,
+                    const size_t *counts);
 
 /* MST gather: the reverse of ic_mst_scatter. Every position p holds block p
  * at base + prefix(p) of `buf`; on return the root holds all blocks there. */
@@ -121,9 +121,8 @@ void ic_bucket_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size
  * the last step, so `out` may overlap the input).  tmp gets room for two
  * blocks from element tmpbase (ic_sched_need when it is a scratch buffer;
  * never more than the vector).  Same cost; no copy of the vector. */
-void ic_bucket_dcombine_ro(ic_sched_t *s, const ic_line_t *line, ic_buf_t in,
-                           const size_t *in_off, const size_t *counts, ic_region_t out,
-                           ic_buf_t tmp, size_t tmpbase);
+void ic_bucket_dcombine_ro(ic_sched_t *s, const ic_line_t *line, ic_buf_t in, const size_t *in_off,
+                           const size_t *counts, ic_region_t out, ic_buf_t tmp, size_t tmpbase);
 
 /* Segments of `count` elements cut in `*seg` (0 or more than count: one
  * segment; *seg is set to the effective size): their number, k. */
@@ -198,8 +197,7 @@ int ic_tree_depth_cost(int n);
  * non-zero base-k digit.  For a sender busy S = o + m beta per message and
  * R = alpha - o more per hop (LogGP's overhead o, ic_model_t.overhead),
  * a broadcast takes ic_knomial_time(n, k, S, R). */
-void ic_knomial_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
-                      int k);
+void ic_knomial_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data, int k);
 /* Arrival of the last position in that tree: a child that is its
  * parent's r-th send arrives r S + R after the parent did.  O(n). */
 double ic_knomial_time(int n, int k, double S, double R);
@@ -300,17 +298,17 @@ typedef struct ic_coll_args {
     const size_t *displs; /* per-rank displacements, NULL = packed         */
     int in_place;
     int commutative;
-    int units_match;      /* SEND and RECV elements are interchangeable    */
-    size_t seg;           /* the parameter of algorithms with a seg_rule,
-                             chosen by the selector: elements per segment
-                             of the pipelined ones (0 = one segment), the
-                             radix of "knomial" (0 = 2)                     */
-    size_t bounded_from;  /* reductions of at least this many elements (the
-                             vector, or all blocks together) keep every
-                             rank's scratch within the message: the
-                             short-vector ones whose input is read-only
-                             then run in pieces (ic_reduce_pieces); 0 =
-                             never (up to twice the message)               */
+    int units_match;     /* SEND and RECV elements are interchangeable    */
+    size_t seg;          /* the parameter of algorithms with a seg_rule,
+                            chosen by the selector: elements per segment
+                            of the pipelined ones (0 = one segment), the
+                            radix of "knomial" (0 = 2)                     */
+    size_t bounded_from; /* reductions of at least this many elements (the
+                            vector, or all blocks together) keep every
+                            rank's scratch within the message: the
+                            short-vector ones whose input is read-only
+                            then run in pieces (ic_reduce_pieces); 0 =
+                            never (up to twice the message)               */
 } ic_coll_args_t;
 
 /* Restriction flags of an algorithm. */
@@ -327,20 +325,20 @@ typedef int (*ic_builder_fn)(ic_sched_t *s, const ic_coll_args_t *a);
 /* The alpha-beta-gamma parameters the algorithms' closed-form costs and
  * segment rules are written in (tuning/cost.h has the full model). */
 typedef struct ic_model {
-    double alpha; /* start-up of a message, s        */
-    double beta;  /* transfer time per byte, s/B      */
-    double beta_x; /* the same, per direction, when two
-                      ranks exchange (both ways at once) */
-    size_t x_min;  /* ... messages of at least x_min bytes;
-                      shorter ones exchange at beta      */
-    double gamma; /* reduction time per byte, s/B     */
-    size_t elem;  /* bytes per element of the call    */
+    double alpha;    /* start-up of a message, s        */
+    double beta;     /* transfer time per byte, s/B      */
+    double beta_x;   /* the same, per direction, when two
+                        ranks exchange (both ways at once) */
+    size_t x_min;    /* ... messages of at least x_min bytes;
+                        shorter ones exchange at beta      */
+    double gamma;    /* reduction time per byte, s/B     */
+    size_t elem;     /* bytes per element of the call    */
     double overhead; /* LogGP's o: the part of alpha that keeps
                         the sender busy (the rest is in flight);
                         0 = all of alpha (plain alpha-beta)       */
-    size_t burst; /* rate-bound links: bytes a port sends
-                     ahead of its rate (a token bucket);
-                     0 = plain alpha-beta (see below)   */
+    size_t burst;    /* rate-bound links: bytes a port sends
+                        ahead of its rate (a token bucket);
+                        0 = plain alpha-beta (see below)   */
 } ic_model_t;
 
 /*
@@ -357,7 +355,8 @@ typedef struct ic_model {
  * a chain (m) beats the MST (ceil(log2 p) m) on short messages.  Only the
  * formulas whose busiest port carries less than their path (the broadcast's
  * binary_tree and pipeline, the reduce's binary_tree) change; for the
- * others, and for the MST, it is the same bytes.  The cost evaluator (tuning/cost.c) models burst 0.
+ * others, and for the MST, it is the same bytes.  The cost evaluator (tuning/cost.c) models burst
+ * 0.
  */
 
 /* An algorithm's cost for the call a in closed form, as its file states it
@@ -372,7 +371,7 @@ typedef double (*ic_cost_fn)(const ic_coll_args_t *a, const ic_model_t *m);
 typedef size_t (*ic_seg_rule_fn)(const ic_coll_args_t *a, const ic_model_t *m);
 
 typedef struct ic_algorithm {
-    const char *name;        /* registry name, unique per collective */
+    const char *name; /* registry name, unique per collective */
     ic_coll_t coll;
     const char *description; /* one line */
     unsigned flags;

@@ -532,6 +532,21 @@ static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int 
     return done(&c);
 }
 
+/* Checks of per-rank counts (significant where given): each non-negative,
+ * *maxc the largest.  Returns 1 on a mistake. */
+static int check_counts(call_t *c, cview_t counts, int p, const char *what, long long *maxc,
+                        int blind)
+{
+    *maxc = 0;
+    for (int i = 0; i < p; i++) {
+        if (chk(c, ic_check_count(&c->t, cv(counts, i), what), blind))
+            return 1;
+        if (cv(counts, i) > *maxc)
+            *maxc = cv(counts, i);
+    }
+    return 0;
+}
+
 /* =========================================================== reductions */
 
 /* One rank's view of a reduction's buffers after the checks. */
@@ -673,12 +688,10 @@ static int allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count,
 }
 
 /* c->counts holds the blocks (elements, per rank); total their sum. */
-static int reduce_scatter_common(call_t *c, const void *sendbuf, void *recvbuf, size_t total,
-                                 MPI_Datatype datatype, MPI_Op op, ic_coll_t coll)
+static int reduce_scatter_common(call_t *c, int rank, const void *sendbuf, void *recvbuf,
+                                 size_t total, MPI_Datatype datatype, MPI_Op op, ic_coll_t coll)
 {
     int rc;
-    int rank = 0;
-    MPI_Comm_rank(c->comm, &rank);
     /* recvbuf holds counts[rank] elements, or the whole input when in place. */
     size_t own = sendbuf == MPI_IN_PLACE ? total : c->counts[rank];
     red_t r = {sendbuf, recvbuf, 1, 0, 0, 0};
@@ -715,17 +728,18 @@ static int reduce_scatter_impl(const void *sendbuf, void *recvbuf, cview_t recvc
         mistake(&c, 1, MPI_ERR_ARG, "recvcounts is NULL");
         return raise_err(&c);
     }
+    long long maxc;
+    if (check_counts(&c, recvcounts, size, "recvcounts[i]", &maxc, 1))
+        return raise_err(&c);
     size_t total = 0;
-    for (int i = 0; i < size; i++) {
-        if (chk(&c, ic_check_count(&c.t, cv(recvcounts, i), "recvcounts[i]"), 1))
-            return raise_err(&c);
+    for (int i = 0; i < size; i++)
         total += (size_t)cv(recvcounts, i);
-    }
     if (!alloc_counts(&c, size))
         return fail(&c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < size; i++)
         c.counts[i] = (size_t)cv(recvcounts, i);
-    return reduce_scatter_common(&c, sendbuf, recvbuf, total, datatype, op, IC_COLL_REDUCE_SCATTER);
+    return reduce_scatter_common(&c, rank, sendbuf, recvbuf, total, datatype, op,
+                                 IC_COLL_REDUCE_SCATTER);
 }
 
 static int reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
@@ -743,7 +757,7 @@ static int reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Cou
         return fail(&c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < size; i++)
         c.counts[i] = (size_t)recvcount;
-    return reduce_scatter_common(&c, sendbuf, recvbuf, total, datatype, op,
+    return reduce_scatter_common(&c, rank, sendbuf, recvbuf, total, datatype, op,
                                  IC_COLL_REDUCE_SCATTER_BLOCK);
 }
 
@@ -1045,21 +1059,6 @@ static int packed_displs(cview_t counts, dview_t displs, int p)
         at += cv(counts, i);
     }
     return 1;
-}
-
-/* Checks of per-rank counts (significant where given): each non-negative,
- * *maxc the largest.  Returns 1 on a mistake. */
-static int check_counts(call_t *c, cview_t counts, int p, const char *what, long long *maxc,
-                        int blind)
-{
-    *maxc = 0;
-    for (int i = 0; i < p; i++) {
-        if (chk(c, ic_check_count(&c->t, cv(counts, i), what), blind))
-            return 1;
-        if (cv(counts, i) > *maxc)
-            *maxc = cv(counts, i);
-    }
-    return 0;
 }
 
 static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,

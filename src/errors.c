@@ -6,11 +6,11 @@
  * when to raise it -- at once when every rank sees the mistake or the rank
  * cannot take part in the communication, after taking its part when only
  * this rank can see it (api.c, "errors only one rank can see").  No check
- * writes to user memory.  An error is raised through the communicator's error handler (MPI_COMM_WORLD's when the
- * communicator itself is invalid); under MPI_ERRORS_RETURN the call returns
- * the code.  A one-line message naming the call and the argument is printed
- * on stderr unless the handler is MPI_ERRORS_RETURN (the caller handles the
- * code) and INTERCOM_VERBOSE is unset.
+ * writes to user memory.  An error is raised through the communicator's error handler
+ * (MPI_COMM_WORLD's when the communicator itself is invalid); under MPI_ERRORS_RETURN the call
+ * returns the code.  A one-line message naming the call and the argument is printed on stderr
+ * unless the handler is MPI_ERRORS_RETURN (the caller handles the code) and INTERCOM_VERBOSE is
+ * unset.
  */
 #include "config.h"
 #include "ic_internal.h"
@@ -63,8 +63,8 @@ int ic_check_comm(const char *fn, MPI_Comm comm)
     if (MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
         return ic_error(MPI_COMM_NULL, MPI_ERR_COMM, "%s: invalid communicator", fn);
     if (inter)
-        return ic_error(comm, MPI_ERR_COMM,
-                        "%s: intercommunicators are not supported by InterCom", fn);
+        return ic_error(comm, MPI_ERR_COMM, "%s: intercommunicators are not supported by InterCom",
+                        fn);
     return MPI_SUCCESS;
 }
 
@@ -161,7 +161,7 @@ enum {
     T_LOGICAL = 8,  /* MPI_C_BOOL, MPI_LOGICAL                         */
     T_COMPLEX = 16, /* complex, C and Fortran                          */
     T_BYTE = 32,
-    T_PAIR = 64     /* MINLOC/MAXLOC pairs, C and Fortran              */
+    T_PAIR = 64 /* MINLOC/MAXLOC pairs, C and Fortran              */
 };
 
 typedef struct type_class {
@@ -172,20 +172,42 @@ typedef struct type_class {
 static int basic_class(MPI_Datatype t)
 {
     static const type_class_t table[] = {
-        {MPI_CHAR, T_INT}, {MPI_SIGNED_CHAR, T_INT}, {MPI_UNSIGNED_CHAR, T_INT},
-        {MPI_SHORT, T_INT}, {MPI_UNSIGNED_SHORT, T_INT}, {MPI_INT, T_INT},
-        {MPI_UNSIGNED, T_INT}, {MPI_LONG, T_INT}, {MPI_UNSIGNED_LONG, T_INT},
-        {MPI_LONG_LONG, T_INT}, {MPI_UNSIGNED_LONG_LONG, T_INT}, {MPI_INT8_T, T_INT},
-        {MPI_INT16_T, T_INT}, {MPI_INT32_T, T_INT}, {MPI_INT64_T, T_INT},
-        {MPI_UINT8_T, T_INT}, {MPI_UINT16_T, T_INT}, {MPI_UINT32_T, T_INT},
-        {MPI_UINT64_T, T_INT}, {MPI_AINT, T_INT}, {MPI_OFFSET, T_INT}, {MPI_COUNT, T_INT},
-        {MPI_FLOAT, T_FLOAT}, {MPI_DOUBLE, T_FLOAT}, {MPI_LONG_DOUBLE, T_FLOAT},
+        {MPI_CHAR, T_INT},
+        {MPI_SIGNED_CHAR, T_INT},
+        {MPI_UNSIGNED_CHAR, T_INT},
+        {MPI_SHORT, T_INT},
+        {MPI_UNSIGNED_SHORT, T_INT},
+        {MPI_INT, T_INT},
+        {MPI_UNSIGNED, T_INT},
+        {MPI_LONG, T_INT},
+        {MPI_UNSIGNED_LONG, T_INT},
+        {MPI_LONG_LONG, T_INT},
+        {MPI_UNSIGNED_LONG_LONG, T_INT},
+        {MPI_INT8_T, T_INT},
+        {MPI_INT16_T, T_INT},
+        {MPI_INT32_T, T_INT},
+        {MPI_INT64_T, T_INT},
+        {MPI_UINT8_T, T_INT},
+        {MPI_UINT16_T, T_INT},
+        {MPI_UINT32_T, T_INT},
+        {MPI_UINT64_T, T_INT},
+        {MPI_AINT, T_INT},
+        {MPI_OFFSET, T_INT},
+        {MPI_COUNT, T_INT},
+        {MPI_FLOAT, T_FLOAT},
+        {MPI_DOUBLE, T_FLOAT},
+        {MPI_LONG_DOUBLE, T_FLOAT},
         {MPI_C_BOOL, T_LOGICAL},
-        {MPI_C_FLOAT_COMPLEX, T_COMPLEX}, {MPI_C_DOUBLE_COMPLEX, T_COMPLEX},
+        {MPI_C_FLOAT_COMPLEX, T_COMPLEX},
+        {MPI_C_DOUBLE_COMPLEX, T_COMPLEX},
         {MPI_C_LONG_DOUBLE_COMPLEX, T_COMPLEX},
         {MPI_BYTE, T_BYTE},
-        {MPI_FLOAT_INT, T_PAIR}, {MPI_DOUBLE_INT, T_PAIR}, {MPI_LONG_INT, T_PAIR},
-        {MPI_2INT, T_PAIR}, {MPI_SHORT_INT, T_PAIR}, {MPI_LONG_DOUBLE_INT, T_PAIR},
+        {MPI_FLOAT_INT, T_PAIR},
+        {MPI_DOUBLE_INT, T_PAIR},
+        {MPI_LONG_INT, T_PAIR},
+        {MPI_2INT, T_PAIR},
+        {MPI_SHORT_INT, T_PAIR},
+        {MPI_LONG_DOUBLE_INT, T_PAIR},
 #ifdef MPI_INTEGER
         {MPI_INTEGER, T_FINT},
 #endif

@@ -34,29 +34,29 @@
 typedef struct ic_decision {
     int valid;
     ic_coll_t coll;
-    size_t bytes;        /* total payload that drives the choice */
+    size_t bytes; /* total payload that drives the choice */
     int root;
     int commutative;
-    unsigned long key;   /* hash of counts for v-variants        */
+    unsigned long key; /* hash of counts for v-variants        */
     const ic_algorithm_t *alg;
-    size_t seg;          /* its segment (pipelined algorithms)   */
+    size_t seg; /* its segment (pipelined algorithms)   */
 } ic_decision_t;
 
 typedef struct ic_ctx {
-    MPI_Comm user;      /* the user's communicator (attribute holder) */
-    MPI_Comm comm;      /* private duplicate: all library traffic     */
+    MPI_Comm user; /* the user's communicator (attribute holder) */
+    MPI_Comm comm; /* private duplicate: all library traffic     */
     int rank, size;
     const ic_cost_params_t *cost; /* the selector's model for this comm */
     size_t chunk;                 /* piece size of long messages (bytes,
                                      0 = whole; ic_env_t.chunk)          */
-    ic_sched_t sched;   /* reused between calls                       */
-    MPI_Request *reqs;  /* reused request array                       */
+    ic_sched_t sched;             /* reused between calls                       */
+    MPI_Request *reqs;            /* reused request array                       */
     size_t nreqs_cap;
-    void *scratch[IC_NBUF];        /* cached scratch allocations      */
+    void *scratch[IC_NBUF]; /* cached scratch allocations      */
     size_t scratch_bytes[IC_NBUF];
     ic_decision_t decisions[IC_DECISION_CACHE];
     unsigned next_decision;
-    struct ic_ctx *next, *prev;    /* list of live contexts           */
+    struct ic_ctx *next, *prev; /* list of live contexts           */
 } ic_ctx_t;
 
 /* Context of comm, created (collectively: MPI_Comm_dup) on first use.
@@ -112,8 +112,8 @@ int ic_argerr(ic_argerr_t *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-int ic_check_init(const char *fn);                 /* raises */
-int ic_check_comm(const char *fn, MPI_Comm comm);  /* raises */
+int ic_check_init(const char *fn);                /* raises */
+int ic_check_comm(const char *fn, MPI_Comm comm); /* raises */
 int ic_check_count(ic_argerr_t *e, long long count, const char *what);
 int ic_check_type(ic_argerr_t *e, MPI_Datatype type, const char *what);
 int ic_check_committed(ic_argerr_t *e, MPI_Datatype type, const char *what);
@@ -139,15 +139,15 @@ size_t ic_type_span(const ic_typeinfo_t *ti, size_t n);
 /* ------------------------------------------------------------ executor */
 
 typedef struct ic_binding {
-    void *base[IC_NBUF];          /* element 0 of each buffer           */
+    void *base[IC_NBUF]; /* element 0 of each buffer           */
     MPI_Datatype type[IC_NBUF];
     MPI_Aint extent[IC_NBUF];
-    int contiguous[IC_NBUF];      /* plain bytes: memcpy fast paths     */
-    int size[IC_NBUF];            /* type size in bytes                 */
-    size_t ubytes[IC_NBUF];       /* 0: the schedule counts elements of
-                                     this buffer's datatype; otherwise it
-                                     counts units of ubytes bytes, unit o
-                                     being element o ubytes / size      */
+    int contiguous[IC_NBUF]; /* plain bytes: memcpy fast paths     */
+    int size[IC_NBUF];       /* type size in bytes                 */
+    size_t ubytes[IC_NBUF];  /* 0: the schedule counts elements of
+                                this buffer's datatype; otherwise it
+                                counts units of ubytes bytes, unit o
+                                being element o ubytes / size      */
 } ic_binding_t;
 
 /* The longest piece of one message, reduction or copy that the executor
@@ -180,8 +180,7 @@ int ic_sched_aligned(const ic_sched_t *s, int buf, size_t ubytes, size_t size, s
 
 /* Run schedule s on ctx->comm.  op: the reduction (MPI_OP_NULL if none);
  * commutative: whether op is.  Returns an MPI error code (no handler call). */
-int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op,
-            int commutative);
+int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op, int commutative);
 
 /* Typed copy: n_src elements of ts at src -> n_dst of td at dst (same
  * signature).  Uses memcpy when both are contiguous. */
