@@ -309,6 +309,9 @@ typedef struct ic_coll_args {
                             short-vector ones whose input is read-only
                             then run in pieces (ic_reduce_pieces); 0 =
                             never (up to twice the message)               */
+    const int *order;    /* mesh plans: the rank at each mesh position
+                            (node-aware placement), NULL = identity;
+                            the same on every rank                        */
 } ic_coll_args_t;
 
 /* Restriction flags of an algorithm. */

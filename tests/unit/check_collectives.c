@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "algorithms.h"
+#include "plan.h"
 #include "sim.h"
 
 #ifdef __GLIBC__
@@ -33,7 +34,7 @@
 #endif
 
 #define SENT 1000000 /* sentinel element indices start here */
-#define MAXP 1000
+#define MAXP 1024
 
 static ic_sched_t scheds[MAXP];
 static int scheds_ready;
@@ -99,7 +100,7 @@ typedef struct xp {
     int kind, origin, index;
 } xp_t;
 
-static char msg[600];
+static char msg[1200];
 
 /* ic_sim_data(origin, index) without recomputing the origin's hash for
  * every element (the tests set millions of elements). */
@@ -122,25 +123,28 @@ static int same(const ic_sim_elem_t *x, const ic_sim_elem_t *want, int index)
 }
 
 /*
- * Build, run and check one case: algorithm alg on template a (rank and
- * in_place are set per rank here).  Returns 0, or -1 with msg set.
+ * Build, run and check one case: plan pl on template a (rank and in_place
+ * are set per rank here).  Returns 0, or -1 with msg set.  Reductions run
+ * ordered (a non-commutative op) when the plan can serve one.
  */
-static int run_case(const ic_algorithm_t *alg, const ic_coll_args_t *a0, int in_place)
+static int run_plan(const ic_plan_t *pl, const ic_coll_args_t *a0, int in_place)
 {
     int p = a0->size;
     ic_coll_t c = a0->coll;
     ic_coll_args_t a = *a0;
-    int ordered = is_reduction(c) && (alg->flags & IC_ALG_KEEPS_ORDER);
+    a.commutative = 0;
+    int ordered = is_reduction(c) && ic_plan_usable(pl, &a, NULL);
     a.commutative = !ordered;
-    char who[160];
+    char who[400], name[IC_PLAN_TEXT_MAX];
+    ic_plan_format(pl, name, sizeof(name));
     if (a.counts)
         snprintf(who, sizeof(who), "%s/%s p=%d root=%d counts[0..1]=%zu,%zu total=%zu "
-                 "in_place=%d displs=%s", ic_coll_name(c), alg->name, p, a.root, a.counts[0],
+                 "in_place=%d displs=%s", ic_coll_name(c), name, p, a.root, a.counts[0],
                  a.counts[p > 1 ? 1 : 0], ic_blocks_total(a.counts, p), in_place,
                  a.displs ? "yes" : "packed");
     else
         snprintf(who, sizeof(who), "%s/%s p=%d root=%d count=%zu in_place=%d", ic_coll_name(c),
-                 alg->name, p, a.root, a.count, in_place);
+                 name, p, a.root, a.count, in_place);
 
     size_t total = (c == IC_COLL_BCAST || c == IC_COLL_REDUCE || c == IC_COLL_ALLREDUCE)
                        ? a.count
@@ -174,7 +178,7 @@ static int run_case(const ic_algorithm_t *alg, const ic_coll_args_t *a0, int in_
         if (c == IC_COLL_SCATTER || c == IC_COLL_SCATTERV)
             a.recvcount = a.counts[r];
         ic_sched_reset(&scheds[r], r, p);
-        if (alg->build(&scheds[r], &a) != 0) {
+        if (ic_plan_build(&scheds[r], pl, &a) != 0) {
             snprintf(msg, sizeof(msg), "%s: builder failed on rank %d", who, r);
             return -1;
         }
@@ -308,6 +312,13 @@ out:
     free(x);
     ic_sim_free(&sim);
     return rc;
+}
+
+/* One registered algorithm (a 1-D plan, with the template's segment). */
+static int run_case(const ic_algorithm_t *alg, const ic_coll_args_t *a0, int in_place)
+{
+    ic_plan_t pl = ic_plan_1d(alg, a0->seg);
+    return run_plan(&pl, a0, in_place);
 }
 
 /* ------------------------------------------------------------ layouts */
@@ -759,6 +770,144 @@ START_TEST(test_scratch_at_most_message)
 }
 END_TEST
 
+/* ---------------------------------------------------------- mesh plans
+ *
+ * Every plan kind (plan.h) through the same checks: on every shape of
+ * every p = 1..128 with two dimensions (of length 1 too for p <= 12) and
+ * up to p = 64 with three, 2x2x2x2, 32 x 32 and 8 x 8 x 8; for each
+ * collective each step algorithm in every dimension and a mix (step t
+ * takes the (j + t)-th algorithm; beyond p = 64 only the first algorithm
+ * and the mix), visiting the fastest dimension first or
+ * the slowest first (plan order then differs from rank order: the block
+ * collectives go through scratch).  Counts 0, 1 and odd; uneven blocks
+ * with zeros, gaps and reversed blocks for the v-variants; roots 0, p - 1
+ * and p / 2 (every root for p <= 8); in place.  Non-commutative ops on the
+ * plans that keep rank order (run_plan asks ic_plan_usable).
+ */
+static const ic_coll_t mesh_colls[] = {IC_COLL_BCAST,          IC_COLL_REDUCE,
+                                       IC_COLL_ALLREDUCE,      IC_COLL_ALLGATHER,
+                                       IC_COLL_ALLGATHERV,     IC_COLL_REDUCE_SCATTER,
+                                       IC_COLL_REDUCE_SCATTER_BLOCK};
+
+static int mesh_steps(ic_coll_t c, const ic_algorithm_t **out)
+{
+    int n = 0;
+    for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++)
+        if (alg->coll == c && ic_plan_step_kind(alg) != IC_STEP_NONE)
+            out[n++] = alg;
+    return n;
+}
+
+static long mesh_runs;
+
+/* The cases of one plan. */
+static void mesh_plan_cases(const ic_plan_t *pl, int p, int thorough, int light)
+{
+    ic_coll_t c = pl->coll;
+    int roots[4] = {p - 1, 0, p / 2, -1}, nroots = is_rooted(c) && !light ? 3 : 1;
+    for (int ri = 0; ri < (thorough && is_rooted(c) ? p : nroots); ri++) {
+        int root = thorough && is_rooted(c) ? ri : roots[ri];
+        if (!thorough && ri > 0 && (root == roots[0] || (ri == 2 && root == roots[1])))
+            continue;
+        size_t vec[] = {(size_t)p + 1, 1, 0}, blk[] = {3, 1, 0};
+        for (int ci = 0; ci < (thorough ? 3 : 1) + (root == 0 && !thorough && !light); ci++) {
+            ic_coll_args_t a = args_of(c, p, root, 0);
+            int vector = c == IC_COLL_BCAST || c == IC_COLL_REDUCE || c == IC_COLL_ALLREDUCE;
+            int uneven = c == IC_COLL_ALLGATHERV || c == IC_COLL_REDUCE_SCATTER;
+            if (vector) {
+                a.count = vec[ci];
+            } else {
+                make_counts(p, blk[ci], uneven && ci == 0);
+                a.counts = counts_buf;
+                if (c == IC_COLL_ALLGATHERV)
+                    a.displs = make_displs(p, ri % 2 ? D_REVERSED : D_GAPS);
+            }
+            for (int ip = 0; ip <= (c != IC_COLL_BCAST && ci == 0 && !light); ip++) {
+                if (!ic_plan_usable(pl, &a, NULL))
+                    continue;
+                mesh_runs++;
+                ck_assert_msg(run_plan(pl, &a, ip) == 0, "%s", msg);
+            }
+        }
+    }
+}
+
+/* Every plan kind of collective c on the shape dims[0..k). */
+static void mesh_shape(ic_coll_t c, int k, const int *dims, int thorough, int light)
+{
+    const ic_algorithm_t *algs[16];
+    int n = mesh_steps(c, algs);
+    ck_assert_msg(n > 0, "no mesh step for %s", ic_coll_name(c));
+    int p = 1;
+    for (int i = 0; i < k; i++)
+        p *= dims[i];
+    for (int j = 0; j <= n; j++)
+        for (int ord = 0; ord < 2; ord++) {
+            if (light && j != 0 && j != n)
+                continue; /* large meshes: the first algorithm and the mix */
+            ic_plan_t pl = ic_plan_1d(NULL, 0);
+            pl.coll = c;
+            pl.ndims = k;
+            for (int t = 0; t < k; t++) {
+                pl.dims[t] = dims[t];
+                pl.step[t].dim = ord ? t : k - 1 - t;
+                /* j < n: algorithm j everywhere; j == n: a mix */
+                pl.step[t].alg = algs[j < n ? j : (t + ord) % n];
+                /* pipelined steps: a short segment / radix 3 on one mix */
+                pl.step[t].param = pl.step[t].alg->seg_rule && j == n ? 2 + (size_t)t : 0;
+            }
+            /* the text form round-trips */
+            char text[IC_PLAN_TEXT_MAX];
+            ic_plan_format(&pl, text, sizeof(text));
+            ic_plan_t back;
+            const char *why = NULL;
+            ck_assert_msg(ic_plan_parse(c, text, &back, &why) == 0, "%s: %s", text, why);
+            ck_assert_msg(ic_plan_equal(&pl, &back), "%s does not round-trip", text);
+            mesh_plan_cases(&pl, p, thorough, light);
+        }
+}
+
+START_TEST(test_mesh_every_shape)
+{
+    scheds_setup();
+    mesh_runs = 0;
+    for (int p = 1; p <= 128; p++) {
+        for (int a = 1; a <= p; a++) {
+            if (p % a)
+                continue;
+            int b = p / a;
+            if ((a > 1 && b > 1) || (p <= 12 && p > 1)) {
+                int dims[2] = {a, b};
+                for (size_t k = 0; k < sizeof(mesh_colls) / sizeof(mesh_colls[0]); k++)
+                    mesh_shape(mesh_colls[k], 2, dims, p <= 8, p > 64);
+            }
+            for (int x = 2; x <= b && p <= 64; x++) {
+                if (b % x || a < 2 || b / x < 2)
+                    continue;
+                int dims[3] = {a, x, b / x};
+                for (size_t k = 0; k < sizeof(mesh_colls) / sizeof(mesh_colls[0]); k++)
+                    mesh_shape(mesh_colls[k], 3, dims, 0, 0);
+            }
+        }
+    }
+    int d4[4] = {2, 2, 2, 2};
+    for (size_t k = 0; k < sizeof(mesh_colls) / sizeof(mesh_colls[0]); k++)
+        mesh_shape(mesh_colls[k], 4, d4, 0, 0);
+    ck_assert(mesh_runs > 1000);
+}
+END_TEST
+
+START_TEST(test_mesh_large)
+{
+    scheds_setup();
+    int d2[2] = {32, 32}, d3[3] = {8, 8, 8};
+    for (size_t k = 0; k < sizeof(mesh_colls) / sizeof(mesh_colls[0]); k++) {
+        mesh_shape(mesh_colls[k], 2, d2, 0, 1);
+        mesh_shape(mesh_colls[k], 3, d3, 0, 1);
+    }
+}
+END_TEST
+
 Suite *suite_collectives(void)
 {
     Suite *s = suite_create("collectives");
@@ -774,6 +923,14 @@ Suite *suite_collectives(void)
     tcase_add_test(tc, test_v_variants);
     tcase_add_test(tc, test_large_p);
     tcase_add_test(tc, test_barrier);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("mesh");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_mesh_every_shape);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("mesh_large");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_mesh_large);
     suite_add_tcase(s, tc);
     return s;
 }

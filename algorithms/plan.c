@@ -1,0 +1,400 @@
+/*
+ * plan.c -- plans as data (plan.h): the text form, what a plan can serve,
+ * and its cost.  The composer that builds a plan's schedule is compose.c.
+ */
+#include "plan.h"
+#include "coll_common.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The 1-D algorithms that can be mesh steps, by builder (names may be
+ * shared between collectives, builders say what runs). */
+static const struct {
+    ic_builder_fn build;
+    ic_coll_t coll; /* IC_COLL_COUNT: any collective with that builder */
+    ic_step_kind_t kind;
+} step_kinds[] = {
+    {ic_coll_bcast_mst, IC_COLL_BCAST, IC_STEP_BCAST_MST},
+    {ic_coll_bcast_pipeline, IC_COLL_BCAST, IC_STEP_BCAST_PIPELINE},
+    {ic_coll_bcast_binary_tree, IC_COLL_BCAST, IC_STEP_BCAST_TREE},
+    {ic_coll_bcast_knomial, IC_COLL_BCAST, IC_STEP_BCAST_KNOMIAL},
+    {ic_coll_bcast_scatter_collect, IC_COLL_BCAST, IC_STEP_BCAST_SCATTER},
+    {ic_coll_reduce_mst, IC_COLL_REDUCE, IC_STEP_REDUCE_MST},
+    {ic_coll_reduce_dcombine_gather, IC_COLL_REDUCE, IC_STEP_REDUCE_DCOMBINE},
+    {ic_coll_allreduce_mst, IC_COLL_ALLREDUCE, IC_STEP_ALLREDUCE_MST},
+    {ic_coll_allreduce_rd, IC_COLL_ALLREDUCE, IC_STEP_ALLREDUCE_RD},
+    {ic_coll_allreduce_dcombine_collect, IC_COLL_ALLREDUCE, IC_STEP_ALLREDUCE_DCOMBINE},
+    {ic_coll_allreduce_halving_doubling, IC_COLL_ALLREDUCE, IC_STEP_ALLREDUCE_RH},
+    {ic_coll_allgather_bucket, IC_COLL_COUNT, IC_STEP_COLLECT_BUCKET},
+    {ic_coll_allgather_bruck, IC_COLL_COUNT, IC_STEP_COLLECT_BRUCK},
+    {ic_coll_allgather_gather_bcast, IC_COLL_COUNT, IC_STEP_COLLECT_GB},
+    {ic_coll_reduce_scatter_bucket, IC_COLL_COUNT, IC_STEP_RS_BUCKET},
+    {ic_coll_reduce_scatter_halving, IC_COLL_COUNT, IC_STEP_RS_RH},
+    {ic_coll_reduce_scatter_mst, IC_COLL_COUNT, IC_STEP_RS_MST},
+};
+
+ic_step_kind_t ic_plan_step_kind(const ic_algorithm_t *alg)
+{
+    if (!alg)
+        return IC_STEP_NONE;
+    for (size_t i = 0; i < sizeof(step_kinds) / sizeof(step_kinds[0]); i++)
+        if (step_kinds[i].build == alg->build &&
+            (step_kinds[i].coll == IC_COLL_COUNT || step_kinds[i].coll == alg->coll))
+            return step_kinds[i].kind;
+    return IC_STEP_NONE;
+}
+
+int ic_plan_step_shrinks(ic_step_kind_t k)
+{
+    return k == IC_STEP_BCAST_SCATTER || k == IC_STEP_REDUCE_DCOMBINE ||
+           k == IC_STEP_ALLREDUCE_DCOMBINE || k == IC_STEP_ALLREDUCE_RH;
+}
+
+int ic_plan_ranks(const ic_plan_t *pl)
+{
+    if (pl->ndims == 0)
+        return 0;
+    long p = 1;
+    for (int i = 0; i < pl->ndims; i++) {
+        p *= pl->dims[i];
+        if (p > (1L << 30))
+            return -1;
+    }
+    return (int)p;
+}
+
+int ic_plan_equal(const ic_plan_t *x, const ic_plan_t *y)
+{
+    if (x->coll != y->coll || x->ndims != y->ndims)
+        return 0;
+    if (x->ndims == 0)
+        return x->alg == y->alg && x->param == y->param;
+    for (int i = 0; i < x->ndims; i++)
+        if (x->dims[i] != y->dims[i] || x->step[i].dim != y->step[i].dim ||
+            x->step[i].alg != y->step[i].alg || x->step[i].param != y->step[i].param)
+            return 0;
+    return 1;
+}
+
+/* ---------------------------------------------------------- text form */
+
+/* A positive integer at *s (advanced); -1 when there is none or it is too
+ * large. */
+static long number(const char **s)
+{
+    const char *q = *s;
+    long v = 0;
+    if (!isdigit((unsigned char)*q))
+        return -1;
+    while (isdigit((unsigned char)*q)) {
+        v = v * 10 + (*q - '0');
+        if (v > (1L << 40))
+            return -1;
+        q++;
+    }
+    *s = q;
+    return v;
+}
+
+/* NAME [ "(" PARAM ")" ] at *s: the algorithm of collective c and its
+ * parameter. */
+static int name_param(ic_coll_t c, const char **s, const ic_algorithm_t **alg, size_t *param,
+                      const char **why)
+{
+    const char *q = *s;
+    char name[64];
+    size_t n = 0;
+    while (isalnum((unsigned char)q[n]) || q[n] == '_')
+        n++;
+    if (n == 0 || n >= sizeof(name)) {
+        *why = "expected an algorithm name";
+        return -1;
+    }
+    memcpy(name, q, n);
+    name[n] = 0;
+    *alg = ic_alg_find(c, name);
+    if (!*alg) {
+        *why = "no such algorithm for this collective (intercom-info list)";
+        return -1;
+    }
+    q += n;
+    *param = 0;
+    if (*q == '(') {
+        q++;
+        long v = number(&q);
+        if (v <= 0 || *q != ')') {
+            *why = "expected a positive parameter in parentheses";
+            return -1;
+        }
+        *param = (size_t)v;
+        q++;
+    }
+    *s = q;
+    return 0;
+}
+
+int ic_plan_parse(ic_coll_t c, const char *text, ic_plan_t *pl, const char **why)
+{
+    const char *dummy;
+    if (!why)
+        why = &dummy;
+    *why = NULL;
+    if (!text || !*text) {
+        *why = "empty plan";
+        return -1;
+    }
+    if ((int)c < 0 || c >= IC_COLL_COUNT) {
+        *why = "no such collective";
+        return -1;
+    }
+    const char *s = text;
+    *pl = ic_plan_1d(NULL, 0);
+    pl->coll = c;
+    if (!strchr(text, ':')) {
+        if (name_param(c, &s, &pl->alg, &pl->param, why) != 0)
+            return -1;
+        if (*s) {
+            *why = "unexpected text after the algorithm";
+            return -1;
+        }
+        return 0;
+    }
+    int k = 0;
+    for (;;) {
+        long d = number(&s);
+        if (d <= 0 || d > (1L << 30)) {
+            *why = "expected the mesh shape, dimensions like 16x32";
+            return -1;
+        }
+        if (k == IC_PLAN_MAXDIMS) {
+            *why = "too many dimensions";
+            return -1;
+        }
+        pl->dims[k++] = (int)d;
+        if (*s == 'x') {
+            s++;
+            continue;
+        }
+        if (*s != ':') {
+            *why = "expected 'x' or ':' after a dimension";
+            return -1;
+        }
+        s++;
+        break;
+    }
+    long ranks = 1;
+    for (int i = 0; i < k; i++)
+        ranks = ranks * pl->dims[i] > (1L << 30) ? (1L << 31) : ranks * pl->dims[i];
+    if (ranks > (1L << 30)) {
+        *why = "mesh too large";
+        return -1;
+    }
+    int seen[IC_PLAN_MAXDIMS] = {0};
+    for (int t = 0; t < k; t++) {
+        if (t > 0) {
+            if (*s != ',') {
+                *why = "expected ',' between steps (one per dimension)";
+                return -1;
+            }
+            s++;
+        }
+        if (*s != 'd') {
+            *why = "expected a step like d1=mst";
+            return -1;
+        }
+        s++;
+        long d = number(&s);
+        if (d < 0 || d >= k || *s != '=') {
+            *why = "expected a step like d1=mst, with a dimension of the shape";
+            return -1;
+        }
+        if (seen[d]++) {
+            *why = "a dimension appears twice";
+            return -1;
+        }
+        s++;
+        ic_plan_step_t *st = &pl->step[t];
+        st->dim = (int)d;
+        if (name_param(c, &s, &st->alg, &st->param, why) != 0)
+            return -1;
+        if (ic_plan_step_kind(st->alg) == IC_STEP_NONE) {
+            *why = "this algorithm cannot be a mesh step";
+            return -1;
+        }
+    }
+    if (*s) {
+        *why = "unexpected text after the steps (one step per dimension)";
+        return -1;
+    }
+    if (k == 1) { /* a mesh of one dimension is the 1-D plan */
+        const ic_algorithm_t *alg = pl->step[0].alg;
+        size_t param = pl->step[0].param;
+        *pl = ic_plan_1d(alg, param);
+        return 0;
+    }
+    pl->ndims = k;
+    return 0;
+}
+
+int ic_plan_format(const ic_plan_t *pl, char *buf, size_t len)
+{
+    char tmp[IC_PLAN_TEXT_MAX * 2];
+    size_t n = 0;
+#define PUT(...) n += (size_t)snprintf(tmp + n, n < sizeof(tmp) ? sizeof(tmp) - n : 0, __VA_ARGS__)
+    if (pl->ndims == 0) {
+        PUT("%s", pl->alg ? pl->alg->name : "");
+        if (pl->param)
+            PUT("(%zu)", pl->param);
+    } else {
+        for (int i = 0; i < pl->ndims; i++)
+            PUT("%s%d", i ? "x" : "", pl->dims[i]);
+        PUT(":");
+        for (int t = 0; t < pl->ndims; t++) {
+            PUT("%sd%d=%s", t ? "," : "", pl->step[t].dim,
+                pl->step[t].alg ? pl->step[t].alg->name : "");
+            if (pl->step[t].param)
+                PUT("(%zu)", pl->step[t].param);
+        }
+    }
+#undef PUT
+    if (len > 0) {
+        size_t c = n < sizeof(tmp) ? n : sizeof(tmp) - 1;
+        if (c >= len)
+            c = len - 1;
+        memcpy(buf, tmp, c);
+        buf[c] = 0;
+    }
+    return (int)n;
+}
+
+/* ------------------------------------------------------ what it serves */
+
+static int reduction(ic_coll_t c)
+{
+    return c == IC_COLL_REDUCE || c == IC_COLL_ALLREDUCE || c == IC_COLL_REDUCE_SCATTER ||
+           c == IC_COLL_REDUCE_SCATTER_BLOCK;
+}
+
+/* Elements of the whole vector of the call (all blocks together). */
+static size_t vector_elems(const ic_coll_args_t *a)
+{
+    if (a->counts && a->coll != IC_COLL_BCAST && a->coll != IC_COLL_REDUCE &&
+        a->coll != IC_COLL_ALLREDUCE) {
+        size_t t = 0;
+        for (int i = 0; i < a->size; i++)
+            t += a->counts[i];
+        return t;
+    }
+    return a->count;
+}
+
+int ic_plan_usable(const ic_plan_t *pl, const ic_coll_args_t *a, const char **why)
+{
+    const char *no = NULL;
+    if (pl->coll != a->coll)
+        no = "plan of another collective";
+    else if (pl->ndims == 0)
+        return ic_alg_usable(pl->alg, a, why);
+    else if (ic_plan_ranks(pl) != a->size)
+        no = "the mesh does not have the communicator's size";
+    else if ((a->coll == IC_COLL_REDUCE || a->coll == IC_COLL_REDUCE_SCATTER ||
+              a->coll == IC_COLL_REDUCE_SCATTER_BLOCK) &&
+             a->bounded_from && vector_elems(a) >= a->bounded_from)
+        no = "mesh reductions to one rank or blocks use scratch up to twice the vector";
+    else {
+        for (int t = 0; t < pl->ndims && !no; t++) {
+            const ic_algorithm_t *alg = pl->step[t].alg;
+            if (!alg || alg->coll != a->coll || ic_plan_step_kind(alg) == IC_STEP_NONE)
+                no = "a step is not a mesh step of this collective";
+            else if (!a->commutative && !(alg->flags & IC_ALG_KEEPS_ORDER))
+                no = "needs a commutative op";
+        }
+        if (!no && !a->commutative && reduction(a->coll)) {
+            /* Rank order is kept when the combining runs along the fastest
+             * dimension first: reduce and allreduce combine in step
+             * order, reduce_scatter in reverse step order. */
+            int rs = a->coll == IC_COLL_REDUCE_SCATTER || a->coll == IC_COLL_REDUCE_SCATTER_BLOCK;
+            for (int t = 0; t < pl->ndims && !no; t++) {
+                int want = rs ? t : pl->ndims - 1 - t;
+                if (pl->step[t].dim != want)
+                    no = "a non-commutative op needs the fastest dimension combined first";
+            }
+            if (!no && a->order)
+                no = "a non-commutative op needs ranks in mesh order";
+        }
+    }
+    if (no && why)
+        *why = no;
+    return no == NULL;
+}
+
+/* ------------------------------------------------------------------ cost */
+
+/* The call that step t of a mesh plan makes along one line: its line
+ * length and the elements that reach it (an even split of the vector;
+ * the collect-style collectives: the blocks of the lines so far). */
+static ic_coll_args_t step_args(const ic_plan_t *pl, const ic_coll_args_t *a, int t, double *v)
+{
+    ic_coll_args_t b = *a;
+    int d = pl->dims[pl->step[t].dim];
+    b.size = d;
+    b.rank = 0;
+    b.root = 0;
+    b.counts = NULL;
+    b.displs = NULL;
+    b.order = NULL;
+    b.seg = pl->step[t].param;
+    b.count = (size_t)(*v + 0.5);
+    b.sendcount = b.count / (size_t)d;
+    b.recvcount = b.sendcount;
+    return b;
+}
+
+static double walk(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m, int resolve)
+{
+    if (pl->ndims == 0) {
+        ic_coll_args_t b = *a;
+        if (resolve && !pl->param && pl->alg->seg_rule)
+            pl->param = pl->alg->seg_rule(&b, m);
+        b.seg = pl->param ? pl->param : (pl->alg->seg_rule ? pl->alg->seg_rule(&b, m) : 0);
+        return pl->alg->cost(&b, m);
+    }
+    int p = a->size > 0 ? a->size : 1;
+    double n = (double)vector_elems(a), v = n, cost = 0;
+    int collect = a->coll == IC_COLL_ALLGATHER || a->coll == IC_COLL_ALLGATHERV ||
+                  a->coll == IC_COLL_REDUCE_SCATTER || a->coll == IC_COLL_REDUCE_SCATTER_BLOCK;
+    double ranks_so_far = 1;
+    for (int t = 0; t < pl->ndims; t++) {
+        int d = pl->dims[pl->step[t].dim];
+        if (collect) {
+            ranks_so_far *= d;
+            v = n * ranks_so_far / p;
+        }
+        ic_coll_args_t b = step_args(pl, a, t, &v);
+        const ic_algorithm_t *alg = pl->step[t].alg;
+        if (alg->seg_rule && !b.seg) {
+            b.seg = alg->seg_rule(&b, m);
+            if (resolve)
+                pl->step[t].param = b.seg;
+        }
+        if (d > 1)
+            cost += alg->cost(&b, m);
+        if (!collect && ic_plan_step_shrinks(ic_plan_step_kind(alg)))
+            v = v / d;
+    }
+    return cost;
+}
+
+void ic_plan_resolve(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m)
+{
+    walk(pl, a, m, 1);
+}
+
+double ic_plan_cost(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_plan_t copy = *pl;
+    return walk(&copy, a, m, 0);
+}

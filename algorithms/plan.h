@@ -1,0 +1,167 @@
+/*
+ * plan.h -- an algorithm is data: plans on logical meshes.
+ *
+ * A plan says how one collective runs:
+ *   - a *1-D plan* is one registered algorithm (algorithms/registry.c) on
+ *     the line of all p ranks, with its parameter (segment length of the
+ *     pipelined ones, radix of the k-nomial tree; 0 = from the model);
+ *   - a *mesh plan* lays the p ranks on a logical mesh d0 x d1 x ... x
+ *     d(k-1) = p (row-major: the last dimension varies fastest, so with
+ *     the identity placement rank r sits at coordinates (r / d1, r % d1) on
+ *     a 2-D mesh), visits every dimension once in a given order, and runs
+ *     one registered 1-D algorithm of the same collective along the lines
+ *     of each dimension (mitra-1995 sections 3.3 and 3.4).  Mixed choices
+ *     are the hybrids: long-vector steps (scatter, distributed combine)
+ *     shrink the vector that later dimensions work on, short-vector steps
+ *     (MST, recursive doubling, pipelines) keep it, and the long steps'
+ *     second halves (collect, gather) run in the reverse order on the way
+ *     back.  Broadcast on 16 x 32 = scatter in the root's row, MST in the
+ *     columns, collect in the row is  16x32:d1=scatter_collect,d0=mst.
+ *
+ * Canonical text form (what IC_Last_algorithm and intercom-info print and
+ * INTERCOM_<OP>_ALGORITHM and IC_Set_algorithm accept; it round-trips):
+ *
+ *   plan   := step1 | mesh
+ *   step1  := NAME [ "(" PARAM ")" ]            a 1-D plan
+ *   mesh   := DIM { "x" DIM } ":" step { "," step }
+ *   step   := "d" INDEX "=" NAME [ "(" PARAM ")" ]
+ *
+ * NAME is a registered algorithm of the plan's collective (`intercom-info
+ * list`), PARAM a positive integer, DIM a positive integer, INDEX a
+ * dimension (0 = the first, slowest-varying).  Steps are listed in the
+ * order they run; every dimension appears exactly once.  A mesh of one
+ * dimension is the 1-D plan of its step (its canonical form is step1), so
+ * today's names are the 1-D plans.  Examples:
+ *   pipeline(8192)
+ *   16x32:d1=dcombine_collect,d0=recursive_doubling
+ *   8x8x8:d2=bucket,d1=bucket,d0=bucket
+ *
+ * Which 1-D algorithms can be a mesh step, per collective:
+ *   bcast               mst, pipeline, binary_tree, knomial (keep the
+ *                       vector); scatter_collect (shrinks it)
+ *   reduce              mst (to the line's root); dcombine_gather (shrinks)
+ *   allreduce           mst, recursive_doubling (keep); dcombine_collect,
+ *                       halving_doubling (shrink)
+ *   allgather(v)        bucket, bruck, gather_bcast
+ *   reduce_scatter(_block)  bucket, recursive_halving, mst
+ * Scatter, gather and barrier have 1-D plans only (an MST on p ranks is
+ * already log2 p steps; a mesh changes nothing but placement).
+ *
+ * Cost: a mesh plan's time is the sum over its steps of the step
+ * algorithm's closed-form cost (ic_algorithm_t.cost) on a line of that
+ * dimension's length and the vector that reaches it: the two halves of a
+ * long step together are exactly that 1-D algorithm on its line, and
+ * lines of one dimension run side by side on disjoint ranks.  One formula
+ * per algorithm, wherever it runs; tests/unit/check_plans.c holds the sum
+ * to the cost evaluator run on the composed schedules.
+ */
+#ifndef IC_PLAN_H
+#define IC_PLAN_H
+
+#include "algorithms.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IC_PLAN_MAXDIMS 4
+#define IC_PLAN_TEXT_MAX 160 /* longest canonical text, NUL included */
+
+typedef struct ic_plan_step {
+    int dim;                   /* which dimension                       */
+    const ic_algorithm_t *alg; /* the 1-D algorithm along its lines     */
+    size_t param;              /* its segment / radix, 0 = from the model */
+} ic_plan_step_t;
+
+typedef struct ic_plan {
+    ic_coll_t coll;
+    int ndims; /* 0: a 1-D plan (alg, param); >= 2: a mesh plan */
+    const ic_algorithm_t *alg;
+    size_t param;
+    int dims[IC_PLAN_MAXDIMS];
+    ic_plan_step_t step[IC_PLAN_MAXDIMS]; /* in the order they run */
+} ic_plan_t;
+
+/* The 1-D plan of a registered algorithm. */
+static inline ic_plan_t ic_plan_1d(const ic_algorithm_t *alg, size_t param)
+{
+    ic_plan_t pl;
+    pl.coll = alg ? alg->coll : IC_COLL_COUNT;
+    pl.ndims = 0;
+    pl.alg = alg;
+    pl.param = param;
+    for (int i = 0; i < IC_PLAN_MAXDIMS; i++) {
+        pl.dims[i] = 0;
+        pl.step[i].dim = 0;
+        pl.step[i].alg = NULL;
+        pl.step[i].param = 0;
+    }
+    return pl;
+}
+
+/* Ranks of the plan's mesh (the product of its dimensions; 0 for 1-D). */
+int ic_plan_ranks(const ic_plan_t *pl);
+
+/* Parse `text` as a plan of collective c.  Returns 0, or -1 with *why (if
+ * not NULL) saying what is wrong in a few words. */
+int ic_plan_parse(ic_coll_t c, const char *text, ic_plan_t *pl, const char **why);
+
+/* The canonical text of pl into buf (at most len bytes, NUL included);
+ * returns the length it needs (as snprintf). */
+int ic_plan_format(const ic_plan_t *pl, char *buf, size_t len);
+
+/* What a 1-D algorithm does as a mesh step (IC_STEP_NONE: it cannot be
+ * one).  The composer (compose.c) has one case per kind. */
+typedef enum ic_step_kind {
+    IC_STEP_NONE = 0,
+    IC_STEP_BCAST_MST, /* bcast: keeps the vector          */
+    IC_STEP_BCAST_PIPELINE,
+    IC_STEP_BCAST_TREE,
+    IC_STEP_BCAST_KNOMIAL,
+    IC_STEP_BCAST_SCATTER,      /* scatter ... collect: shrinks     */
+    IC_STEP_REDUCE_MST,         /* combine to the line's root       */
+    IC_STEP_REDUCE_DCOMBINE,    /* dcombine ... gather: shrinks    */
+    IC_STEP_ALLREDUCE_MST,      /* combine to position 0 ... bcast  */
+    IC_STEP_ALLREDUCE_RD,       /* recursive doubling: keeps         */
+    IC_STEP_ALLREDUCE_DCOMBINE, /* dcombine ... collect: shrinks */
+    IC_STEP_ALLREDUCE_RH,       /* halving ... Bruck collect: shrinks */
+    IC_STEP_COLLECT_BUCKET,     /* allgather(v)                     */
+    IC_STEP_COLLECT_BRUCK,
+    IC_STEP_COLLECT_GB,
+    IC_STEP_RS_BUCKET, /* reduce_scatter(_block)           */
+    IC_STEP_RS_RH,
+    IC_STEP_RS_MST
+} ic_step_kind_t;
+
+ic_step_kind_t ic_plan_step_kind(const ic_algorithm_t *alg);
+
+/* Does a step of this kind shrink the vector (a long-vector step with a
+ * second half on the way back)? */
+int ic_plan_step_shrinks(ic_step_kind_t k);
+
+/* Can plan pl serve the call a?  If not and why != NULL, *why says why.
+ * A mesh plan needs dims multiplying to a->size; with a non-commutative
+ * op it needs order-keeping steps that combine along the fastest
+ * dimension first (rank order is then kept) and the identity placement;
+ * reduce and reduce_scatter mesh plans use scratch up to twice the vector,
+ * so they serve only calls below a->bounded_from. */
+int ic_plan_usable(const ic_plan_t *pl, const ic_coll_args_t *a, const char **why);
+
+/* Fill the parameters left 0 from the steps' segment rules under model m
+ * (the vector each step sees), as the selector does. */
+void ic_plan_resolve(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m);
+
+/* Closed-form cost (s): a 1-D plan's algorithm cost, a mesh plan's sum of
+ * step costs (see above).  Parameters left 0 are taken from the model. */
+double ic_plan_cost(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m);
+
+/* Build the schedule of a->rank (the one composer: every mesh plan). */
+int ic_plan_build(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *a);
+
+/* Equal plans (same collective, shape, steps, parameters)? */
+int ic_plan_equal(const ic_plan_t *x, const ic_plan_t *y);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IC_PLAN_H */
