@@ -159,28 +159,149 @@ int mt_rc(const mt_case_t *c, int rc, const char *what)
 
 /* ----------------------------------------------------------- algorithms */
 
+/* Mesh plans forced in turn after the registered algorithms when MT_MESH
+ * names a shape (RxC, RxCxD): for every algorithm that can be a mesh
+ * step of the collective, that algorithm along every dimension, fastest
+ * dimension first and slowest first; and mixes (step t takes the
+ * (j + t)-th step algorithm).  A plan text IC_Set_algorithm rejects is
+ * not a mesh step. */
+#define MT_MAXMESH 40
+static char mesh_plan[IC_COLL_ID_COUNT][MT_MAXMESH][160];
+static int mesh_n[IC_COLL_ID_COUNT], mesh_ready[IC_COLL_ID_COUNT];
+
+static void mesh_plans(IC_Coll coll)
+{
+    if (mesh_ready[coll])
+        return;
+    mesh_ready[coll] = 1;
+    const char *shape = getenv("MT_MESH");
+    if (!shape || !*shape)
+        return;
+    int k = 1;
+    for (const char *q = shape; *q; q++)
+        k += *q == 'x';
+    const char *steps[32];
+    int ns = 0;
+    for (int i = 0; i < IC_Algorithm_count(coll) && ns < 32; i++) {
+        char text[160];
+        const char *name = IC_Algorithm_name(coll, i);
+        int n = snprintf(text, sizeof(text), "%s:", shape);
+        for (int t = 0; t < k; t++)
+            n += snprintf(text + n, sizeof(text) - (size_t)n, "%sd%d=%s", t ? "," : "", t, name);
+        if (IC_Set_algorithm(coll, text) == MPI_SUCCESS)
+            steps[ns++] = name;
+    }
+    IC_Set_algorithm(coll, NULL);
+    for (int j = 0; j <= ns && ns > 0; j++)
+        for (int ord = 0; ord < 2 && mesh_n[coll] < MT_MAXMESH; ord++) {
+            char *text = mesh_plan[coll][mesh_n[coll]];
+            int n = snprintf(text, 160, "%s:", shape);
+            for (int t = 0; t < k; t++)
+                n += snprintf(text + n, 160 - (size_t)n, "%sd%d=%s", t ? "," : "",
+                              ord ? t : k - 1 - t, steps[j < ns ? j : (t + ord) % ns]);
+            mesh_n[coll]++;
+        }
+}
+
+/* The registered algorithms forced in turn: all of them, none when MT_MESH
+ * is set (the runs without it cover them). */
+static int nregistered(IC_Coll coll)
+{
+    const char *shape = getenv("MT_MESH");
+    return shape && *shape ? 0 : IC_Algorithm_count(coll);
+}
+
 int mt_nalgs(IC_Coll coll)
 {
-    return IC_Algorithm_count(coll) + 1;
+    mesh_plans(coll);
+    return nregistered(coll) + mesh_n[coll] + 1;
 }
 
 const char *mt_alg(IC_Coll coll, int i)
 {
-    const char *name = i < IC_Algorithm_count(coll) ? IC_Algorithm_name(coll, i) : NULL;
+    mesh_plans(coll);
+    int nreg = nregistered(coll);
+    const char *name = i < nreg                  ? IC_Algorithm_name(coll, i)
+                       : i < nreg + mesh_n[coll] ? mesh_plan[coll][i - nreg]
+                                                 : NULL;
     if (IC_Set_algorithm(coll, name) != MPI_SUCCESS)
         mt_failx("IC_Set_algorithm(%d, %s) failed", (int)coll, name ? name : "NULL");
     return name ? name : "auto";
 }
 
+/* A plan text without its parameters: "pipeline(64)" -> "pipeline". */
+static void strip_params(const char *in, char *out, size_t len)
+{
+    size_t n = 0;
+    for (int depth = 0; *in && n + 1 < len; in++) {
+        depth += *in == '(';
+        if (!depth)
+            out[n++] = *in;
+        depth -= *in == ')';
+    }
+    out[n] = 0;
+}
+
+/* Is the name of `len` characters at `name` one of coll's registered
+ * algorithms? */
+static int registered(IC_Coll coll, const char *name, size_t len)
+{
+    for (int i = 0; i < IC_Algorithm_count(coll); i++) {
+        const char *r = IC_Algorithm_name(coll, i);
+        if (strlen(r) == len && strncmp(r, name, len) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Does text (parameters stripped) name a plan of coll: a registered
+ * algorithm, or SHAPE:dI=NAME,... with registered names?  *ranks gets the
+ * mesh's ranks (0 for a 1-D plan). */
+static int plan_ok(IC_Coll coll, const char *text, long *ranks)
+{
+    *ranks = 0;
+    const char *colon = strchr(text, ':');
+    if (!colon)
+        return registered(coll, text, strlen(text));
+    *ranks = 1;
+    for (const char *q = text; q < colon;) {
+        char *end;
+        long d = strtol(q, &end, 10);
+        if (end == q || d < 1)
+            return 0;
+        *ranks *= d;
+        q = *end == 'x' ? end + 1 : end;
+    }
+    for (const char *q = colon + 1; *q;) {
+        const char *eq = strchr(q, '=');
+        if (!eq || q[0] != 'd')
+            return 0;
+        const char *end = strchr(eq, ',');
+        size_t len = end ? (size_t)(end - eq - 1) : strlen(eq + 1);
+        if (!registered(coll, eq + 1, len))
+            return 0;
+        q = end ? end + 1 : eq + 1 + len;
+    }
+    return 1;
+}
+
 void mt_check_alg(const mt_case_t *c, IC_Coll coll, int commutative)
 {
-    const char *last = IC_Last_algorithm(coll);
-    int known = 0;
-    for (int i = 0; i < IC_Algorithm_count(coll); i++)
-        known |= strcmp(last, IC_Algorithm_name(coll, i)) == 0;
-    if (!known)
-        mt_fail(c, "IC_Last_algorithm is '%s', not a registered algorithm", last);
-    else if (commutative && strcmp(c->alg, "auto") != 0 && strcmp(last, c->alg) != 0)
+    char last[200], forced[200];
+    long ranks = 0, franks = 0;
+    strip_params(IC_Last_algorithm(coll), last, sizeof(last));
+    if (!plan_ok(coll, last, &ranks)) {
+        mt_fail(c, "IC_Last_algorithm is '%s', not a plan of registered algorithms", last);
+        return;
+    }
+    if (!commutative || strcmp(c->alg, "auto") == 0)
+        return;
+    strip_params(c->alg, forced, sizeof(forced));
+    plan_ok(coll, forced, &franks);
+    int size = 0;
+    MPI_Comm_size(c->comm, &size);
+    /* a mesh plan of another size cannot serve this communicator */
+    if (strcmp(last, forced) != 0 && (franks == 0 || franks == size))
         mt_fail(c, "forced algorithm '%s' but '%s' ran", c->alg, last);
 }
 
