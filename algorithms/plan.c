@@ -333,57 +333,73 @@ int ic_plan_usable(const ic_plan_t *pl, const ic_coll_args_t *a, const char **wh
 
 /* ------------------------------------------------------------------ cost */
 
-/* The call that step t of a mesh plan makes along one line: its line
- * length and the elements that reach it (an even split of the vector;
- * the collect-style collectives: the blocks of the lines so far). */
-static ic_coll_args_t step_args(const ic_plan_t *pl, const ic_coll_args_t *a, int t, double *v)
+static int collect_like(ic_coll_t c)
 {
+    return c == IC_COLL_ALLGATHER || c == IC_COLL_ALLGATHERV || c == IC_COLL_REDUCE_SCATTER ||
+           c == IC_COLL_REDUCE_SCATTER_BLOCK;
+}
+
+double ic_plan_step_input(const ic_coll_args_t *a, int d, double v)
+{
+    return collect_like(a->coll) ? v * d : v;
+}
+
+double ic_plan_step_output(const ic_coll_args_t *a, const ic_algorithm_t *alg, int d, double v)
+{
+    if (collect_like(a->coll) || !ic_plan_step_shrinks(ic_plan_step_kind(alg)))
+        return v;
+    return v / d;
+}
+
+double ic_plan_start(const ic_coll_args_t *a)
+{
+    double n = (double)vector_elems(a);
+    return collect_like(a->coll) ? n / (a->size > 0 ? a->size : 1) : n;
+}
+
+double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int d, double v,
+                         size_t *param, const ic_model_t *m)
+{
+    if (d <= 1)
+        return 0;
     ic_coll_args_t b = *a;
-    int d = pl->dims[pl->step[t].dim];
     b.size = d;
     b.rank = 0;
     b.root = 0;
     b.counts = NULL;
     b.displs = NULL;
     b.order = NULL;
-    b.seg = pl->step[t].param;
-    b.count = (size_t)(*v + 0.5);
+    b.count = (size_t)(v + 0.5);
     b.sendcount = b.count / (size_t)d;
     b.recvcount = b.sendcount;
-    return b;
+    b.seg = *param;
+    if (alg->seg_rule && !b.seg)
+        *param = b.seg = alg->seg_rule(&b, m);
+    return alg->cost(&b, m);
 }
 
 static double walk(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m, int resolve)
 {
     if (pl->ndims == 0) {
         ic_coll_args_t b = *a;
-        if (resolve && !pl->param && pl->alg->seg_rule)
-            pl->param = pl->alg->seg_rule(&b, m);
-        b.seg = pl->param ? pl->param : (pl->alg->seg_rule ? pl->alg->seg_rule(&b, m) : 0);
+        size_t seg = pl->param;
+        if (!seg && pl->alg->seg_rule)
+            seg = pl->alg->seg_rule(&b, m);
+        if (resolve)
+            pl->param = seg;
+        b.seg = seg;
         return pl->alg->cost(&b, m);
     }
-    int p = a->size > 0 ? a->size : 1;
-    double n = (double)vector_elems(a), v = n, cost = 0;
-    int collect = a->coll == IC_COLL_ALLGATHER || a->coll == IC_COLL_ALLGATHERV ||
-                  a->coll == IC_COLL_REDUCE_SCATTER || a->coll == IC_COLL_REDUCE_SCATTER_BLOCK;
-    double ranks_so_far = 1;
+    double v = ic_plan_start(a), cost = 0;
     for (int t = 0; t < pl->ndims; t++) {
         int d = pl->dims[pl->step[t].dim];
-        if (collect) {
-            ranks_so_far *= d;
-            v = n * ranks_so_far / p;
-        }
-        ic_coll_args_t b = step_args(pl, a, t, &v);
         const ic_algorithm_t *alg = pl->step[t].alg;
-        if (alg->seg_rule && !b.seg) {
-            b.seg = alg->seg_rule(&b, m);
-            if (resolve)
-                pl->step[t].param = b.seg;
-        }
-        if (d > 1)
-            cost += alg->cost(&b, m);
-        if (!collect && ic_plan_step_shrinks(ic_plan_step_kind(alg)))
-            v = v / d;
+        size_t param = pl->step[t].param;
+        v = ic_plan_step_input(a, d, v);
+        cost += ic_plan_step_cost(alg, a, d, v, &param, m);
+        if (resolve)
+            pl->step[t].param = param;
+        v = ic_plan_step_output(a, alg, d, v);
     }
     return cost;
 }

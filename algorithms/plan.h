@@ -155,6 +155,20 @@ void ic_plan_resolve(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m
  * step costs (see above).  Parameters left 0 are taken from the model. */
 double ic_plan_cost(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m);
 
+/* The pieces of ic_plan_cost, for a selector that prices many plans:
+ * the elements that reach the first step (ic_plan_start); those a step on
+ * lines of d ranks sees, given what reached it (ic_plan_step_input: the
+ * collect-style collectives' lines hold d runs of blocks), and what it
+ * passes on (ic_plan_step_output: a shrinking step 1/d of it); and its
+ * closed-form cost (parameter *param, 0 = from the model, which is then
+ * stored there).  ic_plan_cost is the sum of the step costs along
+ * the plan. */
+double ic_plan_start(const ic_coll_args_t *a);
+double ic_plan_step_input(const ic_coll_args_t *a, int d, double v);
+double ic_plan_step_output(const ic_coll_args_t *a, const ic_algorithm_t *alg, int d, double v);
+double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int d, double v,
+                         size_t *param, const ic_model_t *m);
+
 /* Build the schedule of a->rank (the one composer: every mesh plan). */
 int ic_plan_build(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *a);
 

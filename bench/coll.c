@@ -80,7 +80,7 @@ typedef struct result {
     int reps;
     ic_cmp_t verdict;
     int mismatch; /* ranks x repetitions with differing results    */
-    char alg[96];
+    char alg[IC_PLAN_TEXT_MAX + 48];
 } result_t;
 
 typedef struct model {
@@ -397,11 +397,11 @@ static void measure(ic_bench_t *b, const point_t *pt, result_t *res)
 
 /* ------------------------------------------------------ model, bound */
 
-/* Cost-model prediction of algorithm `name` for this point (rank 0). */
+/* Cost-model prediction of plan `name` (IC_Last_algorithm) for this point (rank 0). */
 static double predict(const point_t *pt, const char *name, const model_t *m)
 {
-    const ic_algorithm_t *alg = ic_alg_find(pt->c, name);
-    if (!alg || isnan(m->alpha))
+    ic_plan_t plan;
+    if (!name || ic_plan_parse(pt->c, name, &plan, NULL) != 0 || isnan(m->alpha))
         return NAN;
     int p = pt->p;
     size_t *counts = calloc((size_t)p, sizeof(size_t));
@@ -440,7 +440,7 @@ static double predict(const point_t *pt, const char *name, const model_t *m)
         elem = 1;
         break;
     }
-    double t = ic_predict(alg, &a, &m->cost, elem);
+    double t = ic_predict_plan(&plan, &a, &m->cost, elem);
     free(counts);
     return t < 0 ? NAN : t;
 }
@@ -900,7 +900,10 @@ int ic_bench_coll(ic_bench_t *b)
                 double pred = predict(&pt, res.alg, &m);
                 if (nalg && !force && strlen(res.alg) + 8 < sizeof(res.alg))
                     strcat(res.alg, " (auto)");
-                if (force && strcmp(res.alg, force) != 0) {
+                /* the plan that ran may add its parameter: "pipeline(4096)" */
+                size_t fl = force ? strlen(force) : 0;
+                if (force && (strncmp(res.alg, force, fl) != 0 ||
+                              (res.alg[fl] != 0 && res.alg[fl] != '('))) {
                     char ran[sizeof(res.alg)];
                     memcpy(ran, res.alg, sizeof(ran));
                     snprintf(res.alg, sizeof(res.alg), "%.36s (unusable: ran %.36s)", force, ran);

@@ -222,19 +222,18 @@ static void *standin(call_t *c, int side, size_t bytes)
     return c->stage[side];
 }
 
-/* Select the algorithm, build this rank's schedule and bind its scratch
- * (in units of `sti`); *alg gets the algorithm.  On failure the call is
+/* Select the plan, build this rank's schedule and bind its scratch
+ * (in units of `sti`); *plan gets the plan.  On failure the call is
  * cleaned up (fail()). */
-static int prepare(call_t *c, size_t elem, const ic_typeinfo_t *sti, const ic_algorithm_t **alg)
+static int prepare(call_t *c, size_t elem, const ic_typeinfo_t *sti, ic_plan_t *plan)
 {
     ic_ctx_t *ctx = c->ctx;
     /* messages longer than the slack keep their scratch within themselves */
     c->a.bounded_from = ic_bounded_from(ic_env()->scratch_slack, elem);
-    *alg = ic_select(ctx, &c->a, elem);
-    if (!*alg)
+    if (ic_select(ctx, &c->a, elem, plan) != 0)
         return fail(c, MPI_ERR_INTERN, "no algorithm can serve this call");
     ic_sched_reset(&ctx->sched, ctx->rank, ctx->size);
-    if ((*alg)->build(&ctx->sched, &c->a) != 0 || ic_sched_ok(&ctx->sched) != 0)
+    if (ic_plan_build(&ctx->sched, plan, &c->a) != 0 || ic_sched_ok(&ctx->sched) != 0)
         return fail(c, MPI_ERR_NO_MEM, "cannot build the schedule");
     for (int k = IC_BUF_SCRATCH; k <= IC_BUF_SCRATCH2; k++) {
         size_t n = ctx->sched.scratch[k] * (c->gran ? c->gran : 1);
@@ -250,8 +249,8 @@ static int prepare(call_t *c, size_t elem, const ic_typeinfo_t *sti, const ic_al
     return MPI_SUCCESS;
 }
 
-/* Run the prepared schedule of algorithm alg. */
-static int execute(call_t *c, const ic_algorithm_t *alg, MPI_Op op, int commutative)
+/* Run the prepared schedule of plan alg. */
+static int execute(call_t *c, const ic_plan_t *alg, MPI_Op op, int commutative)
 {
     int rc = ic_exec(c->ctx, &c->ctx->sched, &c->b, op, commutative);
     if (rc != MPI_SUCCESS)
@@ -263,9 +262,9 @@ static int execute(call_t *c, const ic_algorithm_t *alg, MPI_Op op, int commutat
 /* Select, build, bind scratch (in units of `sti`) and execute. */
 static int run(call_t *c, MPI_Op op, int commutative, size_t elem, const ic_typeinfo_t *sti)
 {
-    const ic_algorithm_t *alg;
+    ic_plan_t alg;
     int rc = prepare(c, elem, sti, &alg);
-    return rc == MPI_SUCCESS ? execute(c, alg, op, commutative) : rc;
+    return rc == MPI_SUCCESS ? execute(c, &alg, op, commutative) : rc;
 }
 
 /* End of a call: the mistake this rank found (after it took its part), or
@@ -513,7 +512,7 @@ static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int 
     c.a.commutative = 1;
     c.a.units_match = 1;
     ic_typeinfo_t bt = byte_ti;
-    const ic_algorithm_t *alg;
+    ic_plan_t alg;
     if ((rc = prepare(&c, c.gran, &bt, &alg)) != MPI_SUCCESS)
         return rc;
     int staged = bad || !(bind_user(&c, IC_BUF_RECV, buffer, &ti) &&
@@ -525,7 +524,7 @@ static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int 
             bad = pack_at(&c, buffer, count, &ti, c.stage[1]);
         bind_bytes(&c, IC_BUF_SEND, c.stage[1]);
     }
-    if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
+    if ((rc = execute(&c, &alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
     if (staged && !bad && rank != root && (rc = unpack_at(&c, c.stage[1], buffer, count, &ti)))
         return fail(&c, rc, "cannot unpack the result");
@@ -876,7 +875,7 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
-    const ic_algorithm_t *alg;
+    ic_plan_t alg;
     if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
         return rc;
     if (!c.a.in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti, bb, bad_send)))
@@ -892,7 +891,7 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     }
     if (c.a.in_place) /* SEND is not used; bind it to something valid */
         ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
-    if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
+    if ((rc = execute(&c, &alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
     if (staged && !c.e.code && (rc = unpack_at(&c, c.stage[1], recvbuf, recvcount * size, &rti)))
         return fail(&c, rc, "cannot unpack the result");
@@ -956,7 +955,7 @@ static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
-    const ic_algorithm_t *alg;
+    ic_plan_t alg;
     if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
         return rc;
     if (is_root &&
@@ -971,7 +970,7 @@ static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
         if ((rc = stage_recv(&c, bb)))
             return fail(&c, rc, "out of memory");
     }
-    if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
+    if ((rc = execute(&c, &alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
     if (staged && !c.e.code && (rc = unpack_at(&c, c.stage[1], recvbuf, recvcount, &rti)))
         return fail(&c, rc, "cannot unpack the result");
@@ -1026,7 +1025,7 @@ static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
-    const ic_algorithm_t *alg;
+    ic_plan_t alg;
     if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
         return rc;
     if (!in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti, bb, bad_send)))
@@ -1042,7 +1041,7 @@ static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     }
     if (in_place) /* SEND is not used; bind it to something valid */
         ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
-    if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
+    if ((rc = execute(&c, &alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
     if (staged && !c.e.code && (rc = unpack_at(&c, c.stage[1], recvbuf, recvcount * size, &rti)))
         return fail(&c, rc, "cannot unpack the result");
@@ -1135,7 +1134,7 @@ static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
     c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
-    const ic_algorithm_t *alg;
+    ic_plan_t alg;
     if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
         return rc;
     int staged;
@@ -1162,7 +1161,7 @@ static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
     }
     if (in_place) /* SEND is not used; bind it to something valid */
         ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
-    if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
+    if ((rc = execute(&c, &alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
     for (int i = 0; staged && !c.e.code && i < size; i++)
         if ((rc = unpack_at(&c, (char *)c.stage[1] + ic_blocks_prefix(c.counts, i),
@@ -1243,7 +1242,7 @@ static int gatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
-    const ic_algorithm_t *alg;
+    ic_plan_t alg;
     if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
         return rc;
     if (!c.a.in_place &&
@@ -1262,7 +1261,7 @@ static int gatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     }
     if (c.a.in_place)
         ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
-    if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
+    if ((rc = execute(&c, &alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
     for (int i = 0; staged && !c.e.code && i < size; i++) {
         if (i == root && in_place)
@@ -1344,7 +1343,7 @@ static int scatterv_impl(const void *sendbuf, cview_t sendcounts, dview_t displs
     c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
-    const ic_algorithm_t *alg;
+    ic_plan_t alg;
     if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
         return rc;
     if (is_root) {
@@ -1373,7 +1372,7 @@ static int scatterv_impl(const void *sendbuf, cview_t sendcounts, dview_t displs
         if ((rc = stage_recv(&c, c.counts[rank])))
             return fail(&c, rc, "out of memory");
     }
-    if ((rc = execute(&c, alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
+    if ((rc = execute(&c, &alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
         return rc;
     if (staged && !c.e.code && (rc = unpack_at(&c, c.stage[1], recvbuf, recvcount, &rti)))
         return fail(&c, rc, "cannot unpack the result");

@@ -41,7 +41,11 @@
  *                                 Default 32 KiB across nodes (below Open
  *                                 MPI's TCP eager limit), whole within one
  *                                 and under SimGrid's SMPI
- *   INTERCOM_<OP>_ALGORITHM=NAME  force an algorithm (see select.c)
+ *   INTERCOM_<OP>_ALGORITHM=PLAN  force a plan: an algorithm's name or a
+ *                                 mesh plan (algorithms/plan.h; select.c)
+ *   INTERCOM_MESH=RxC[xD...]      only plans on this mesh shape, for every
+ *                                 collective whose communicator has that
+ *                                 many ranks (one number: the 1-D plans)
  */
 #include "config.h"
 #include "ic_internal.h"
@@ -112,6 +116,25 @@ const ic_env_t *ic_env(void)
     env.chunk = (size_t)getd("INTERCOM_CHUNK", 32768);
 #endif
     env.chunk_node = (size_t)getd("INTERCOM_CHUNK", 0);
+    v = getenv("INTERCOM_MESH");
+    env.mesh = v && *v ? v : NULL;
+    env.mesh_ndims = 0;
+    for (const char *q = env.mesh; q && *q;) {
+        char *end;
+        long d = strtol(q, &end, 10);
+        if (end == q || d < 1 || d > (1L << 30) || env.mesh_ndims == IC_PLAN_MAXDIMS ||
+            (*end && *end != 'x')) {
+            if (ic_world_rank() == 0)
+                fprintf(stderr,
+                        "InterCom: ignoring INTERCOM_MESH=%s (expected dimensions like 16x32, "
+                        "at most %d)\n",
+                        env.mesh, IC_PLAN_MAXDIMS);
+            env.mesh_ndims = 0;
+            break;
+        }
+        env.mesh_dims[env.mesh_ndims++] = (int)d;
+        q = *end ? end + 1 : end;
+    }
     env_ready = 1;
     return &env;
 }

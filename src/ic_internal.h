@@ -22,6 +22,7 @@
 #include "intercom.h"
 #include "schedule.h"
 #include "algorithms.h"
+#include "plan.h"
 #include "cost.h"
 
 #include <mpi.h>
@@ -38,8 +39,7 @@ typedef struct ic_decision {
     int root;
     int commutative;
     unsigned long key; /* hash of counts for v-variants        */
-    const ic_algorithm_t *alg;
-    size_t seg; /* its segment (pipelined algorithms)   */
+    ic_plan_t plan; /* the choice, parameters resolved    */
 } ic_decision_t;
 
 typedef struct ic_ctx {
@@ -189,16 +189,18 @@ int ic_typed_copy(ic_ctx_t *ctx, const void *src, size_t n_src, MPI_Datatype ts,
 
 /* ------------------------------------------------------------ selection */
 
-/* Choose the algorithm for a call (same answer on every rank), and set
- * a->seg for a pipelined one.  `elem` is the element size in bytes used for
- * the cost model. */
-const ic_algorithm_t *ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem);
+/* Choose the plan for a call (same answer on every rank) into *pl, its
+ * parameters resolved (a 1-D plan's also in a->seg).  `elem` is the
+ * element size in bytes used for the cost model.  Returns 0, or -1 when
+ * nothing can serve the call. */
+int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl);
 
-/* Forced algorithm for a collective (from IC_Set_algorithm or the
+/* Forced plan for a collective (from IC_Set_algorithm or the
  * environment), or NULL. */
-const ic_algorithm_t *ic_forced(ic_coll_t c);
+const ic_plan_t *ic_forced(ic_coll_t c);
 
-void ic_record_last(ic_coll_t c, const ic_algorithm_t *alg);
+/* The plan that ran last (NULL: none), for IC_Last_algorithm. */
+void ic_record_last(ic_coll_t c, const ic_plan_t *pl);
 void ic_record_packed(ic_coll_t c, size_t bytes);
 
 /* ---------------------------------------------------------- environment */
@@ -216,6 +218,9 @@ typedef struct ic_env {
     size_t chunk, chunk_node;   /* INTERCOM_CHUNK: messages go in pieces
                                    of at most this many bytes (executor.c)
                                    across nodes, within one; 0 = whole   */
+    const char *mesh;           /* INTERCOM_MESH as given, or NULL       */
+    int mesh_dims[IC_PLAN_MAXDIMS]; /* ... parsed: RxC or RxCxD ...       */
+    int mesh_ndims;             /* ... 0 when unset or unreadable       */
 } ic_env_t;
 
 const ic_env_t *ic_env(void);

@@ -1,19 +1,20 @@
 /*
- * select.c -- which algorithm serves a call.
+ * select.c -- which plan serves a call.
  *
  * Order of precedence:
- *   1. an algorithm forced by IC_Set_algorithm() or INTERCOM_<OP>_ALGORITHM
+ *   1. a plan forced by IC_Set_algorithm() or INTERCOM_<OP>_ALGORITHM
  *      (OP is the collective's name in capitals, e.g. ALLREDUCE,
- *      REDUCE_SCATTER_BLOCK), if it can serve the call; otherwise one warning
- *      per collective and process, and automatic selection;
- *   2. automatic: ic_choose() (tuning/choose.c) builds every usable
- *      registered algorithm for all p ranks and prices it with the cost
- *      evaluator, using the alpha, beta, gamma of the environment; the
- *      cheapest wins.  Decisions are cached per communicator.
- * A pipelined algorithm also gets its segment size here (a->seg), from its
- * own cost formula and the same parameters.  The tuning table will replace the built-in parameters.
- * The inputs are only arguments that MPI requires to agree across ranks, so
- * every rank reaches the same decision without communicating.
+ *      REDUCE_SCATTER_BLOCK): an algorithm's name or a mesh plan in the
+ *      text form of algorithms/plan.h, if it can serve the call; otherwise
+ *      one warning per collective and process, and automatic selection;
+ *   2. automatic: ic_choose_plan() (tuning/choose.c) prices every usable
+ *      1-D algorithm and mesh plan with its closed-form cost under the
+ *      alpha, beta, gamma of the environment (only plans on the shape of
+ *      INTERCOM_MESH when it has the communicator's size); the cheapest
+ *      wins.  Decisions are cached per communicator.
+ * Parameters a forced plan leaves out (segment, radix) come from the same
+ * model.  The inputs are only arguments that MPI requires to agree across
+ * ranks, so every rank reaches the same decision without communicating.
  */
 #include "config.h"
 #include "ic_internal.h"
@@ -27,11 +28,13 @@
 _Static_assert((int)IC_COLL_ID_COUNT == (int)IC_COLL_COUNT,
                "public and internal collective enumerations must agree");
 
-static const ic_algorithm_t *forced[IC_COLL_COUNT];
-static int forced_set[IC_COLL_COUNT];   /* by IC_Set_algorithm */
+static ic_plan_t forced[IC_COLL_COUNT];
+static int forced_on[IC_COLL_COUNT];  /* forced[c] holds a plan */
+static int forced_set[IC_COLL_COUNT]; /* by IC_Set_algorithm */
 static int env_read[IC_COLL_COUNT];
 static int warned[IC_COLL_COUNT];
-static const char *last[IC_COLL_COUNT];
+static int mesh_warned;
+static char last[IC_COLL_COUNT][IC_PLAN_TEXT_MAX];
 static size_t last_packed[IC_COLL_COUNT];
 
 static void warn_once(ic_coll_t c, const char *fmt, const char *arg)
@@ -46,7 +49,7 @@ static void warn_once(ic_coll_t c, const char *fmt, const char *arg)
     fprintf(stderr, "\n");
 }
 
-const ic_algorithm_t *ic_forced(ic_coll_t c)
+const ic_plan_t *ic_forced(ic_coll_t c)
 {
     if (!forced_set[c] && !env_read[c]) {
         env_read[c] = 1;
@@ -56,16 +59,17 @@ const ic_algorithm_t *ic_forced(ic_coll_t c)
             *q = (char)toupper((unsigned char)*q);
         const char *v = getenv(var);
         if (v && *v && strcmp(v, "auto") != 0) {
-            forced[c] = ic_alg_find(c, v);
-            if (!forced[c]) {
-                char msg[160];
-                snprintf(msg, sizeof(msg), "%s=%s: no such algorithm; using automatic selection",
-                         var, v);
+            const char *why = NULL;
+            forced_on[c] = ic_plan_parse(c, v, &forced[c], &why) == 0;
+            if (!forced_on[c]) {
+                char msg[400];
+                snprintf(msg, sizeof(msg), "%s=%s: %s; using automatic selection", var, v,
+                         why ? why : "not a plan");
                 warn_once(c, "%s", msg);
             }
         }
     }
-    return forced[c];
+    return forced_on[c] ? &forced[c] : NULL;
 }
 
 /* The block counts and the element size of a call (a cached segment is in
@@ -90,20 +94,47 @@ static size_t total_elems(const ic_coll_args_t *a)
     return a->count;
 }
 
-const ic_algorithm_t *ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem)
+/* INTERCOM_MESH's shape when it has the communicator's size. */
+static const int *mesh_shape(const ic_coll_args_t *a, int *nshape)
+{
+    const ic_env_t *e = ic_env();
+    *nshape = 0;
+    if (e->mesh_ndims == 0)
+        return NULL;
+    long p = 1;
+    for (int i = 0; i < e->mesh_ndims; i++)
+        p *= e->mesh_dims[i];
+    if (p != a->size) {
+        if (!mesh_warned && ic_env()->verbose && ic_world_rank() == 0)
+            fprintf(stderr,
+                    "InterCom: INTERCOM_MESH=%s has %ld ranks, a communicator %d: it "
+                    "chooses freely\n",
+                    e->mesh, p, a->size);
+        mesh_warned = 1;
+        return NULL;
+    }
+    *nshape = e->mesh_ndims;
+    return e->mesh_dims;
+}
+
+int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
 {
     ic_coll_t c = a->coll;
-    const ic_algorithm_t *f = ic_forced(c);
+    const ic_plan_t *f = ic_forced(c);
     if (f) {
         const char *why = NULL;
-        if (ic_alg_usable(f, a, &why)) {
-            a->seg = ic_choose_seg(f, a, ctx->cost, elem);
-            return f;
+        if (ic_plan_usable(f, a, &why)) {
+            *pl = *f;
+            ic_model_t m = ic_model_of(ctx->cost, elem);
+            ic_plan_resolve(pl, a, &m);
+            a->seg = pl->param;
+            return 0;
         }
-        char msg[200];
+        char msg[400], text[IC_PLAN_TEXT_MAX];
+        ic_plan_format(f, text, sizeof(text));
         snprintf(msg, sizeof(msg),
-                 "forced %s algorithm '%s' cannot serve this call (%s); using automatic selection",
-                 ic_coll_name(c), f->name, why ? why : "unsuitable");
+                 "forced %s plan '%s' cannot serve this call (%s); using automatic selection",
+                 ic_coll_name(c), text, why ? why : "unsuitable");
         warn_once(c, "%s", msg);
     }
     size_t bytes = total_elems(a) * elem;
@@ -112,18 +143,24 @@ const ic_algorithm_t *ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem)
         ic_decision_t *d = &ctx->decisions[i];
         if (d->valid && d->coll == c && d->bytes == bytes && d->root == a->root &&
             d->commutative == a->commutative && d->key == key) {
-            a->seg = d->seg;
-            return d->alg;
+            *pl = d->plan;
+            a->seg = pl->param;
+            return 0;
         }
     }
     double best_t = 0;
-    const ic_algorithm_t *best = ic_choose(a, ctx->cost, elem, &best_t);
-    if (!best)
-        return NULL;
-    a->seg = ic_choose_seg(best, a, ctx->cost, elem);
-    if (ic_env()->verbose && ctx->rank == 0)
-        fprintf(stderr, "InterCom: %s p=%d bytes=%zu root=%d -> %s (predicted %.3g s)\n",
-                ic_coll_name(c), a->size, bytes, a->root, best->name, best_t);
+    long priced = 0;
+    int nshape = 0;
+    const int *shape = mesh_shape(a, &nshape);
+    if (ic_choose_plan(a, ctx->cost, elem, shape, nshape, pl, &best_t, &priced) != 0)
+        return -1;
+    a->seg = pl->param;
+    if (ic_env()->verbose && ctx->rank == 0) {
+        char text[IC_PLAN_TEXT_MAX];
+        ic_plan_format(pl, text, sizeof(text));
+        fprintf(stderr, "InterCom: %s p=%d bytes=%zu root=%d -> %s (predicted %.3g s, %ld plans)\n",
+                ic_coll_name(c), a->size, bytes, a->root, text, best_t, priced);
+    }
     ic_decision_t *d = &ctx->decisions[ctx->next_decision++ % IC_DECISION_CACHE];
     d->valid = 1;
     d->coll = c;
@@ -131,14 +168,16 @@ const ic_algorithm_t *ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem)
     d->root = a->root;
     d->commutative = a->commutative;
     d->key = key;
-    d->alg = best;
-    d->seg = a->seg;
-    return best;
+    d->plan = *pl;
+    return 0;
 }
 
-void ic_record_last(ic_coll_t c, const ic_algorithm_t *alg)
+void ic_record_last(ic_coll_t c, const ic_plan_t *pl)
 {
-    last[c] = alg ? alg->name : "";
+    if (pl)
+        ic_plan_format(pl, last[c], sizeof(last[c]));
+    else
+        last[c][0] = 0;
 }
 
 void ic_record_packed(ic_coll_t c, size_t bytes)
@@ -159,7 +198,7 @@ const char *IC_Last_algorithm(IC_Coll coll)
 {
     if ((int)coll < 0 || (int)coll >= IC_COLL_COUNT)
         return "";
-    return last[coll] ? last[coll] : "";
+    return last[coll];
 }
 
 int IC_Algorithm_count(IC_Coll coll)
@@ -180,21 +219,22 @@ const char *IC_Algorithm_name(IC_Coll coll, int i)
     return NULL;
 }
 
-int IC_Set_algorithm(IC_Coll coll, const char *name)
+int IC_Set_algorithm(IC_Coll coll, const char *plan)
 {
     if ((int)coll < 0 || (int)coll >= IC_COLL_COUNT)
         return MPI_ERR_ARG;
     ic_coll_t c = (ic_coll_t)coll;
-    if (!name || strcmp(name, "auto") == 0) {
-        forced[c] = NULL;
+    if (!plan || strcmp(plan, "auto") == 0) {
+        forced_on[c] = 0;
         forced_set[c] = 1;
         warned[c] = 0;
         return MPI_SUCCESS;
     }
-    const ic_algorithm_t *alg = ic_alg_find(c, name);
-    if (!alg)
+    ic_plan_t pl;
+    if (ic_plan_parse(c, plan, &pl, NULL) != 0)
         return MPI_ERR_ARG;
-    forced[c] = alg;
+    forced[c] = pl;
+    forced_on[c] = 1;
     forced_set[c] = 1;
     warned[c] = 0;
     return MPI_SUCCESS;

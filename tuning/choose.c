@@ -2,8 +2,11 @@
  * choose.c -- see choose.h.
  */
 #include "choose.h"
+#include "plan.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 size_t ic_scratch_slack(void)
 {
@@ -27,8 +30,8 @@ ic_model_t ic_model_of(const ic_cost_params_t *c, size_t elem)
     return m;
 }
 
-size_t ic_choose_seg(const ic_algorithm_t *alg, const ic_coll_args_t *a,
-                     const ic_cost_params_t *c, size_t elem)
+size_t ic_choose_seg(const ic_algorithm_t *alg, const ic_coll_args_t *a, const ic_cost_params_t *c,
+                     size_t elem)
 {
     if (!alg->seg_rule)
         return 0;
@@ -46,11 +49,13 @@ double ic_estimate(const ic_algorithm_t *alg, const ic_coll_args_t *a0, const ic
     return alg->cost(&a, &m);
 }
 
-double ic_predict(const ic_algorithm_t *alg, const ic_coll_args_t *a0, const ic_cost_params_t *c0,
-                  size_t elem)
+double ic_predict_plan(const ic_plan_t *pl0, const ic_coll_args_t *a0, const ic_cost_params_t *c0,
+                       size_t elem)
 {
     int p = a0->size;
-    size_t seg = a0->seg ? a0->seg : ic_choose_seg(alg, a0, c0, elem);
+    ic_plan_t pl = *pl0;
+    ic_model_t m = ic_model_of(c0, elem);
+    ic_plan_resolve(&pl, a0, &m);
     ic_sched_t *s = calloc((size_t)p, sizeof(*s));
     if (!s)
         return -1;
@@ -62,13 +67,13 @@ double ic_predict(const ic_algorithm_t *alg, const ic_coll_args_t *a0, const ic_
         /* only arguments that agree across ranks matter: in place is one
          * for all ranks of the rootless reductions (MPI's rule), the
          * root's own business otherwise */
-        a.in_place = a0->in_place && (a0->coll == IC_COLL_ALLREDUCE ||
-                                      a0->coll == IC_COLL_REDUCE_SCATTER ||
-                                      a0->coll == IC_COLL_REDUCE_SCATTER_BLOCK);
-        a.seg = seg;
+        a.in_place =
+            a0->in_place && (a0->coll == IC_COLL_ALLREDUCE || a0->coll == IC_COLL_REDUCE_SCATTER ||
+                             a0->coll == IC_COLL_REDUCE_SCATTER_BLOCK);
+        a.seg = pl.param;
         ic_sched_init(&s[r], r, p);
         built = r + 1;
-        ok = alg->build(&s[r], &a) == 0 && ic_sched_ok(&s[r]) == 0;
+        ok = ic_plan_build(&s[r], &pl, &a) == 0 && ic_sched_ok(&s[r]) == 0;
     }
     if (ok) {
         ic_cost_params_t c = *c0;
@@ -84,6 +89,13 @@ double ic_predict(const ic_algorithm_t *alg, const ic_coll_args_t *a0, const ic_
         ic_sched_free(&s[r]);
     free(s);
     return t;
+}
+
+double ic_predict(const ic_algorithm_t *alg, const ic_coll_args_t *a, const ic_cost_params_t *c,
+                  size_t elem)
+{
+    ic_plan_t pl = ic_plan_1d(alg, a->seg);
+    return ic_predict_plan(&pl, a, c, elem);
 }
 
 const ic_algorithm_t *ic_choose(const ic_coll_args_t *a, const ic_cost_params_t *c, size_t elem,
@@ -105,4 +117,203 @@ const ic_algorithm_t *ic_choose(const ic_coll_args_t *a, const ic_cost_params_t 
     if (t)
         *t = best_t;
     return best;
+}
+
+/* ------------------------------------------------------ mesh plans */
+
+/* Step costs met while searching, by (algorithm, line length, elements):
+ * shapes share most of them. */
+#define MEMO_SIZE 4096
+
+typedef struct memo {
+    const ic_algorithm_t *alg;
+    int d;
+    size_t v;
+    double cost;
+    size_t param;
+} memo_t;
+
+typedef struct search {
+    const ic_coll_args_t *a;
+    const ic_model_t *m;
+    const ic_algorithm_t *algs[16]; /* the collective's mesh steps */
+    int nalgs;
+    ic_plan_t cur, best;
+    double best_t;
+    int have;
+    long priced;
+    memo_t *memo;
+} search_t;
+
+static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v)
+{
+    size_t key = (size_t)(v + 0.5);
+    size_t h =
+        ((size_t)(uintptr_t)alg * 31u + (size_t)d * 1000003u + key * 2654435761u) % MEMO_SIZE;
+    if (S->memo) {
+        for (int probe = 0; probe < 8; probe++) {
+            memo_t *e = &S->memo[(h + (size_t)probe) % MEMO_SIZE];
+            if (e->alg == alg && e->d == d && e->v == key)
+                return e->cost;
+            if (!e->alg) {
+                size_t param = 0;
+                e->cost = ic_plan_step_cost(alg, S->a, d, v, &param, S->m);
+                e->alg = alg;
+                e->d = d;
+                e->v = key;
+                e->param = param;
+                return e->cost;
+            }
+        }
+    }
+    size_t param = 0;
+    return ic_plan_step_cost(alg, S->a, d, v, &param, S->m);
+}
+
+/* Every combination of step algorithms for the shape and order in cur,
+ * from step t on, given the elements v that reach it and the cost so far
+ * (branch and bound: costs only grow). */
+static void try_steps(search_t *S, int t, double v, double sofar)
+{
+    if (S->have && sofar >= S->best_t)
+        return;
+    if (t == S->cur.ndims) {
+        if (!ic_plan_usable(&S->cur, S->a, NULL))
+            return;
+        S->priced++;
+        S->best = S->cur;
+        S->best_t = sofar;
+        S->have = 1;
+        return;
+    }
+    int d = S->cur.dims[S->cur.step[t].dim];
+    double in = ic_plan_step_input(S->a, d, v);
+    for (int i = 0; i < S->nalgs; i++) {
+        const ic_algorithm_t *alg = S->algs[i];
+        S->cur.step[t].alg = alg;
+        S->cur.step[t].param = 0;
+        double c = step_cost(S, alg, d, in);
+        S->priced++;
+        if (c >= 0)
+            try_steps(S, t + 1, ic_plan_step_output(S->a, alg, d, in), sofar + c);
+    }
+}
+
+/* Visit orders of the shape in cur: all of them for a forced shape.
+ * Otherwise the fastest dimension first: in the closed-form model a plan
+ * costs what its sequence of (line length, step) costs, and every
+ * sequence is some shape visited fastest first, the order in which plan
+ * order is rank order (no copies through scratch).  A non-commutative
+ * reduce_scatter needs the slowest first (it combines in reverse). */
+static void try_orders(search_t *S, int all)
+{
+    int k = S->cur.ndims, perm[IC_PLAN_MAXDIMS] = {0};
+    int slowest = !S->a->commutative && (S->a->coll == IC_COLL_REDUCE_SCATTER ||
+                                         S->a->coll == IC_COLL_REDUCE_SCATTER_BLOCK);
+    for (int i = 0; i < k; i++)
+        perm[i] = slowest && !all ? i : k - 1 - i;
+    for (;;) {
+        for (int t = 0; t < k; t++)
+            S->cur.step[t].dim = perm[t];
+        try_steps(S, 0, ic_plan_start(S->a), 0);
+        if (!all)
+            break;
+        /* next permutation in decreasing lexicographic order */
+        int i = k - 2;
+        while (i >= 0 && perm[i] < perm[i + 1])
+            i--;
+        if (i < 0)
+            break;
+        int j = k - 1;
+        while (perm[j] > perm[i])
+            j--;
+        int x = perm[i];
+        perm[i] = perm[j];
+        perm[j] = x;
+        for (int l = i + 1, r = k - 1; l < r; l++, r--) {
+            x = perm[l];
+            perm[l] = perm[r];
+            perm[r] = x;
+        }
+    }
+}
+
+/* Every ordered factorisation of `rest` into the dimensions t.. of cur,
+ * each at least 2, up to `maxk` dimensions in all. */
+static void try_shapes(search_t *S, int t, int rest, int maxk)
+{
+    if (rest == 1) {
+        if (t >= 2) {
+            S->cur.ndims = t;
+            try_orders(S, 0);
+        }
+        return;
+    }
+    if (t == maxk)
+        return;
+    for (int d = 2; d <= rest; d++) {
+        if (rest % d)
+            continue;
+        S->cur.dims[t] = d;
+        try_shapes(S, t + 1, rest / d, maxk);
+    }
+}
+
+int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, size_t elem,
+                   const int *shape, int nshape, ic_plan_t *best, double *t, long *priced)
+{
+    ic_model_t m = ic_model_of(c, elem);
+    search_t S;
+    memset(&S, 0, sizeof(S));
+    S.a = a;
+    S.m = &m;
+    int forced_shape = shape && nshape >= 1;
+    int shape_p = 1;
+    for (int i = 0; forced_shape && i < nshape; i++)
+        shape_p *= shape[i];
+    if (forced_shape && shape_p != a->size)
+        forced_shape = 0; /* the caller warns */
+    /* 1-D plans: every registered algorithm (a forced shape of one
+     * dimension means exactly these) */
+    if (!forced_shape || nshape == 1) {
+        for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++) {
+            if (alg->coll != a->coll || !ic_alg_usable(alg, a, NULL))
+                continue;
+            ic_plan_t pl = ic_plan_1d(alg, 0);
+            double x = ic_plan_cost(&pl, a, &m);
+            S.priced++;
+            if (x >= 0 && (!S.have || x < S.best_t)) {
+                S.best = pl;
+                S.best_t = x;
+                S.have = 1;
+            }
+        }
+    }
+    for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++)
+        if (alg->coll == a->coll && ic_plan_step_kind(alg) != IC_STEP_NONE &&
+            S.nalgs < (int)(sizeof(S.algs) / sizeof(S.algs[0])))
+            S.algs[S.nalgs++] = alg;
+    if (S.nalgs > 0 && a->size >= 4) {
+        S.memo = calloc(MEMO_SIZE, sizeof(memo_t)); /* without it: slower, same answer */
+        S.cur = ic_plan_1d(NULL, 0);
+        S.cur.coll = a->coll;
+        if (forced_shape && nshape >= 2) {
+            S.cur.ndims = nshape;
+            for (int i = 0; i < nshape; i++)
+                S.cur.dims[i] = shape[i];
+            try_orders(&S, 1);
+        } else if (!forced_shape) {
+            try_shapes(&S, 0, a->size, 3);
+        }
+    }
+    free(S.memo);
+    if (!S.have)
+        return -1;
+    ic_plan_resolve(&S.best, a, &m);
+    *best = S.best;
+    if (t)
+        *t = S.best_t;
+    if (priced)
+        *priced = S.priced;
+    return 0;
 }

@@ -16,6 +16,7 @@
 
 #include "algorithms.h"
 #include "cost.h"
+#include "plan.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,6 +58,26 @@ double ic_estimate(const ic_algorithm_t *alg, const ic_coll_args_t *a, const ic_
  * priced.  O(p x schedule length): for reports, not for every call. */
 double ic_predict(const ic_algorithm_t *alg, const ic_coll_args_t *a, const ic_cost_params_t *c,
                   size_t elem);
+
+/* The same for any plan (plan.h); parameters left 0 come from the model. */
+double ic_predict_plan(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_cost_params_t *c,
+                       size_t elem);
+
+/*
+ * The selector: the cheapest usable plan by its closed-form cost
+ * (ic_plan_cost): every registered 1-D algorithm, and mesh plans on every
+ * ordered factorisation of a->size into two or three dimensions of at
+ * least 2, visited fastest dimension first (slowest first for a
+ * non-commutative reduce_scatter, which needs it), and every combination of the collective's step algorithms.  Ties go to
+ * the plan met first (1-D before meshes, fewer dimensions first).  With
+ * `shape` (nshape dimensions multiplying to a->size; INTERCOM_MESH) only
+ * plans on that shape, in every visit order; a shape of one dimension
+ * means the 1-D plans.  The winner's parameters are resolved.  Returns 0,
+ * or -1 when nothing can serve the call.  *t: its predicted time; *priced:
+ * how many plans were priced.
+ */
+int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, size_t elem,
+                   const int *shape, int nshape, ic_plan_t *best, double *t, long *priced);
 
 /* Cheapest usable algorithm by ic_estimate(), or NULL.  *t (if not NULL)
  * gets its estimated time. */

@@ -4,8 +4,11 @@
  *   intercom-info list                      every registered algorithm
  *   intercom-info choose [OPTIONS]          the selector's pick per
  *                                           collective and size
- *   intercom-info schedule COLL ALG [OPTIONS]   one rank's (or every
+ *   intercom-info schedule COLL PLAN [OPTIONS]  one rank's (or every
  *                                           rank's) schedule
+ *   intercom-info predict COLL PLAN [OPTIONS]   a plan's closed-form
+ *                                           and evaluated cost
+ *   intercom-info --algorithms COLL         the registered names, one a line
  *   intercom-info --help | --version
  *
  * `intercom-info --help` describes every option (the table `options`
@@ -17,13 +20,15 @@
 #include "algorithms.h"
 #include "choose.h"
 #include "cost.h"
+#include "plan.h"
 #include "help.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { C_CHOOSE = 1 << 0, C_SCHEDULE = 1 << 1 };
+enum { C_CHOOSE = 1 << 0, C_SCHEDULE = 1 << 1, C_PREDICT = 1 << 2 };
+#define C_MODEL (C_CHOOSE | C_PREDICT)
 
 /* Every option: name, argument, the commands it applies to, and what it
  * means.  "%D" in a description is replaced by the built-in default the
@@ -33,35 +38,38 @@ static const struct {
     unsigned cmds;
     const char *help;
 } options[] = {
-    {"-p", "P", C_CHOOSE | C_SCHEDULE, "number of ranks (default 8)"},
-    {"--elem", "BYTES", C_CHOOSE | C_SCHEDULE,
+    {"-p", "P", C_CHOOSE | C_SCHEDULE | C_PREDICT, "number of ranks (default 8)"},
+    {"--elem", "BYTES", C_CHOOSE | C_SCHEDULE | C_PREDICT,
      "bytes per element: the selector's unit of messages and segments (default 1)"},
-    {"--alpha", "S", C_CHOOSE,
+    {"--alpha", "S", C_MODEL,
      "start-up time of a message in seconds (default %D; the library's INTERCOM_ALPHA)"},
-    {"--beta", "S_PER_BYTE", C_CHOOSE,
+    {"--beta", "S_PER_BYTE", C_MODEL,
      "transfer time per byte in seconds (default %D; INTERCOM_BETA)"},
-    {"--gamma", "S_PER_BYTE", C_CHOOSE,
+    {"--gamma", "S_PER_BYTE", C_MODEL,
      "time per byte of a local reduction in seconds (default %D; INTERCOM_GAMMA)"},
-    {"--beta-x", "S_PER_BYTE", C_CHOOSE,
+    {"--beta-x", "S_PER_BYTE", C_MODEL,
      "time per byte and direction when two ranks exchange messages both ways in one round "
      "(halving and doubling steps, the ring at p = 2); default twice --beta, as the library "
      "across nodes (INTERCOM_BETA_EXCHANGE)"},
-    {"--x-min", "BYTES", C_CHOOSE,
+    {"--x-min", "BYTES", C_MODEL,
      "--beta-x applies to exchanged messages of at least BYTES; shorter ones go both ways at "
      "--beta (default 65536; INTERCOM_EXCHANGE_MIN)"},
-    {"--overhead", "S", C_CHOOSE,
+    {"--overhead", "S", C_MODEL,
      "LogGP's sender overhead o in seconds, the part of alpha that keeps the sender busy; "
      "sets the k-nomial broadcast's radix (default alpha / 8; INTERCOM_OVERHEAD)"},
-    {"--burst", "BYTES", C_CHOOSE,
+    {"--burst", "BYTES", C_MODEL,
      "token bucket of rate-limited links: a broadcast or reduce whose busiest port moves at "
      "most BYTES is priced by that port's bytes (default 0: none; INTERCOM_BURST)"},
-    {"--noncommutative", NULL, C_CHOOSE,
+    {"--mesh", "RxC", C_CHOOSE,
+     "only plans on this mesh shape (RxC, RxCxD; one number: the 1-D plans), as "
+     "INTERCOM_MESH"},
+    {"--noncommutative", NULL, C_MODEL,
      "price the reductions for a non-commutative operation: only algorithms that keep rank "
      "order are candidates"},
-    {"-n", "COUNT", C_SCHEDULE,
+    {"-n", "COUNT", C_SCHEDULE | C_PREDICT,
      "elements of the whole vector (bcast, reduce, allreduce: the message; the others: p "
      "blocks of COUNT/p)"},
-    {"--root", "R", C_SCHEDULE, "root of the rooted collectives (default 0)"},
+    {"--root", "R", C_SCHEDULE | C_PREDICT, "root of the rooted collectives (default 0)"},
     {"--rank", "R", C_SCHEDULE, "print only rank R's schedule (default: every rank's)"},
 };
 #define NOPT ((int)(sizeof(options) / sizeof(options[0])))
@@ -101,29 +109,46 @@ static void help(FILE *f)
     fprintf(f, "intercom-info -- what InterCom has and what its selector would choose\n"
                "\n"
                "usage: intercom-info list\n"
+               "       intercom-info --algorithms COLL\n"
                "       intercom-info choose [OPTIONS]\n"
-               "       intercom-info schedule COLL ALG -n COUNT [OPTIONS]\n"
+               "       intercom-info schedule COLL PLAN -n COUNT [OPTIONS]\n"
+               "       intercom-info predict COLL PLAN -n COUNT [OPTIONS]\n"
                "       intercom-info --help | --version\n"
                "\n"
                "commands:\n");
     ic_help_item(f, "list",
                  "every registered algorithm: collective, name, restrictions (commutative "
-                 "operations only, packed blocks), description");
+                 "operations only), whether it can be a step of a mesh plan, description");
+    ic_help_item(f, "--algorithms COLL",
+                 "the names of COLL's registered algorithms (its 1-D plans), one per line: the "
+                 "names INTERCOM_<OP>_ALGORITHM and IC_Set_algorithm accept besides mesh plans");
     ic_help_item(f, "choose",
-                 "for each collective and message size (8 B to 16 MiB, x8), the algorithm the "
-                 "cost-model selector picks and its predicted time in seconds: the decision the "
-                 "library makes at run time with the same parameters");
-    ic_help_item(f, "schedule COLL ALG",
-                 "print the schedule algorithm ALG builds for collective COLL (names as in "
-                 "`intercom-info list`): rounds of sends, receives, reductions and copies per "
-                 "rank");
+                 "for each collective and message size (8 B to 16 MiB, x8), the plan the "
+                 "cost-model selector picks (1-D algorithms and mesh plans) and its predicted "
+                 "time in seconds: the decision the library makes at run time with the same "
+                 "parameters");
+    ic_help_item(f, "schedule COLL PLAN",
+                 "print the schedule of plan PLAN for collective COLL: rounds of sends, "
+                 "receives, reductions and copies per rank");
+    ic_help_item(f, "predict COLL PLAN",
+                 "PLAN's canonical text, its closed-form cost (the selector's price: the sum of "
+                 "its steps) and the cost evaluator's time on the schedules of all ranks, in "
+                 "seconds");
     ic_help_item(f, "--help, -h", "this help, then exit 0");
     ic_help_item(f, "--version", "the version, then exit 0");
     fprintf(f, "\n"
+               "A PLAN is an algorithm's name (optionally with its segment or radix, "
+               "pipeline(4096)) or a mesh plan: the shape, then one step per dimension in the "
+               "order they run, each naming a 1-D algorithm of the collective, e.g. "
+               "16x32:d1=scatter_collect,d0=mst (dimension 0 varies slowest: rank r sits at "
+               "row r / 32, column r %% 32).\n"
+               "\n"
                "options of choose:\n");
     print_options(f, C_CHOOSE);
     fprintf(f, "\noptions of schedule:\n");
     print_options(f, C_SCHEDULE);
+    fprintf(f, "\noptions of predict:\n");
+    print_options(f, C_PREDICT);
     fprintf(f, "\nNo MPI is needed: the tool runs InterCom's schedule builders and cost model.\n"
                "Exit status: 0, 1 when a schedule cannot be built, 2 for a usage error.\n");
 }
@@ -179,21 +204,17 @@ static void make_args(ic_coll_args_t *a, ic_coll_t c, int p, size_t elems, size_
 
 static int cmd_list(void)
 {
-    printf("%-22s %-18s %-26s %s\n", "collective", "algorithm", "restrictions", "description");
-    for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++) {
-        char r[64] = "";
-        if (!(alg->flags & IC_ALG_KEEPS_ORDER))
-            strcat(r, "commutative-op ");
-        if (alg->flags & IC_ALG_NEEDS_PACKED)
-            strcat(r, "packed-blocks");
-        if (!*r)
-            strcpy(r, "-");
-        printf("%-22s %-18s %-26s %s\n", ic_coll_name(alg->coll), alg->name, r, alg->description);
-    }
+    printf("%-22s %-18s %-16s %-9s %s\n", "collective", "algorithm", "restrictions", "mesh-step",
+           "description");
+    for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++)
+        printf("%-22s %-18s %-16s %-9s %s\n", ic_coll_name(alg->coll), alg->name,
+               alg->flags & IC_ALG_KEEPS_ORDER ? "-" : "commutative-op",
+               ic_plan_step_kind(alg) != IC_STEP_NONE ? "yes" : "no", alg->description);
     return 0;
 }
 
-static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute)
+static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute, const int *shape,
+                      int nshape)
 {
     size_t *counts = calloc((size_t)p, sizeof(size_t));
     if (!counts)
@@ -202,7 +223,7 @@ static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute)
            "gamma=%.3g s/B element=%zu B overhead=%.3g s burst=%zu B%s\n",
            p, c->alpha, c->beta, c->beta_x, c->x_min, c->gamma, elem, c->overhead, c->burst,
            commute ? "" : " non-commutative op");
-    printf("%-22s %10s  %-18s %12s\n", "collective", "bytes", "algorithm", "predicted_s");
+    printf("%-22s %10s  %-40s %12s\n", "collective", "bytes", "plan", "predicted_s");
     for (int ci = 0; ci < IC_COLL_COUNT; ci++) {
         ic_coll_t coll = (ic_coll_t)ci;
         for (size_t bytes = 8; bytes <= ((size_t)16 << 20); bytes *= 8) {
@@ -212,9 +233,12 @@ static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute)
             ic_coll_args_t a;
             make_args(&a, coll, p, elems, elem, 0, is_reduction(coll) ? commute : 1, counts);
             double t = 0;
-            const ic_algorithm_t *alg = ic_choose(&a, c, elem, &t);
-            printf("%-22s %10zu  %-18s %12.4g\n", ic_coll_name(coll),
-                   coll == IC_COLL_BARRIER ? (size_t)0 : bytes, alg ? alg->name : "(none)", t);
+            ic_plan_t pl;
+            char text[IC_PLAN_TEXT_MAX] = "(none)";
+            if (ic_choose_plan(&a, c, elem, shape, nshape, &pl, &t, NULL) == 0)
+                ic_plan_format(&pl, text, sizeof(text));
+            printf("%-22s %10zu  %-40s %12.4g\n", ic_coll_name(coll),
+                   coll == IC_COLL_BARRIER ? (size_t)0 : bytes, text, t);
         }
     }
     free(counts);
@@ -231,31 +255,49 @@ static int find_coll(const char *name, ic_coll_t *out)
     return -1;
 }
 
-static int cmd_schedule(const char *cname, const char *aname, int p, size_t n, size_t elem,
-                        int root, int rank)
+/* COLL and PLAN of schedule and predict; 0, or the exit status. */
+static int find_plan(const char *cname, const char *ptext, ic_coll_t *coll, ic_plan_t *pl)
 {
-    ic_coll_t coll;
-    if (find_coll(cname, &coll)) {
+    if (find_coll(cname, coll)) {
         fprintf(stderr, "intercom-info: unknown collective '%s'\n", cname);
         return 2;
     }
-    const ic_algorithm_t *alg = ic_alg_find(coll, aname);
-    if (!alg) {
-        fprintf(stderr, "intercom-info: no algorithm '%s' for %s\n", aname, cname);
+    const char *why = NULL;
+    if (ic_plan_parse(*coll, ptext, pl, &why) != 0) {
+        fprintf(stderr, "intercom-info: '%s' is not a plan of %s: %s\n", ptext, cname, why);
         return 2;
     }
+    return 0;
+}
+
+static int cmd_schedule(const char *cname, const char *ptext, int p, size_t n, size_t elem,
+                        int root, int rank, const ic_cost_params_t *c)
+{
+    ic_coll_t coll;
+    ic_plan_t pl;
+    int rc = find_plan(cname, ptext, &coll, &pl);
+    if (rc)
+        return rc;
     size_t *counts = calloc((size_t)p, sizeof(size_t));
     if (!counts)
         return 1;
+    ic_coll_args_t a;
+    make_args(&a, coll, p, n, elem, root, 1, counts);
+    const char *why = NULL;
+    if (!ic_plan_usable(&pl, &a, &why)) {
+        fprintf(stderr, "intercom-info: %s cannot serve this call: %s\n", ptext, why);
+        free(counts);
+        return 1;
+    }
+    ic_model_t m = ic_model_of(c, elem);
+    ic_plan_resolve(&pl, &a, &m);
     for (int r = 0; r < p; r++) {
         if (rank >= 0 && r != rank)
             continue;
-        ic_coll_args_t a;
-        make_args(&a, coll, p, n, elem, root, 1, counts);
         a.rank = r;
         ic_sched_t s;
         ic_sched_init(&s, r, p);
-        if (alg->build(&s, &a) != 0 || ic_sched_ok(&s) != 0) {
+        if (ic_plan_build(&s, &pl, &a) != 0 || ic_sched_ok(&s) != 0) {
             fprintf(stderr, "intercom-info: building the schedule failed\n");
             ic_sched_free(&s);
             free(counts);
@@ -265,6 +307,50 @@ static int cmd_schedule(const char *cname, const char *aname, int p, size_t n, s
         ic_sched_free(&s);
     }
     free(counts);
+    return 0;
+}
+
+static int cmd_predict(const char *cname, const char *ptext, int p, size_t n, size_t elem,
+                       int root, int commute, const ic_cost_params_t *c)
+{
+    ic_coll_t coll;
+    ic_plan_t pl;
+    int rc = find_plan(cname, ptext, &coll, &pl);
+    if (rc)
+        return rc;
+    size_t *counts = calloc((size_t)p, sizeof(size_t));
+    if (!counts)
+        return 1;
+    ic_coll_args_t a;
+    make_args(&a, coll, p, n, elem, root, is_reduction(coll) ? commute : 1, counts);
+    const char *why = NULL;
+    if (!ic_plan_usable(&pl, &a, &why)) {
+        fprintf(stderr, "intercom-info: %s cannot serve this call: %s\n", ptext, why);
+        free(counts);
+        return 1;
+    }
+    ic_model_t m = ic_model_of(c, elem);
+    ic_plan_resolve(&pl, &a, &m);
+    char text[IC_PLAN_TEXT_MAX];
+    ic_plan_format(&pl, text, sizeof(text));
+    double closed = ic_plan_cost(&pl, &a, &m);
+    double eval = ic_predict_plan(&pl, &a, c, elem);
+    printf("%s %s p=%d bytes=%zu closed_form_s=%.6g evaluated_s=%.6g\n", cname, text, p,
+           n * elem, closed, eval);
+    free(counts);
+    return eval < 0 ? 1 : 0;
+}
+
+static int cmd_algorithms(const char *cname)
+{
+    ic_coll_t coll;
+    if (!cname || find_coll(cname, &coll)) {
+        fprintf(stderr, "intercom-info: unknown collective '%s'\n", cname ? cname : "");
+        return 2;
+    }
+    for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++)
+        if (alg->coll == coll)
+            printf("%s\n", alg->name);
     return 0;
 }
 
@@ -281,7 +367,13 @@ int main(int argc, char **argv)
         printf("intercom-info (InterCom) %s\n", PACKAGE_VERSION);
         return 0;
     }
-    unsigned cbit = !strcmp(cmd, "choose") ? C_CHOOSE : !strcmp(cmd, "schedule") ? C_SCHEDULE : 0;
+    if (!strcmp(cmd, "--algorithms"))
+        return argc == 3 ? cmd_algorithms(argv[2])
+                         : usage_error("%s", "--algorithms needs one collective");
+    unsigned cbit = !strcmp(cmd, "choose")     ? C_CHOOSE
+                    : !strcmp(cmd, "schedule") ? C_SCHEDULE
+                    : !strcmp(cmd, "predict")  ? C_PREDICT
+                                               : 0;
     if (!cbit && strcmp(cmd, "list") != 0)
         return usage_error("unknown command '%s'", cmd);
     int p = 8, root = 0, rank = -1, commute = 1;
@@ -289,7 +381,7 @@ int main(int argc, char **argv)
     ic_cost_params_t c;
     ic_cost_defaults(&c);
     const char *pos[3] = {NULL, NULL, NULL};
-    int npos = 0, x_min_set = 0, overhead_set = 0;
+    int npos = 0, x_min_set = 0, overhead_set = 0, shape[IC_PLAN_MAXDIMS], nshape = 0;
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
@@ -297,7 +389,7 @@ int main(int argc, char **argv)
             return 0;
         }
         if (o[0] != '-') {
-            if (cbit != C_SCHEDULE || npos == 2)
+            if (!(cbit & (C_SCHEDULE | C_PREDICT)) || npos == 2)
                 return usage_error("unexpected argument '%s'", o);
             pos[npos++] = o;
             continue;
@@ -342,6 +434,16 @@ int main(int argc, char **argv)
             elem = (size_t)strtoull(v, NULL, 10);
         else if (!strcmp(o, "--noncommutative"))
             commute = 0;
+        else if (!strcmp(o, "--mesh")) {
+            for (const char *q = v; *q;) {
+                char *end;
+                long d = strtol(q, &end, 10);
+                if (end == q || d < 1 || nshape == IC_PLAN_MAXDIMS || (*end && *end != 'x'))
+                    return usage_error("--mesh '%s': expected dimensions like 16x32", v);
+                shape[nshape++] = (int)d;
+                q = *end ? end + 1 : end;
+            }
+        }
     }
     if (p < 1 || elem < 1 || root < 0 || root >= p) {
         fprintf(stderr, "intercom-info: need p >= 1, elem >= 1, 0 <= root < p\n");
@@ -355,9 +457,19 @@ int main(int argc, char **argv)
         c.overhead = c.alpha / 8;
     if (!strcmp(cmd, "list"))
         return cmd_list();
-    if (cbit == C_CHOOSE)
-        return cmd_choose(p, &c, elem, commute);
+    if (cbit == C_CHOOSE) {
+        long sp = 1;
+        for (int i = 0; i < nshape; i++)
+            sp *= shape[i];
+        if (nshape && sp != p) {
+            fprintf(stderr, "intercom-info: --mesh has %ld ranks, -p %d\n", sp, p);
+            return 2;
+        }
+        return cmd_choose(p, &c, elem, commute, nshape ? shape : NULL, nshape);
+    }
     if (npos != 2)
-        return usage_error("%s", "schedule needs COLL and ALG");
-    return cmd_schedule(pos[0], pos[1], p, n, elem, root, rank);
+        return usage_error("%s", "schedule and predict need COLL and PLAN");
+    if (cbit == C_PREDICT)
+        return cmd_predict(pos[0], pos[1], p, n, elem, root, commute, &c);
+    return cmd_schedule(pos[0], pos[1], p, n, elem, root, rank, &c);
 }
