@@ -3,7 +3,7 @@
  * and the one registry of algorithms.
  *
  * Nothing here calls MPI.  Everything is expressed in element units of the
- * buffers named in src/schedule.h.
+ * buffers named in schedule.h.
  *
  * A *line* is an ordered list of communicator ranks (a whole communicator,
  * a mesh row, a mesh column).  Primitives are written in line positions,

@@ -17,6 +17,9 @@
 #     the library assume it);
 #   - IC_ASAN_PRELOAD: the AddressSanitizer runtime, which must come first
 #     in LD_PRELOAD when an --enable-sanitizers library is preloaded;
+#   - IC_PMPI_LDFLAGS: -Wl,-Bsymbolic-functions when the linker takes it,
+#     so that the library's calls of its own functions bind to them
+#     (src/interpose/Makefile.inc says why);
 #   - the test driver tests/interpose/run-interpose.sh.
 
 # _IC_FC_LINK(BINDING, SOURCE): can $FC build and link SOURCE (free form)?
@@ -103,6 +106,15 @@ AS_IF([test "x$enable_sanitizers" = xyes], [
   AS_IF([test -f "$ic_asan"], [IC_ASAN_PRELOAD=$ic_asan])
 ])
 AC_SUBST([IC_ASAN_PRELOAD])
+
+AC_MSG_CHECKING([whether the linker takes -Wl,-Bsymbolic-functions])
+ic_save_LDFLAGS=$LDFLAGS
+LDFLAGS="$LDFLAGS -Wl,-Bsymbolic-functions"
+AC_LINK_IFELSE([AC_LANG_PROGRAM([], [])],
+  [IC_PMPI_LDFLAGS=-Wl,-Bsymbolic-functions], [IC_PMPI_LDFLAGS=])
+LDFLAGS=$ic_save_LDFLAGS
+AC_MSG_RESULT([${IC_PMPI_LDFLAGS:+yes}${IC_PMPI_LDFLAGS:-no}])
+AC_SUBST([IC_PMPI_LDFLAGS])
 AC_SUBST([IC_FC_MISMATCH_FLAGS])
 AC_CONFIG_FILES([tests/interpose/run-interpose.sh], [chmod +x tests/interpose/run-interpose.sh])
 ])

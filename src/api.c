@@ -311,9 +311,9 @@ static int run_done(call_t *c, MPI_Op op, int commutative, size_t elem, const ic
  * reject a NULL buffer.  Packing runs over whole elements, at most INT_MAX
  * bytes at a time (MPI_Pack's sizes are ints); an element that is itself
  * longer than that cannot be packed (MPI_ERR_COUNT).
- * IC_Last_packed_bytes() tells what a call packed.
+ * IC_Last_packed_bytes() tells what a call packed.  The message to self
+ * carries IC_TAG_STAGE (ic_internal.h).
  */
-#define IC_TAG_STAGE 0x1C1
 
 /* Elements of `ti` per piece of at most INT_MAX packed bytes (0: one
  * element is longer). */

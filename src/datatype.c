@@ -91,6 +91,6 @@ int ic_typed_copy(ic_ctx_t *ctx, const void *src, size_t n_src, MPI_Datatype ts,
     /* General case: let MPI convert between the two type maps. */
     if (n_src > (size_t)INT32_MAX || n_dst > (size_t)INT32_MAX)
         return MPI_ERR_COUNT;
-    return MPI_Sendrecv(src, (int)n_src, ts, ctx->rank, 0x1C0, dst, (int)n_dst, td, ctx->rank,
-                        0x1C0, ctx->comm, MPI_STATUS_IGNORE);
+    return MPI_Sendrecv(src, (int)n_src, ts, ctx->rank, IC_TAG_COPY, dst, (int)n_dst, td, ctx->rank,
+                        IC_TAG_COPY, ctx->comm, MPI_STATUS_IGNORE);
 }

@@ -31,8 +31,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#define IC_TAG 0x1C
-
 /* Elements of buffer buf's datatype in `count` schedule units (see
  * ic_binding_t.ubytes). */
 static size_t elems(const ic_binding_t *b, int buf, size_t count)

@@ -136,6 +136,20 @@ int ic_typeinfo(MPI_Datatype type, ic_typeinfo_t *ti);
 /* Bytes needed to hold n elements (true extent of n elements). */
 size_t ic_type_span(const ic_typeinfo_t *ti, size_t n);
 
+/* ----------------------------------------------------------------- tags */
+
+/* The tags of the library's own messages, all of them on a context's
+ * private duplicate (ic_ctx_t.comm), so no user message can match them;
+ * distinct, so that one kind never matches another:
+ *   IC_TAG        every message of a schedule (executor.c);
+ *   IC_TAG_COPY   ic_typed_copy's message to self between two datatypes
+ *                 (datatype.c);
+ *   IC_TAG_STAGE  packing and unpacking a staged buffer through a message
+ *                 to self (api.c). */
+#define IC_TAG 0x1C
+#define IC_TAG_COPY 0x1C0
+#define IC_TAG_STAGE 0x1C1
+
 /* ------------------------------------------------------------ executor */
 
 typedef struct ic_binding {

@@ -8,8 +8,9 @@
  * whatever p is, so every rank can afford it at run time.  ic_predict()
  * prices one algorithm exactly instead: it builds the schedules of all p
  * ranks and runs the cost evaluator (for reports, the benchmark's
- * prediction column and the info tool).  The MPI runtime (src/select.c)
- * caches decisions per communicator.
+ * prediction column and the info tool; tuning/predict.c, in the tool
+ * library libictools, not in the installed one).  The MPI runtime
+ * (src/select.c) caches decisions per communicator.
  */
 #ifndef IC_CHOOSE_H
 #define IC_CHOOSE_H

@@ -3,7 +3,8 @@
  *
  * An event-driven walk over the schedules of all ranks that matches
  * messages exactly as the simulator does (per ordered pair, in posting
- * order, whatever the round numbers) and gives every message a time.
+ * order, whatever the round numbers: the matcher of algorithms/match.c)
+ * and gives every message a time.
  *
  * Rank state: a rank posts its round r at time post(r).  Events ("rank x
  * posts its next round at time t") are handled in increasing time (ties:
@@ -48,43 +49,21 @@
  * receives, or a send nobody receives) makes ic_cost_eval return -1.
  */
 #include "cost.h"
+#include "match.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-void ic_cost_defaults(ic_cost_params_t *c)
-{
-    memset(c, 0, sizeof(*c));
-    c->alpha = 20e-6;
-    c->beta = 1.0 / 100e6;
-    c->gamma = 1.0 / 1e9;
-    c->delta = 0;
-    c->split = 0;
-    c->alpha_s = c->alpha / 2;
-    c->alpha_r = c->alpha / 2;
-    c->beta_s = c->beta / 2;
-    c->beta_r = c->beta / 2;
-    for (int b = 0; b < IC_NBUF; b++)
-        c->elem_size[b] = 1;
-}
-
 /* ------------------------------------------------------------ state */
 
+/* A posted SEND or RECV waiting in the matcher. */
 typedef struct cpend {
     int rank;
     size_t act;      /* index into the rank's acts                */
     double post;     /* post time of the posting round            */
     double s_start;  /* split model: sender part [s_start, s_end] */
     double s_end;
-    int next;
 } cpend_t;
-
-typedef struct cpair {
-    uint64_t key;    /* src * p + dst + 1; 0 = empty */
-    int head, tail;
-    int kind;        /* IC_ACT_SEND or IC_ACT_RECV waiting */
-} cpair_t;
 
 typedef struct crank {
     size_t round;
@@ -104,11 +83,7 @@ typedef struct ceval {
     int p;
     const ic_cost_params_t *c;
     crank_t *st;
-    cpend_t *pool;
-    size_t npool, poolcap;
-    int freel;       /* free list of pool entries, -1 = empty */
-    cpair_t *tab;
-    size_t tabcap, ntab;
+    ic_match_t match; /* entries: cpend_t */
     cheap_ent_t *heap;
     int nheap;
     ic_cost_event_t *ev;
@@ -156,84 +131,6 @@ static cheap_ent_t heap_pop(ceval_t *E)
         i = m;
     }
     return top;
-}
-
-static size_t pair_slot(const cpair_t *tab, size_t cap, uint64_t key)
-{
-    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
-    while (tab[i].key != 0 && tab[i].key != key)
-        i = (i + 1) & (cap - 1);
-    return i;
-}
-
-/* The queue of pair (src, dst), created empty if new; NULL when out of
- * memory.  The table grows to keep its load at most one half. */
-static cpair_t *pair_get(ceval_t *E, int src, int dst)
-{
-    uint64_t key = (uint64_t)src * (uint64_t)E->p + (uint64_t)dst + 1;
-    size_t i = pair_slot(E->tab, E->tabcap, key);
-    if (E->tab[i].key == key)
-        return &E->tab[i];
-    if (2 * (E->ntab + 1) > E->tabcap) {
-        size_t ncap = 2 * E->tabcap;
-        cpair_t *nt = calloc(ncap, sizeof(*nt));
-        if (!nt)
-            return NULL;
-        for (size_t j = 0; j < E->tabcap; j++)
-            if (E->tab[j].key)
-                nt[pair_slot(nt, ncap, E->tab[j].key)] = E->tab[j];
-        free(E->tab);
-        E->tab = nt;
-        E->tabcap = ncap;
-        i = pair_slot(E->tab, E->tabcap, key);
-    }
-    cpair_t *q = &E->tab[i];
-    q->key = key;
-    q->head = q->tail = -1;
-    q->kind = -1;
-    E->ntab++;
-    return q;
-}
-
-static int enqueue(ceval_t *E, cpair_t *q, int kind, const cpend_t *x)
-{
-    int i;
-    if (E->freel >= 0) {
-        i = E->freel;
-        E->freel = E->pool[i].next;
-    } else {
-        if (E->npool == E->poolcap) {
-            size_t ncap = E->poolcap ? 2 * E->poolcap : 256;
-            cpend_t *np = realloc(E->pool, ncap * sizeof(*np));
-            if (!np)
-                return -1;
-            E->pool = np;
-            E->poolcap = ncap;
-        }
-        i = (int)E->npool++;
-    }
-    E->pool[i] = *x;
-    E->pool[i].next = -1;
-    if (q->tail < 0)
-        q->head = i;
-    else
-        E->pool[q->tail].next = i;
-    q->tail = i;
-    q->kind = kind;
-    return 0;
-}
-
-/* Unlink the head of q onto the free list (fields valid until the next
- * enqueue). */
-static int dequeue(ceval_t *E, cpair_t *q)
-{
-    int i = q->head;
-    q->head = E->pool[i].next;
-    if (q->head < 0)
-        q->tail = -1;
-    E->pool[i].next = E->freel;
-    E->freel = i;
-    return i;
 }
 
 static double dmax(double a, double b)
@@ -357,34 +254,22 @@ static int post(ceval_t *E, int r, double t)
         me.rank = r;
         me.act = first + i;
         me.post = t;
-        if (x->kind == IC_ACT_SEND) {
-            if (c->split) {
-                me.s_start = dmax(t, st->send_free);
-                me.s_end = me.s_start + c->alpha_s + (double)send_bytes(E, x) * c->beta_s;
-                st->send_free = me.s_end;
-                st->end = dmax(st->end, me.s_end);
-            }
-            cpair_t *q = pair_get(E, r, x->peer);
-            if (!q)
+        int send = x->kind == IC_ACT_SEND;
+        if (send && c->split) {
+            me.s_start = dmax(t, st->send_free);
+            me.s_end = me.s_start + c->alpha_s + (double)send_bytes(E, x) * c->beta_s;
+            st->send_free = me.s_end;
+            st->end = dmax(st->end, me.s_end);
+        }
+        void *got;
+        int src = send ? r : x->peer, dst = send ? x->peer : r;
+        int m = ic_match_post(&E->match, x->kind, src, dst, &me, &got);
+        if (m < 0)
+            return -1;
+        if (m == 1) {
+            cpend_t other = *(const cpend_t *)got;
+            if (send ? message(E, &me, &other) : message(E, &other, &me))
                 return -1;
-            if (q->head >= 0 && q->kind == IC_ACT_RECV) {
-                cpend_t rp = E->pool[dequeue(E, q)];
-                if (message(E, &me, &rp))
-                    return -1;
-            } else if (enqueue(E, q, IC_ACT_SEND, &me)) {
-                return -1;
-            }
-        } else {
-            cpair_t *q = pair_get(E, x->peer, r);
-            if (!q)
-                return -1;
-            if (q->head >= 0 && q->kind == IC_ACT_SEND) {
-                cpend_t sp = E->pool[dequeue(E, q)];
-                if (message(E, &sp, &me))
-                    return -1;
-            } else if (enqueue(E, q, IC_ACT_RECV, &me)) {
-                return -1;
-            }
         }
     }
     st->pending--;
@@ -404,17 +289,15 @@ int ic_cost_eval(const ic_sched_t *scheds, int p, const ic_cost_params_t *c, int
     E.p = p;
     E.c = c;
     E.chart = want_chart;
-    E.freel = -1;
     int rc = -1;
     for (int r = 0; r < p; r++)
         if (ic_sched_ok(&scheds[r]))
             return -1;
-    E.tabcap = 256;
+    int match_rc = ic_match_init(&E.match, p, sizeof(cpend_t));
     E.st = calloc((size_t)p, sizeof(*E.st));
-    E.tab = calloc(E.tabcap, sizeof(*E.tab));
     E.heap = malloc((size_t)p * sizeof(*E.heap));
     out->rank_time = calloc((size_t)p, sizeof(double));
-    if (!E.st || !E.tab || !E.heap || !out->rank_time)
+    if (match_rc || !E.st || !E.heap || !out->rank_time)
         goto out;
     for (int r = 0; r < p; r++)
         heap_push(&E, 0.0, r);
@@ -434,15 +317,13 @@ int ic_cost_eval(const ic_sched_t *scheds, int p, const ic_cost_params_t *c, int
     }
     if (ndone != p)
         goto out; /* some rank waits forever */
-    for (size_t i = 0; i < E.tabcap; i++)
-        if (E.tab[i].key && E.tab[i].head >= 0)
-            goto out; /* split model: a send nobody received */
+    if (ic_match_waiting(&E.match))
+        goto out; /* split model: a send nobody received */
     rc = 0;
 out:
     free(E.st);
-    free(E.tab);
+    ic_match_free(&E.match);
     free(E.heap);
-    free(E.pool);
     if (rc == 0) {
         out->events = E.ev;
         out->nevents = E.nev;

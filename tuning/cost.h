@@ -13,6 +13,10 @@
  * ranks exchange messages in the same round: COMMS2 measures it, and over
  * TCP it can be twice beta for messages of x_min bytes and more); local reductions cost n gamma and copies
  * n delta (delta defaults to 0), after the round's messages.
+ *
+ * The parameters and their defaults (cost_params.c) serve the runtime's
+ * closed-form choice too; the evaluator itself (cost.c) is tool code, in
+ * libictools with the simulator, not in the installed library.
  */
 #ifndef IC_COST_H
 #define IC_COST_H

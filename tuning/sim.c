@@ -17,9 +17,8 @@
  * data of posting time.  In eager mode (rendezvous == 0) a SEND that finds
  * no posted RECV is snapshotted (copied) when posted.
  *
- * Pending messages live in per-pair FIFO queues found through an open
- * addressing hash table keyed by (src, dst).  At most one side of a pair
- * can have unmatched entries, so one queue per pair suffices.  The work is
+ * Pending messages wait in the per-pair FIFO queues of the matcher
+ * (algorithms/match.c, shared with the cost evaluator).  The work is
  * O(total actions + total elements moved), independent of p per round.
  *
  * Reductions.  Element a (op) b, written into the REDUCE destination:
@@ -47,6 +46,7 @@
  * type for all buffers, so COPY counts must be equal here.
  */
 #include "sim.h"
+#include "match.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -151,18 +151,12 @@ static const char *bname(ic_buf_t b)
 
 /* ------------------------------------------------------------ run state */
 
+/* A posted SEND or RECV waiting in the matcher. */
 typedef struct pend {
     int rank;          /* rank that posted it                     */
     size_t act;        /* index into that rank's acts             */
     ic_sim_elem_t *snap; /* eager SEND snapshot, or NULL          */
-    int next;          /* next entry of the pair's queue, or -1  */
 } pend_t;
-
-typedef struct pairq {
-    uint64_t key;      /* src * p + dst + 1; 0 = empty slot       */
-    int head, tail;    /* queue of pend_t indices, -1 when empty  */
-    int kind;          /* IC_ACT_SEND or IC_ACT_RECV: what waits  */
-} pairq_t;
 
 typedef struct rstate {
     size_t round;      /* current round                           */
@@ -183,54 +177,12 @@ typedef struct run {
     rstate_t *st;
     size_t *base;          /* first global action index of each rank */
     unsigned char *matched; /* per global action                     */
-    pend_t *pool;
-    size_t npool, poolcap;
-    int freel;             /* free list of pool entries, -1 = empty */
-    pairq_t *tab;
-    size_t tabcap;         /* power of two                          */
-    size_t ntab;           /* pairs in the table                    */
+    ic_match_t match;      /* entries: pend_t                       */
     int *work;
     int nwork;
     span_t *spans;
     size_t spancap;
 } run_t;
-
-static size_t pair_slot(const pairq_t *tab, size_t cap, uint64_t key)
-{
-    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
-    while (tab[i].key != 0 && tab[i].key != key)
-        i = (i + 1) & (cap - 1);
-    return i;
-}
-
-/* The queue of pair (src, dst), created empty if new; NULL when out of
- * memory.  The table grows to keep its load at most one half. */
-static pairq_t *pair_get(run_t *R, int src, int dst)
-{
-    uint64_t key = (uint64_t)src * (uint64_t)R->p + (uint64_t)dst + 1;
-    size_t i = pair_slot(R->tab, R->tabcap, key);
-    if (R->tab[i].key == key)
-        return &R->tab[i];
-    if (2 * (R->ntab + 1) > R->tabcap) {
-        size_t ncap = 2 * R->tabcap;
-        pairq_t *nt = calloc(ncap, sizeof(*nt));
-        if (!nt)
-            return NULL;
-        for (size_t j = 0; j < R->tabcap; j++)
-            if (R->tab[j].key)
-                nt[pair_slot(nt, ncap, R->tab[j].key)] = R->tab[j];
-        free(R->tab);
-        R->tab = nt;
-        R->tabcap = ncap;
-        i = pair_slot(R->tab, R->tabcap, key);
-    }
-    pairq_t *q = &R->tab[i];
-    q->key = key;
-    q->head = q->tail = -1;
-    q->kind = -1;
-    R->ntab++;
-    return q;
-}
 
 static size_t limit(const ic_sim_t *sim, int r, ic_buf_t b)
 {
@@ -296,64 +248,6 @@ static int deliver(run_t *R, int s, size_t sact, const ic_sim_elem_t *snap, int 
         done_one(R, s);
     }
     return 0;
-}
-
-static int pool_add(run_t *R, int rank, size_t act, ic_sim_elem_t *snap)
-{
-    if (R->freel >= 0) {
-        int i = R->freel;
-        pend_t *e = &R->pool[i];
-        R->freel = e->next;
-        e->rank = rank;
-        e->act = act;
-        e->snap = snap;
-        e->next = -1;
-        return i;
-    }
-    if (R->npool == R->poolcap) {
-        size_t ncap = R->poolcap ? 2 * R->poolcap : 256;
-        pend_t *np = realloc(R->pool, ncap * sizeof(*np));
-        if (!np)
-            return -1;
-        R->pool = np;
-        R->poolcap = ncap;
-    }
-    pend_t *e = &R->pool[R->npool];
-    e->rank = rank;
-    e->act = act;
-    e->snap = snap;
-    e->next = -1;
-    return (int)R->npool++;
-}
-
-static int enqueue(run_t *R, pairq_t *q, int kind, int rank, size_t act, ic_sim_elem_t *snap)
-{
-    int i = pool_add(R, rank, act, snap);
-    if (i < 0) {
-        free(snap);
-        seterr(R->sim, "out of memory");
-        return -1;
-    }
-    if (q->tail < 0)
-        q->head = i;
-    else
-        R->pool[q->tail].next = i;
-    q->tail = i;
-    q->kind = kind;
-    return 0;
-}
-
-/* Unlink the head of q and put it on the free list; its fields stay valid
- * until the next pool_add(). */
-static int dequeue(run_t *R, pairq_t *q)
-{
-    int i = q->head;
-    q->head = R->pool[i].next;
-    if (q->head < 0)
-        q->tail = -1;
-    R->pool[i].next = R->freel;
-    R->freel = i;
-    return i;
 }
 
 static int span_cmp(const void *x, const void *y)
@@ -478,47 +372,35 @@ static int post_round(run_t *R, int r)
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         const ic_action_t *x = &a[i];
-        size_t act = first + i;
-        if (x->kind == IC_ACT_SEND) {
-            pairq_t *q = pair_get(R, r, x->peer);
-            if (!q) {
+        if (x->kind != IC_ACT_SEND && x->kind != IC_ACT_RECV)
+            continue;
+        int send = x->kind == IC_ACT_SEND;
+        pend_t me = {r, first + i, NULL};
+        void *got;
+        int src = send ? r : x->peer, dst = send ? x->peer : r;
+        int m = ic_match_post(&R->match, x->kind, src, dst, &me, &got);
+        if (m < 0) {
+            seterr(sim, "out of memory");
+            rc = -1;
+            break;
+        }
+        pend_t *e = got;
+        if (m == 1 && send) {
+            rc = deliver(R, r, me.act, NULL, e->rank, e->act);
+        } else if (m == 1) {
+            rc = deliver(R, e->rank, e->act, e->snap, r, me.act);
+            free(e->snap);
+            e->snap = NULL;
+        } else if (send && !sim->rendezvous) {
+            /* waits for its receive: keep the data of posting time */
+            e->snap = malloc((x->src.count ? x->src.count : 1) * sizeof(*e->snap));
+            if (!e->snap) {
                 seterr(sim, "out of memory");
                 rc = -1;
                 break;
             }
-            if (q->head >= 0 && q->kind == IC_ACT_RECV) {
-                int k = dequeue(R, q);
-                rc = deliver(R, r, act, NULL, R->pool[k].rank, R->pool[k].act);
-            } else {
-                ic_sim_elem_t *snap = NULL;
-                if (!sim->rendezvous) {
-                    snap = malloc((x->src.count ? x->src.count : 1) * sizeof(*snap));
-                    if (!snap) {
-                        seterr(sim, "out of memory");
-                        rc = -1;
-                        break;
-                    }
-                    if (x->src.count)
-                        memcpy(snap, ptr(sim, r, x->src), x->src.count * sizeof(*snap));
-                }
-                rc = enqueue(R, q, IC_ACT_SEND, r, act, snap);
-            }
-        } else if (x->kind == IC_ACT_RECV) {
-            pairq_t *q = pair_get(R, x->peer, r);
-            if (!q) {
-                seterr(sim, "out of memory");
-                rc = -1;
-                break;
-            }
-            if (q->head >= 0 && q->kind == IC_ACT_SEND) {
-                int k = dequeue(R, q);
-                pend_t *e = &R->pool[k];
-                rc = deliver(R, e->rank, e->act, e->snap, r, act);
-                free(e->snap);
-                e->snap = NULL;
-            } else {
-                rc = enqueue(R, q, IC_ACT_RECV, r, act, NULL);
-            }
+            if (x->src.count)
+                memcpy(e->snap, ptr(sim, r, x->src), x->src.count * sizeof(*e->snap));
         }
     }
     st->inq = was_inq;
@@ -614,14 +496,13 @@ static void report_deadlock(run_t *R)
 
 static void run_free(run_t *R)
 {
-    if (R->pool)
-        for (size_t i = 0; i < R->npool; i++)
-            free(R->pool[i].snap);
+    /* snapshots of sends still waiting (matched entries have none) */
+    for (size_t i = 0; i < R->match.npool; i++)
+        free(((pend_t *)ic_match_entry(&R->match, i))->snap);
+    ic_match_free(&R->match);
     free(R->st);
     free(R->base);
     free(R->matched);
-    free(R->pool);
-    free(R->tab);
     free(R->work);
     free(R->spans);
 }
@@ -649,7 +530,6 @@ int ic_sim_run(ic_sim_t *sim)
     memset(&R, 0, sizeof(R));
     R.sim = sim;
     R.p = sim->p;
-    R.freel = -1;
     sim->err[0] = 0;
     sim->nbad = 0;
     sim->nmsgs = 0;
@@ -676,13 +556,12 @@ int ic_sim_run(ic_sim_t *sim)
         seterr(sim, "out of memory");
         return -1;
     }
-    R.tabcap = 256;
+    int match_rc = ic_match_init(&R.match, p, sizeof(pend_t));
     R.st = calloc((size_t)p, sizeof(*R.st));
     R.base = calloc((size_t)p, sizeof(*R.base));
     R.matched = calloc(total ? total : 1, 1);
-    R.tab = calloc(R.tabcap, sizeof(*R.tab));
     R.work = malloc((size_t)p * sizeof(*R.work));
-    if (!R.st || !R.base || !R.matched || !R.tab || !R.work) {
+    if (match_rc || !R.st || !R.base || !R.matched || !R.work) {
         seterr(sim, "out of memory");
         goto out;
     }
@@ -709,14 +588,11 @@ int ic_sim_run(ic_sim_t *sim)
             report_deadlock(&R);
             goto out;
         }
-    for (size_t i = 0; i < R.tabcap; i++) {
-        pairq_t *q = &R.tab[i];
-        if (q->key && q->head >= 0) {
-            pend_t *e = &R.pool[q->head];
-            seterr(sim, "rank %d sent a message to rank %d that was never received", e->rank,
-                   sim->scheds[e->rank].acts[e->act].peer);
-            goto out;
-        }
+    const pend_t *e = ic_match_waiting(&R.match);
+    if (e) {
+        seterr(sim, "rank %d sent a message to rank %d that was never received", e->rank,
+               sim->scheds[e->rank].acts[e->act].peer);
+        goto out;
     }
     rc = 0;
 out:

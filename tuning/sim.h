@@ -14,6 +14,9 @@
  * same count, and (rendezvous mode) every send by a posted receive; a
  * schedule pair that could deadlock under MPI's rendezvous protocol is
  * reported as a deadlock.
+ *
+ * Test and tool code: in libictools (Makefile.am), never in the installed
+ * library.
  */
 #ifndef IC_SIM_H
 #define IC_SIM_H

@@ -15,8 +15,8 @@
  *
  * Three consumers read the same schedule: the MPI executor (src/executor.c),
  * the in-memory simulator (tuning/sim.c) and the cost evaluator
- * (tuning/cost.c).  This header therefore depends on nothing but the C
- * library.
+ * (tuning/cost.c).  It lives with the algorithms that build it, at the
+ * bottom of the layers, and depends on nothing but the C library.
  *
  * Rules a builder must follow (the simulator checks them):
  *   - within one round, no region written by a RECV overlaps a region read by
