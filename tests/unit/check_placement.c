@@ -1,6 +1,7 @@
 /*
  * check_placement.c -- unit tests of node-aware placement
- * (algorithms/placement.c).
+ * (algorithms/placement.c) and of the hwloc keys inside a node
+ * (src/topo_hw.c) on synthetic topologies.
  *
  * ic_place_order: the identity when keys follow rank order (blocks per
  * node, p = 1, no levels); round-robin node ids (placement.h's example,
@@ -10,7 +11,13 @@
  * permutation; every group of every level on consecutive positions, groups
  * in the order of their lowest rank, increasing ranks inside the finest
  * group).  ic_place_uniform: equal and unequal node sizes, p = 1.
+ *
+ * ic_topo_hw_keys (only when configure found hwloc): given cpusets on
+ * "pack:2 l3:2 core:4 pu:2" and on topologies without caches, with
+ * private caches only, with two shared levels, and without cores.
  */
+#include "config.h"
+
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +25,7 @@
 
 #include "placement.h"
 #include "suites.h"
+#include "topo_hw.h"
 
 static char ctx[160]; /* the case under test, for failure messages */
 #define CHECK(cond)                                                                                \
@@ -265,6 +273,103 @@ START_TEST(test_random_properties)
 }
 END_TEST
 
+/* ------------------------------------------------------ ic_topo_hw_keys */
+
+#ifdef IC_HAVE_HWLOC
+static hwloc_topology_t synthetic(const char *desc)
+{
+    hwloc_topology_t topo;
+    ck_assert_int_eq(hwloc_topology_init(&topo), 0);
+    ck_assert_msg(hwloc_topology_set_synthetic(topo, desc) == 0, "synthetic %s", desc);
+    ck_assert_int_eq(hwloc_topology_load(topo), 0);
+    return topo;
+}
+
+/* The keys of the PUs listed in `list` (hwloc's list syntax, "2-3,9"),
+ * against (want_package, want_cache). */
+static void check_set(hwloc_topology_t topo, const char *desc, const char *list, int want_package,
+                      int want_cache)
+{
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    ck_assert_msg(set != NULL, "hwloc_bitmap_alloc");
+    ck_assert_int_eq(hwloc_bitmap_list_sscanf(set, list), 0);
+    int pkg = 7, cache = 7;
+    snprintf(ctx, sizeof ctx, "%s, PUs {%s}", desc, list);
+    CHECK_EQ(ic_topo_hw_keys(topo, set, &pkg, &cache), 0);
+    CHECK_EQ(pkg, want_package);
+    CHECK_EQ(cache, want_cache);
+    hwloc_bitmap_free(set);
+}
+
+START_TEST(test_hw_l3)
+{
+    /* 2 packages x 2 L3 x 4 cores x 2 PUs: L3 j holds PUs 8j .. 8j+7,
+     * package i PUs 16i .. 16i+15. */
+    const char *d = "pack:2 l3:2 core:4 pu:2";
+    hwloc_topology_t topo = synthetic(d);
+    check_set(topo, d, "9", 0, 1);
+    check_set(topo, d, "2-3", 0, 0);   /* core 1 */
+    check_set(topo, d, "0,7", 0, 0);   /* two cores of one L3 */
+    check_set(topo, d, "31", 1, 3);    /* the last PU */
+    check_set(topo, d, "16-23", 1, 2); /* a whole L3 */
+    check_set(topo, d, "0-15", 0, -1); /* a package: two L3 */
+    check_set(topo, d, "15-16", -1, -1);
+    check_set(topo, d, "0-31", -1, -1); /* unbound */
+    check_set(topo, d, "", -1, -1);     /* empty */
+    check_set(topo, d, "40", -1, -1);   /* outside the machine */
+    int pkg = 7, cache = 7;
+    snprintf(ctx, sizeof ctx, "NULL set");
+    CHECK_EQ(ic_topo_hw_keys(topo, NULL, &pkg, &cache), -1);
+    CHECK_EQ(pkg, -1);
+    CHECK_EQ(cache, -1);
+    hwloc_topology_destroy(topo);
+}
+END_TEST
+
+START_TEST(test_hw_other_shapes)
+{
+    /* No caches: packages only. */
+    const char *d = "pack:2 core:2 pu:2";
+    hwloc_topology_t topo = synthetic(d);
+    check_set(topo, d, "5", 1, -1);
+    check_set(topo, d, "0-3", 0, -1);
+    check_set(topo, d, "3-4", -1, -1);
+    hwloc_topology_destroy(topo);
+    /* Private caches only (one L2 per core): no shared cache. */
+    d = "pack:2 l2:4 core:1 pu:2";
+    topo = synthetic(d);
+    check_set(topo, d, "3", 0, -1);
+    check_set(topo, d, "8-9", 1, -1);
+    hwloc_topology_destroy(topo);
+    /* Shared L3 and L2 pairs: the deepest shared level, the L2. */
+    d = "pack:2 l3:1 l2:2 core:2 pu:1";
+    topo = synthetic(d);
+    check_set(topo, d, "3", 0, 1);
+    check_set(topo, d, "4", 1, 2);
+    check_set(topo, d, "1-2", 0, -1); /* two L2 of one L3 */
+    hwloc_topology_destroy(topo);
+    /* No cores: caches shared by PUs. */
+    d = "pack:2 l3:2 pu:4";
+    topo = synthetic(d);
+    check_set(topo, d, "5", 0, 1);
+    check_set(topo, d, "12-15", 1, 3);
+    hwloc_topology_destroy(topo);
+}
+END_TEST
+
+START_TEST(test_hw_local)
+{
+    /* This machine: whatever it is, the call answers and is stable. */
+    int p1, c1, p2, c2;
+    int rc = ic_topo_hw_local(&p1, &c1);
+    CHECK(rc == 0 || (p1 == -1 && c1 == -1));
+    CHECK_EQ(ic_topo_hw_local(&p2, &c2), rc);
+    CHECK_EQ(p1, p2);
+    CHECK_EQ(c1, c2);
+}
+END_TEST
+#endif /* IC_HAVE_HWLOC */
+
 static void add_case(Suite *s, const char *name, const TTest *t, int timeout)
 {
     TCase *tc = tcase_create(name);
@@ -282,5 +387,10 @@ Suite *suite_placement(void)
     add_case(s, "key_values", test_key_values, 10);
     add_case(s, "bad_args", test_bad_args, 10);
     add_case(s, "random", test_random_properties, 60);
+#ifdef IC_HAVE_HWLOC
+    add_case(s, "hw_l3", test_hw_l3, 10);
+    add_case(s, "hw_other_shapes", test_hw_other_shapes, 10);
+    add_case(s, "hw_local", test_hw_local, 10);
+#endif
     return s;
 }
