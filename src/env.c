@@ -41,6 +41,10 @@
  *                                 Default 32 KiB across nodes (below Open
  *                                 MPI's TCP eager limit), whole within one
  *                                 and under SimGrid's SMPI
+ *   INTERCOM_RANKS_PER_NODE=Q     placement (topo.c): consecutive blocks of
+ *                                 Q ranks of MPI_COMM_WORLD form a node,
+ *                                 instead of MPI's shared-memory domains
+ *                                 (default 0: ask MPI)
  *   INTERCOM_<OP>_ALGORITHM=PLAN  force a plan: an algorithm's name or a
  *                                 mesh plan (algorithms/plan.h; select.c)
  *   INTERCOM_MESH=RxC[xD...]      only plans on this mesh shape, for every
@@ -51,6 +55,7 @@
 #include "ic_internal.h"
 #include "choose.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -116,6 +121,11 @@ const ic_env_t *ic_env(void)
     env.chunk = (size_t)getd("INTERCOM_CHUNK", 32768);
 #endif
     env.chunk_node = (size_t)getd("INTERCOM_CHUNK", 0);
+    double q = getd("INTERCOM_RANKS_PER_NODE", 0);
+    env.ranks_per_node = q >= 1 && q <= INT_MAX && q == (int)q ? (int)q : 0;
+    if (q != env.ranks_per_node && ic_world_rank() == 0)
+        fprintf(stderr, "InterCom: ignoring INTERCOM_RANKS_PER_NODE=%g (expected a whole number)\n",
+                q);
     v = getenv("INTERCOM_MESH");
     env.mesh = v && *v ? v : NULL;
     env.mesh_ndims = 0;

@@ -235,6 +235,8 @@ typedef struct ic_env {
     const char *mesh;           /* INTERCOM_MESH as given, or NULL       */
     int mesh_dims[IC_PLAN_MAXDIMS]; /* ... parsed: RxC or RxCxD ...       */
     int mesh_ndims;             /* ... 0 when unset or unreadable       */
+    int ranks_per_node;         /* INTERCOM_RANKS_PER_NODE (topo.c); 0:
+                                   MPI says which ranks share a node     */
 } ic_env_t;
 
 const ic_env_t *ic_env(void);
@@ -243,5 +245,24 @@ int ic_world_rank(void);
 /* ------------------------------------------------------------- topology */
 
 int ic_topo_ncores(void); /* cores of this node (hwloc; sysconf without it) */
+
+/* Placement on a logical mesh (algorithms/placement.h).  Keys per rank:
+ * node (the lowest rank of comm on that node), package, shared cache
+ * (hwloc; -1 where unknown), IC_TOPO_NLEVELS ints per rank. */
+#define IC_TOPO_NLEVELS 3
+
+/* Collective on comm, whose errors should return (a context's private
+ * communicator): every rank's keys into keys (size x IC_TOPO_NLEVELS
+ * ints), the same on every rank; *nlevels = IC_TOPO_NLEVELS.  Nodes from
+ * INTERCOM_RANKS_PER_NODE when set.  Returns an MPI error code; keys are
+ * valid on every rank or on none (a failure on one rank is agreed on). */
+int ic_topo_keys(MPI_Comm comm, int *keys, int *nlevels);
+
+/* Collective: the placement of comm's ranks, order[pos] = rank (size
+ * ints), and *q the ranks per node when every node holds the same number
+ * (ic_place_uniform), else 0.  Never fails half-way: on any error the
+ * identity and q = 0 on every rank (said under INTERCOM_VERBOSE), and the
+ * error code is returned. */
+int ic_topo_order(MPI_Comm comm, int *order, int *q);
 
 #endif /* IC_INTERNAL_H */

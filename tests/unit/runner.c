@@ -26,6 +26,7 @@ static const struct {
     {"primitives", suite_primitives},
     {"collectives", suite_collectives},
     {"bench_fit", suite_bench_fit},
+    {"placement", suite_placement},
 };
 
 int main(int argc, char **argv)

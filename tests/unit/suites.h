@@ -15,5 +15,6 @@ Suite *suite_cost_formulas(void);
 Suite *suite_primitives(void);
 Suite *suite_collectives(void);
 Suite *suite_bench_fit(void);
+Suite *suite_placement(void);
 
 #endif
