@@ -328,20 +328,25 @@ typedef int (*ic_builder_fn)(ic_sched_t *s, const ic_coll_args_t *a);
 /* The alpha-beta-gamma parameters the algorithms' closed-form costs and
  * segment rules are written in (tuning/cost.h has the full model). */
 typedef struct ic_model {
-    double alpha;    /* start-up of a message, s        */
-    double beta;     /* transfer time per byte, s/B      */
-    double beta_x;   /* the same, per direction, when two
-                        ranks exchange (both ways at once) */
-    size_t x_min;    /* ... messages of at least x_min bytes;
-                        shorter ones exchange at beta      */
-    double gamma;    /* reduction time per byte, s/B     */
-    size_t elem;     /* bytes per element of the call    */
-    double overhead; /* LogGP's o: the part of alpha that keeps
-                        the sender busy (the rest is in flight);
-                        0 = all of alpha (plain alpha-beta)       */
-    size_t burst;    /* rate-bound links: bytes a port sends
-                        ahead of its rate (a token bucket);
-                        0 = plain alpha-beta (see below)   */
+    double alpha;                /* start-up of a message, s        */
+    double beta;                 /* transfer time per byte, s/B      */
+    double beta_x;               /* the same, per direction, when two
+                                    ranks exchange (both ways at once) */
+    size_t x_min;                /* ... messages of at least x_min bytes;
+                                    shorter ones exchange at beta      */
+    double gamma;                /* reduction time per byte, s/B     */
+    size_t elem;                 /* bytes per element of the call    */
+    double overhead;             /* LogGP's o: the part of alpha that keeps
+                                    the sender busy (the rest is in flight);
+                                    0 = all of alpha (plain alpha-beta)       */
+    size_t burst;                /* rate-bound links: bytes a port sends
+                                    ahead of its rate (a token bucket);
+                                    0 = plain alpha-beta (see below)   */
+    const struct ic_model *node; /* two levels: the model of lines
+                        that stay inside one node, whose ranks are
+                        node_ranks consecutive mesh positions
+                        (node-aware placement); NULL = one level */
+    int node_ranks;
 } ic_model_t;
 
 /*

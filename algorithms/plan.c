@@ -378,6 +378,16 @@ double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int
     return alg->cost(&b, m);
 }
 
+const ic_model_t *ic_plan_step_model(const ic_plan_t *pl, int t, const ic_model_t *m)
+{
+    if (!m->node || m->node_ranks < 2 || pl->ndims == 0)
+        return m;
+    long block = 1; /* positions of the sub-mesh of dimensions dim.. */
+    for (int i = pl->step[t].dim; i < pl->ndims; i++)
+        block *= pl->dims[i];
+    return m->node_ranks % block == 0 ? m->node : m;
+}
+
 static double walk(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m, int resolve)
 {
     if (pl->ndims == 0) {
@@ -396,7 +406,7 @@ static double walk(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m, 
         const ic_algorithm_t *alg = pl->step[t].alg;
         size_t param = pl->step[t].param;
         v = ic_plan_step_input(a, d, v);
-        cost += ic_plan_step_cost(alg, a, d, v, &param, m);
+        cost += ic_plan_step_cost(alg, a, d, v, &param, ic_plan_step_model(pl, t, m));
         if (resolve)
             pl->step[t].param = param;
         v = ic_plan_step_output(a, alg, d, v);

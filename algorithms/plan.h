@@ -164,6 +164,10 @@ double ic_plan_cost(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_model
  * stored there).  ic_plan_cost is the sum of the step costs along
  * the plan. */
 double ic_plan_start(const ic_coll_args_t *a);
+/* The model step t is priced with: m->node when its lines stay inside one
+ * node (the dimensions from the step's on span a divisor of m->node_ranks
+ * consecutive positions), else m. */
+const ic_model_t *ic_plan_step_model(const ic_plan_t *pl, int t, const ic_model_t *m);
 double ic_plan_step_input(const ic_coll_args_t *a, int d, double v);
 double ic_plan_step_output(const ic_coll_args_t *a, const ic_algorithm_t *alg, int d, double v);
 double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int d, double v,

@@ -42,6 +42,7 @@ static void ctx_destroy(ic_ctx_t *ctx)
         MPI_Comm_free(&ctx->comm);
     ic_sched_free(&ctx->sched);
     free(ctx->reqs);
+    free(ctx->order);
     for (int b = 0; b < IC_NBUF; b++)
         free(ctx->scratch[b]);
     free(ctx);
@@ -120,23 +121,54 @@ static int private_copy(MPI_Comm comm, MPI_Comm *out)
 
 /* The selector's cost model and the executor's piece size: shared
  * memory's when every rank of the communicator is on this node, a
- * cluster's otherwise (collective, like
- * the duplication; every rank reaches the same answer). */
+ * cluster's otherwise; and the placement of the ranks on meshes (topo.c):
+ * when the nodes hold the same number q of ranks and there are several,
+ * ranks of a node are consecutive mesh positions and lines inside a node
+ * are priced with shared memory's model (two levels); with uneven nodes
+ * the identity placement and one level (every line priced as crossing
+ * nodes).  Collective, like the duplication; every rank reaches the same
+ * answer. */
 static int pick_model(ic_ctx_t *ctx)
 {
     MPI_Comm node;
     int nsize = 0;
     ctx->cost = &ic_env()->cost;
+    ctx->cost_in = NULL;
+    ctx->node_ranks = 0;
+    ctx->order = NULL;
     ctx->chunk = ic_env()->chunk;
-    if (MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) !=
-        MPI_SUCCESS)
-        return MPI_SUCCESS; /* no node information: keep the cluster's model */
-    int rc = MPI_Comm_size(node, &nsize);
-    MPI_Comm_free(&node);
-    if (rc == MPI_SUCCESS && nsize == ctx->size) {
-        ctx->cost = &ic_env()->cost_node;
-        ctx->chunk = ic_env()->chunk_node;
+    if (MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+        MPI_SUCCESS) {
+        int rc = MPI_Comm_size(node, &nsize);
+        MPI_Comm_free(&node);
+        if (rc == MPI_SUCCESS && nsize == ctx->size) {
+            ctx->cost = &ic_env()->cost_node;
+            ctx->chunk = ic_env()->chunk_node;
+        }
     }
+    if (ctx->size < 4) /* no mesh has two dimensions of 2 or more */
+        return MPI_SUCCESS;
+    int *order = malloc((size_t)ctx->size * sizeof(int)), q = 0;
+    int ok = order != NULL, all_ok = 0;
+    /* every rank must take part in ic_topo_order, or none */
+    if (PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, ctx->comm) != MPI_SUCCESS || !all_ok) {
+        free(order);
+        return MPI_SUCCESS;
+    }
+    if (ic_topo_order(ctx->comm, order, &q) != MPI_SUCCESS)
+        q = 0; /* the identity everywhere */
+    int identity = 1;
+    for (int i = 0; i < ctx->size; i++)
+        identity &= order[i] == i;
+    if (q >= 2 && q < ctx->size) {
+        ctx->cost = &ic_env()->cost;
+        ctx->cost_in = &ic_env()->cost_node;
+        ctx->node_ranks = q;
+    }
+    if (identity || q == 0)
+        free(order);
+    else
+        ctx->order = order;
     return MPI_SUCCESS;
 }
 

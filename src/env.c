@@ -84,10 +84,7 @@ const ic_env_t *ic_env(void)
     const char *v = getenv("INTERCOM_VERBOSE");
     env.verbose = (v && *v && *v != '0');
     ic_cost_defaults(&env.cost);
-    env.cost_node = env.cost;
-    env.cost_node.alpha = 1e-6;      /* shared memory: about 1 us ...       */
-    env.cost_node.beta = 1.0 / 5e9;  /* ... 5 GB/s per copy ...             */
-    env.cost_node.gamma = 1.0 / 2e9; /* ... and 2 GB/s reduced             */
+    ic_cost_defaults_node(&env.cost_node);
     ic_cost_params_t *both[2] = {&env.cost, &env.cost_node};
     for (int i = 0; i < 2; i++) {
         both[i]->alpha = getd("INTERCOM_ALPHA", both[i]->alpha);

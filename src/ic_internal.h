@@ -39,18 +39,22 @@ typedef struct ic_decision {
     int root;
     int commutative;
     unsigned long key; /* hash of counts for v-variants        */
-    ic_plan_t plan; /* the choice, parameters resolved    */
+    ic_plan_t plan;    /* the choice, parameters resolved    */
 } ic_decision_t;
 
 typedef struct ic_ctx {
     MPI_Comm user; /* the user's communicator (attribute holder) */
     MPI_Comm comm; /* private duplicate: all library traffic     */
     int rank, size;
-    const ic_cost_params_t *cost; /* the selector's model for this comm */
-    size_t chunk;                 /* piece size of long messages (bytes,
-                                     0 = whole; ic_env_t.chunk)          */
-    ic_sched_t sched;             /* reused between calls                       */
-    MPI_Request *reqs;            /* reused request array                       */
+    const ic_cost_params_t *cost;    /* the selector's model for this comm */
+    const ic_cost_params_t *cost_in; /* two levels: lines inside a node ... */
+    int node_ranks;                  /* ... of this many ranks (0: one level) */
+    int *order;                      /* placement: rank at each mesh position,
+                                        NULL = identity (context.c)         */
+    size_t chunk;                    /* piece size of long messages (bytes,
+                                        0 = whole; ic_env_t.chunk)          */
+    ic_sched_t sched;                /* reused between calls                       */
+    MPI_Request *reqs;               /* reused request array                       */
     size_t nreqs_cap;
     void *scratch[IC_NBUF]; /* cached scratch allocations      */
     size_t scratch_bytes[IC_NBUF];
@@ -220,23 +224,23 @@ void ic_record_packed(ic_coll_t c, size_t bytes);
 /* ---------------------------------------------------------- environment */
 
 typedef struct ic_env {
-    int verbose;                /* INTERCOM_VERBOSE                      */
-    ic_cost_params_t cost;      /* INTERCOM_ALPHA, _BETA, _GAMMA, or a
-                                   switched cluster's figures           */
-    ic_cost_params_t cost_node; /* the same, or shared memory's figures,
-                                   for communicators within one node    */
-    size_t scratch_cache;       /* INTERCOM_SCRATCH_CACHE (bytes)        */
-    size_t scratch_slack;       /* INTERCOM_SCRATCH_SLACK (bytes): up to
-                                   this message length a call's scratch
-                                   may reach twice the message            */
-    size_t chunk, chunk_node;   /* INTERCOM_CHUNK: messages go in pieces
-                                   of at most this many bytes (executor.c)
-                                   across nodes, within one; 0 = whole   */
-    const char *mesh;           /* INTERCOM_MESH as given, or NULL       */
+    int verbose;                    /* INTERCOM_VERBOSE                      */
+    ic_cost_params_t cost;          /* INTERCOM_ALPHA, _BETA, _GAMMA, or a
+                                       switched cluster's figures           */
+    ic_cost_params_t cost_node;     /* the same, or shared memory's figures,
+                                       for communicators within one node    */
+    size_t scratch_cache;           /* INTERCOM_SCRATCH_CACHE (bytes)        */
+    size_t scratch_slack;           /* INTERCOM_SCRATCH_SLACK (bytes): up to
+                                       this message length a call's scratch
+                                       may reach twice the message            */
+    size_t chunk, chunk_node;       /* INTERCOM_CHUNK: messages go in pieces
+                                       of at most this many bytes (executor.c)
+                                       across nodes, within one; 0 = whole   */
+    const char *mesh;               /* INTERCOM_MESH as given, or NULL       */
     int mesh_dims[IC_PLAN_MAXDIMS]; /* ... parsed: RxC or RxCxD ...       */
-    int mesh_ndims;             /* ... 0 when unset or unreadable       */
-    int ranks_per_node;         /* INTERCOM_RANKS_PER_NODE (topo.c); 0:
-                                   MPI says which ranks share a node     */
+    int mesh_ndims;                 /* ... 0 when unset or unreadable       */
+    int ranks_per_node;             /* INTERCOM_RANKS_PER_NODE (topo.c); 0:
+                                       MPI says which ranks share a node     */
 } ic_env_t;
 
 const ic_env_t *ic_env(void);

@@ -120,12 +120,18 @@ static const int *mesh_shape(const ic_coll_args_t *a, int *nshape)
 int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
 {
     ic_coll_t c = a->coll;
+    a->order = ctx->order; /* mesh plans place ranks (1-D plans ignore it) */
     const ic_plan_t *f = ic_forced(c);
     if (f) {
         const char *why = NULL;
         if (ic_plan_usable(f, a, &why)) {
             *pl = *f;
-            ic_model_t m = ic_model_of(ctx->cost, elem);
+            ic_model_t m = ic_model_of(ctx->cost, elem), mnode;
+            if (ctx->cost_in) {
+                mnode = ic_model_of(ctx->cost_in, elem);
+                m.node = &mnode;
+                m.node_ranks = ctx->node_ranks;
+            }
             ic_plan_resolve(pl, a, &m);
             a->seg = pl->param;
             return 0;
@@ -152,7 +158,8 @@ int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
     long priced = 0;
     int nshape = 0;
     const int *shape = mesh_shape(a, &nshape);
-    if (ic_choose_plan(a, ctx->cost, elem, shape, nshape, pl, &best_t, &priced) != 0)
+    if (ic_choose_plan(a, ctx->cost, ctx->cost_in, ctx->node_ranks, elem, shape, nshape, pl,
+                       &best_t, &priced) != 0)
         return -1;
     a->seg = pl->param;
     if (ic_env()->verbose && ctx->rank == 0) {

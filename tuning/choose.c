@@ -27,6 +27,8 @@ ic_model_t ic_model_of(const ic_cost_params_t *c, size_t elem)
     m.elem = elem;
     m.burst = c->burst;
     m.overhead = c->overhead;
+    m.node = NULL;
+    m.node_ranks = 0;
     return m;
 }
 
@@ -78,6 +80,7 @@ const ic_algorithm_t *ic_choose(const ic_coll_args_t *a, const ic_cost_params_t 
 
 typedef struct memo {
     const ic_algorithm_t *alg;
+    const ic_model_t *m;
     int d;
     size_t v;
     double cost;
@@ -96,20 +99,23 @@ typedef struct search {
     memo_t *memo;
 } search_t;
 
-static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v)
+static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v,
+                        const ic_model_t *m)
 {
     size_t key = (size_t)(v + 0.5);
-    size_t h =
-        ((size_t)(uintptr_t)alg * 31u + (size_t)d * 1000003u + key * 2654435761u) % MEMO_SIZE;
+    size_t h = ((size_t)(uintptr_t)alg * 31u + (size_t)(uintptr_t)m * 7u + (size_t)d * 1000003u +
+                key * 2654435761u) %
+               MEMO_SIZE;
     if (S->memo) {
         for (int probe = 0; probe < 8; probe++) {
             memo_t *e = &S->memo[(h + (size_t)probe) % MEMO_SIZE];
-            if (e->alg == alg && e->d == d && e->v == key)
+            if (e->alg == alg && e->m == m && e->d == d && e->v == key)
                 return e->cost;
             if (!e->alg) {
                 size_t param = 0;
-                e->cost = ic_plan_step_cost(alg, S->a, d, v, &param, S->m);
+                e->cost = ic_plan_step_cost(alg, S->a, d, v, &param, m);
                 e->alg = alg;
+                e->m = m;
                 e->d = d;
                 e->v = key;
                 e->param = param;
@@ -118,7 +124,7 @@ static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v)
         }
     }
     size_t param = 0;
-    return ic_plan_step_cost(alg, S->a, d, v, &param, S->m);
+    return ic_plan_step_cost(alg, S->a, d, v, &param, m);
 }
 
 /* Every combination of step algorithms for the shape and order in cur,
@@ -139,11 +145,12 @@ static void try_steps(search_t *S, int t, double v, double sofar)
     }
     int d = S->cur.dims[S->cur.step[t].dim];
     double in = ic_plan_step_input(S->a, d, v);
+    const ic_model_t *m = ic_plan_step_model(&S->cur, t, S->m);
     for (int i = 0; i < S->nalgs; i++) {
         const ic_algorithm_t *alg = S->algs[i];
         S->cur.step[t].alg = alg;
         S->cur.step[t].param = 0;
-        double c = step_cost(S, alg, d, in);
+        double c = step_cost(S, alg, d, in, m);
         S->priced++;
         if (c >= 0)
             try_steps(S, t + 1, ic_plan_step_output(S->a, alg, d, in), sofar + c);
@@ -210,10 +217,16 @@ static void try_shapes(search_t *S, int t, int rest, int maxk)
     }
 }
 
-int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, size_t elem,
-                   const int *shape, int nshape, ic_plan_t *best, double *t, long *priced)
+int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, const ic_cost_params_t *node,
+                   int node_ranks, size_t elem, const int *shape, int nshape, ic_plan_t *best,
+                   double *t, long *priced)
 {
-    ic_model_t m = ic_model_of(c, elem);
+    ic_model_t m = ic_model_of(c, elem), mnode;
+    if (node && node_ranks >= 2 && node_ranks < a->size) {
+        mnode = ic_model_of(node, elem);
+        m.node = &mnode;
+        m.node_ranks = node_ranks;
+    }
     search_t S;
     memset(&S, 0, sizeof(S));
     S.a = a;

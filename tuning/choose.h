@@ -44,8 +44,8 @@ ic_model_t ic_model_of(const ic_cost_params_t *c, size_t elem);
 
 /* Segment size (elements) of a pipelined algorithm (one with a seg_rule)
  * for the call a under the cost parameters c; 0 for other algorithms. */
-size_t ic_choose_seg(const ic_algorithm_t *alg, const ic_coll_args_t *a,
-                     const ic_cost_params_t *c, size_t elem);
+size_t ic_choose_seg(const ic_algorithm_t *alg, const ic_coll_args_t *a, const ic_cost_params_t *c,
+                     size_t elem);
 
 /* Closed-form cost of `alg` for the call a (a pipelined algorithm with
  * a->seg == 0 gets the segment of ic_choose_seg()). */
@@ -69,16 +69,22 @@ double ic_predict_plan(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_co
  * (ic_plan_cost): every registered 1-D algorithm, and mesh plans on every
  * ordered factorisation of a->size into two or three dimensions of at
  * least 2, visited fastest dimension first (slowest first for a
- * non-commutative reduce_scatter, which needs it), and every combination of the collective's step algorithms.  Ties go to
- * the plan met first (1-D before meshes, fewer dimensions first).  With
+ * non-commutative reduce_scatter, which needs it), and every combination of the collective's step
+ * algorithms.  Ties go to the plan met first (1-D before meshes, fewer dimensions first).  With
  * `shape` (nshape dimensions multiplying to a->size; INTERCOM_MESH) only
  * plans on that shape, in every visit order; a shape of one dimension
  * means the 1-D plans.  The winner's parameters are resolved.  Returns 0,
  * or -1 when nothing can serve the call.  *t: its predicted time; *priced:
- * how many plans were priced.
+ * how many plans were priced.  Two levels: with `node` and node_ranks
+ * (the ranks of every node, consecutive mesh positions under the
+ * placement a->order; 2 <= node_ranks < a->size), a step whose lines stay
+ * inside a node is priced with `node`'s parameters (ic_plan_step_model),
+ * so the selector sees the node-aware hybrids (reduce-scatter inside the
+ * nodes, allreduce across, allgather inside) for what they are.
  */
-int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, size_t elem,
-                   const int *shape, int nshape, ic_plan_t *best, double *t, long *priced);
+int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, const ic_cost_params_t *node,
+                   int node_ranks, size_t elem, const int *shape, int nshape, ic_plan_t *best,
+                   double *t, long *priced);
 
 /* Cheapest usable algorithm by ic_estimate(), or NULL.  *t (if not NULL)
  * gets its estimated time. */

@@ -11,8 +11,8 @@
  * the round that posts the matching receive, and both ports are free.  In
  * the plain model it takes alpha + n beta (alpha + n beta_x when the two
  * ranks exchange messages in the same round: COMMS2 measures it, and over
- * TCP it can be twice beta for messages of x_min bytes and more); local reductions cost n gamma and copies
- * n delta (delta defaults to 0), after the round's messages.
+ * TCP it can be twice beta for messages of x_min bytes and more); local reductions cost n gamma and
+ * copies n delta (delta defaults to 0), after the round's messages.
  *
  * The parameters and their defaults (cost_params.c) serve the runtime's
  * closed-form choice too; the evaluator itself (cost.c) is tool code, in
@@ -47,22 +47,26 @@ typedef struct ic_cost_params {
                                          (ic_model_t.burst); 0 = none      */
     int split;                        /* use the send/receive split model    */
     double alpha_s, alpha_r, beta_s, beta_r;
-    size_t elem_size[IC_NBUF];        /* bytes per element of each buffer    */
+    size_t elem_size[IC_NBUF]; /* bytes per element of each buffer    */
 } ic_cost_params_t;
 
 /* Default parameters (rough figures of a 1 Gbit/s cluster), element size 1. */
 void ic_cost_defaults(ic_cost_params_t *c);
+/* The same for ranks of one node (shared memory): the library's model of
+ * communicators within a node and of mesh lines inside a node. */
+void ic_cost_defaults_node(ic_cost_params_t *c);
 
 typedef struct ic_cost_event {
-    int src, dst;          /* ranks                         */
+    int src, dst; /* ranks                         */
     size_t bytes;
-    double start, end;     /* seconds from the call's start */
+    double start, end; /* seconds from the call's start */
 } ic_cost_event_t;
 
 typedef struct ic_cost_result {
-    double time;           /* max over ranks of completion  */
-    double *rank_time;     /* p entries (owned)             */
-    ic_cost_event_t *events; size_t nevents; /* time chart (owned), if asked */
+    double time;       /* max over ranks of completion  */
+    double *rank_time; /* p entries (owned)             */
+    ic_cost_event_t *events;
+    size_t nevents; /* time chart (owned), if asked */
 } ic_cost_result_t;
 
 /* Evaluate p schedules.  want_chart: also record every message.  Returns 0,

@@ -60,6 +60,10 @@ static const struct {
     {"--burst", "BYTES", C_MODEL,
      "token bucket of rate-limited links: a broadcast or reduce whose busiest port moves at "
      "most BYTES is priced by that port's bytes (default 0: none; INTERCOM_BURST)"},
+    {"--ranks-per-node", "Q", C_CHOOSE,
+     "price for nodes of Q consecutive ranks: steps whose lines stay inside a node with the "
+     "library's shared-memory model (two levels, as the library when every node holds Q "
+     "ranks; INTERCOM_RANKS_PER_NODE)"},
     {"--mesh", "RxC", C_CHOOSE,
      "only plans on this mesh shape (RxC, RxCxD; one number: the 1-D plans), as "
      "INTERCOM_MESH"},
@@ -214,8 +218,12 @@ static int cmd_list(void)
 }
 
 static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute, const int *shape,
-                      int nshape)
+                      int nshape, int q)
 {
+    ic_cost_params_t node;
+    ic_cost_defaults_node(&node);
+    node.beta_x = node.beta; /* as the library within a node (src/env.c) */
+    node.x_min = c->x_min;
     size_t *counts = calloc((size_t)p, sizeof(size_t));
     if (!counts)
         return 1;
@@ -235,7 +243,7 @@ static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute, cons
             double t = 0;
             ic_plan_t pl;
             char text[IC_PLAN_TEXT_MAX] = "(none)";
-            if (ic_choose_plan(&a, c, elem, shape, nshape, &pl, &t, NULL) == 0)
+            if (ic_choose_plan(&a, c, q ? &node : NULL, q, elem, shape, nshape, &pl, &t, NULL) == 0)
                 ic_plan_format(&pl, text, sizeof(text));
             printf("%-22s %10zu  %-40s %12.4g\n", ic_coll_name(coll),
                    coll == IC_COLL_BARRIER ? (size_t)0 : bytes, text, t);
@@ -310,8 +318,8 @@ static int cmd_schedule(const char *cname, const char *ptext, int p, size_t n, s
     return 0;
 }
 
-static int cmd_predict(const char *cname, const char *ptext, int p, size_t n, size_t elem,
-                       int root, int commute, const ic_cost_params_t *c)
+static int cmd_predict(const char *cname, const char *ptext, int p, size_t n, size_t elem, int root,
+                       int commute, const ic_cost_params_t *c)
 {
     ic_coll_t coll;
     ic_plan_t pl;
@@ -335,8 +343,8 @@ static int cmd_predict(const char *cname, const char *ptext, int p, size_t n, si
     ic_plan_format(&pl, text, sizeof(text));
     double closed = ic_plan_cost(&pl, &a, &m);
     double eval = ic_predict_plan(&pl, &a, c, elem);
-    printf("%s %s p=%d bytes=%zu closed_form_s=%.6g evaluated_s=%.6g\n", cname, text, p,
-           n * elem, closed, eval);
+    printf("%s %s p=%d bytes=%zu closed_form_s=%.6g evaluated_s=%.6g\n", cname, text, p, n * elem,
+           closed, eval);
     free(counts);
     return eval < 0 ? 1 : 0;
 }
@@ -381,7 +389,7 @@ int main(int argc, char **argv)
     ic_cost_params_t c;
     ic_cost_defaults(&c);
     const char *pos[3] = {NULL, NULL, NULL};
-    int npos = 0, x_min_set = 0, overhead_set = 0, shape[IC_PLAN_MAXDIMS], nshape = 0;
+    int npos = 0, x_min_set = 0, overhead_set = 0, shape[IC_PLAN_MAXDIMS], nshape = 0, q = 0;
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
@@ -434,6 +442,8 @@ int main(int argc, char **argv)
             elem = (size_t)strtoull(v, NULL, 10);
         else if (!strcmp(o, "--noncommutative"))
             commute = 0;
+        else if (!strcmp(o, "--ranks-per-node"))
+            q = atoi(v);
         else if (!strcmp(o, "--mesh")) {
             for (const char *q = v; *q;) {
                 char *end;
@@ -465,7 +475,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "intercom-info: --mesh has %ld ranks, -p %d\n", sp, p);
             return 2;
         }
-        return cmd_choose(p, &c, elem, commute, nshape ? shape : NULL, nshape);
+        return cmd_choose(p, &c, elem, commute, nshape ? shape : NULL, nshape, q);
     }
     if (npos != 2)
         return usage_error("%s", "schedule and predict need COLL and PLAN");
