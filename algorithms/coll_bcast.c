@@ -50,8 +50,8 @@
 #include <math.h>
 
 /* The broadcasts of the whole vector on the whole line, by primitive. */
-typedef void (*line_bcast_fn)(ic_sched_t *s, const ic_line_t *line, int root_pos,
-                              ic_region_t data, const ic_coll_args_t *a);
+typedef void (*line_bcast_fn)(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
+                              const ic_coll_args_t *a);
 
 static int on_line(ic_sched_t *s, const ic_coll_args_t *a, line_bcast_fn fn)
 {

@@ -191,17 +191,17 @@ static inline size_t ic_reduce_piece(size_t n, size_t k, size_t j, size_t *lo)
  * call a under the model m (see ic_cost_fn in algorithms.h).
  */
 typedef struct ic_terms {
-    double p;     /* ranks                                            */
-    double L;     /* ceil(log2 p)                                     */
-    double F;     /* floor(log2 p)                                    */
-    int np2;      /* p is not a power of two (folds are needed)       */
-    double f;     /* (p - 1) / p                                      */
-    double n;     /* bytes: the vector, or all blocks together        */
-    double bmax;  /* bytes of the largest block (per-rank blocks)     */
+    double p;       /* ranks                                            */
+    double L;       /* ceil(log2 p)                                     */
+    double F;       /* floor(log2 p)                                    */
+    int np2;        /* p is not a power of two (folds are needed)       */
+    double f;       /* (p - 1) / p                                      */
+    double n;       /* bytes: the vector, or all blocks together        */
+    double bmax;    /* bytes of the largest block (per-rank blocks)     */
     double a, b, g; /* alpha, beta, gamma                             */
-    double bx;    /* beta of an exchange (both directions at once)    */
-    double xmin;  /* ... for messages of at least xmin bytes          */
-    double bring; /* beta of a ring step: an exchange when p == 2     */
+    double bx;      /* beta of an exchange (both directions at once)    */
+    double xmin;    /* ... for messages of at least xmin bytes          */
+    double bring;   /* beta of a ring step: an exchange when p == 2     */
 } ic_terms_t;
 
 /* S start-ups in sequence, each message on the path of `msg` bytes, the

@@ -69,8 +69,8 @@ int ic_coll_reduce_mst(ic_sched_t *s, const ic_coll_args_t *a)
     for (size_t j = 0; j < k; j++) {
         size_t lo, n = ic_reduce_piece(a->count, k, j, &lo);
         /* a leaf sends its input as it is */
-        ic_region_t acc = leaf && a->rank != a->root ? ic_reg(IC_BUF_SEND, lo, n)
-                                                     : reduce_acc(s, a, lo, n);
+        ic_region_t acc =
+            leaf && a->rank != a->root ? ic_reg(IC_BUF_SEND, lo, n) : reduce_acc(s, a, lo, n);
         ic_mst_combine(s, &line, root, acc, ic_reg(IC_BUF_SCRATCH2, 0, n));
         ic_sched_round(s);
     }

@@ -52,8 +52,7 @@ static int low_level(long j, int k, int D, long *w)
     return D;
 }
 
-void ic_knomial_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
-                      int k)
+void ic_knomial_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data, int k)
 {
     int n = line->n;
     int me = ic_line_pos(line, s->rank);

@@ -46,19 +46,32 @@ void ic_blocks_even(size_t *counts, int n, size_t n_elems)
 const char *ic_coll_name(ic_coll_t c)
 {
     switch (c) {
-    case IC_COLL_BCAST: return "bcast";
-    case IC_COLL_REDUCE: return "reduce";
-    case IC_COLL_ALLREDUCE: return "allreduce";
-    case IC_COLL_ALLGATHER: return "allgather";
-    case IC_COLL_ALLGATHERV: return "allgatherv";
-    case IC_COLL_REDUCE_SCATTER: return "reduce_scatter";
-    case IC_COLL_REDUCE_SCATTER_BLOCK: return "reduce_scatter_block";
-    case IC_COLL_SCATTER: return "scatter";
-    case IC_COLL_SCATTERV: return "scatterv";
-    case IC_COLL_GATHER: return "gather";
-    case IC_COLL_GATHERV: return "gatherv";
-    case IC_COLL_BARRIER: return "barrier";
-    case IC_COLL_COUNT: break;
+    case IC_COLL_BCAST:
+        return "bcast";
+    case IC_COLL_REDUCE:
+        return "reduce";
+    case IC_COLL_ALLREDUCE:
+        return "allreduce";
+    case IC_COLL_ALLGATHER:
+        return "allgather";
+    case IC_COLL_ALLGATHERV:
+        return "allgatherv";
+    case IC_COLL_REDUCE_SCATTER:
+        return "reduce_scatter";
+    case IC_COLL_REDUCE_SCATTER_BLOCK:
+        return "reduce_scatter_block";
+    case IC_COLL_SCATTER:
+        return "scatter";
+    case IC_COLL_SCATTERV:
+        return "scatterv";
+    case IC_COLL_GATHER:
+        return "gather";
+    case IC_COLL_GATHERV:
+        return "gatherv";
+    case IC_COLL_BARRIER:
+        return "barrier";
+    case IC_COLL_COUNT:
+        break;
     }
     return "unknown";
 }

@@ -21,8 +21,8 @@
 #include "algorithms.h"
 #include "mst.h"
 
-void ic_mst_scatter(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_buf_t buf,
-                    size_t base, const size_t *counts)
+void ic_mst_scatter(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_buf_t buf, size_t base,
+                    const size_t *counts)
 {
     int me = ic_line_pos(line, s->rank);
     ic_sched_round(s);

@@ -31,8 +31,7 @@
  */
 #include "algorithms.h"
 
-void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
-                   size_t seg)
+void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data, size_t seg)
 {
     int n = line->n;
     size_t k;

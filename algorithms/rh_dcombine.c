@@ -59,7 +59,8 @@ void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t b
     }
     vpre[0] = 0;
     for (int w = 0; w < pof2; w++)
-        vpre[w + 1] = vpre[w] + counts[w < rem ? 2 * w : w + rem] + (w < rem ? counts[2 * w + 1] : 0);
+        vpre[w + 1] =
+            vpre[w] + counts[w < rem ? 2 * w : w + rem] + (w < rem ? counts[2 * w + 1] : 0);
 
     ic_region_t all = ic_reg(buf, base, total);
     if (folded && v < 0)
@@ -84,8 +85,8 @@ void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t b
         if (klen > 0) {
             need = klen > need ? klen : need;
             ic_sched_recv(s, peer, ic_reg(tmp, tmpbase, klen));
-            ic_sched_reduce(s, ic_reg(tmp, tmpbase, klen),
-                            ic_reg(buf, base + vpre[keep_lo], klen), (v ^ mask) < v);
+            ic_sched_reduce(s, ic_reg(tmp, tmpbase, klen), ic_reg(buf, base + vpre[keep_lo], klen),
+                            (v ^ mask) < v);
         }
         ic_sched_round(s);
         lo = keep_lo;

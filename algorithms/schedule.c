@@ -132,10 +132,14 @@ int ic_sched_ok(const ic_sched_t *s)
 static const char *bufname(ic_buf_t b)
 {
     switch (b) {
-    case IC_BUF_SEND: return "send";
-    case IC_BUF_RECV: return "recv";
-    case IC_BUF_SCRATCH: return "scratch";
-    case IC_BUF_SCRATCH2: return "scratch2";
+    case IC_BUF_SEND:
+        return "send";
+    case IC_BUF_RECV:
+        return "recv";
+    case IC_BUF_SCRATCH:
+        return "scratch";
+    case IC_BUF_SCRATCH2:
+        return "scratch2";
     }
     return "?";
 }

@@ -79,15 +79,15 @@ typedef struct ic_action {
 } ic_action_t;
 
 typedef struct ic_sched {
-    int rank;            /* the rank this schedule belongs to       */
-    int size;            /* communicator size                       */
-    ic_action_t *acts;   /* all actions, round after round          */
+    int rank;          /* the rank this schedule belongs to       */
+    int size;          /* communicator size                       */
+    ic_action_t *acts; /* all actions, round after round          */
     size_t nacts, acts_cap;
     size_t *round_first; /* round r = acts[round_first[r] .. round_first[r+1]) */
     size_t nrounds, rounds_cap;
     size_t scratch[IC_NBUF]; /* elements needed in SCRATCH/SCRATCH2 (only
                                 those two entries are used)              */
-    int oom;             /* sticky: an allocation failed while building */
+    int oom;                 /* sticky: an allocation failed while building */
 } ic_sched_t;
 
 /* Lifetime. */

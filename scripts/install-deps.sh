@@ -7,7 +7,8 @@
 #   scripts/install-deps.sh --bench    also what ./quickstart bench simulates
 #                                      with (SimGrid)
 #   scripts/install-deps.sh --extra    all of these, and MPICH and NetPIPE
-#                                      (alternative MPIs, comparisons)
+#                                      (alternative MPIs, comparisons) and
+#                                      clang-format (CI's format check)
 #
 # Idempotent and quiet: when every package is already installed it prints
 # nothing and does not touch apt.  Otherwise it runs `apt-get update` and
@@ -19,7 +20,7 @@ base="build-essential autoconf automake libtool pkg-config make
       gfortran gnuplot-nox valgrind iproute2 util-linux procps"
 test="hpcc"
 bench="libsimgrid-dev"
-extra="libmpich-dev mpich $bench netpipe-openmpi $test"
+extra="libmpich-dev mpich $bench netpipe-openmpi clang-format $test"
 
 pkgs=$base
 for arg in "$@"; do

@@ -59,16 +59,16 @@
 /* A posted SEND or RECV waiting in the matcher. */
 typedef struct cpend {
     int rank;
-    size_t act;      /* index into the rank's acts                */
-    double post;     /* post time of the posting round            */
-    double s_start;  /* split model: sender part [s_start, s_end] */
+    size_t act;     /* index into the rank's acts                */
+    double post;    /* post time of the posting round            */
+    double s_start; /* split model: sender part [s_start, s_end] */
     double s_end;
 } cpend_t;
 
 typedef struct crank {
     size_t round;
-    double post;     /* post time of the current round   */
-    double end;      /* latest completion of its messages */
+    double post; /* post time of the current round   */
+    double end;  /* latest completion of its messages */
     size_t pending;
     double send_free, recv_free;
 } crank_t;

@@ -141,10 +141,14 @@ static void seterr(ic_sim_t *sim, const char *fmt, ...)
 static const char *bname(ic_buf_t b)
 {
     switch (b) {
-    case IC_BUF_SEND: return "send";
-    case IC_BUF_RECV: return "recv";
-    case IC_BUF_SCRATCH: return "scratch";
-    case IC_BUF_SCRATCH2: return "scratch2";
+    case IC_BUF_SEND:
+        return "send";
+    case IC_BUF_RECV:
+        return "recv";
+    case IC_BUF_SCRATCH:
+        return "scratch";
+    case IC_BUF_SCRATCH2:
+        return "scratch2";
     }
     return "?";
 }
@@ -153,16 +157,16 @@ static const char *bname(ic_buf_t b)
 
 /* A posted SEND or RECV waiting in the matcher. */
 typedef struct pend {
-    int rank;          /* rank that posted it                     */
-    size_t act;        /* index into that rank's acts             */
+    int rank;            /* rank that posted it                     */
+    size_t act;          /* index into that rank's acts             */
     ic_sim_elem_t *snap; /* eager SEND snapshot, or NULL          */
 } pend_t;
 
 typedef struct rstate {
-    size_t round;      /* current round                           */
-    size_t pending;    /* communication actions still unmatched   */
-    int posted;        /* current round posted                    */
-    int inq;           /* on the work list                        */
+    size_t round;   /* current round                           */
+    size_t pending; /* communication actions still unmatched   */
+    int posted;     /* current round posted                    */
+    int inq;        /* on the work list                        */
 } rstate_t;
 
 typedef struct span {
@@ -175,9 +179,9 @@ typedef struct run {
     ic_sim_t *sim;
     int p;
     rstate_t *st;
-    size_t *base;          /* first global action index of each rank */
+    size_t *base;           /* first global action index of each rank */
     unsigned char *matched; /* per global action                     */
-    ic_match_t match;      /* entries: pend_t                       */
+    ic_match_t match;       /* entries: pend_t                       */
     int *work;
     int nwork;
     span_t *spans;
@@ -233,8 +237,8 @@ static int deliver(run_t *R, int s, size_t sact, const ic_sim_elem_t *snap, int 
     const ic_action_t *sa = &sim->scheds[s].acts[sact];
     const ic_action_t *ra = &sim->scheds[d].acts[ract];
     if (sa->src.count != ra->dst.count) {
-        seterr(sim, "count mismatch: rank %d sends %zu elements to rank %d, which receives %zu",
-               s, sa->src.count, d, ra->dst.count);
+        seterr(sim, "count mismatch: rank %d sends %zu elements to rank %d, which receives %zu", s,
+               sa->src.count, d, ra->dst.count);
         return -1;
     }
     const ic_sim_elem_t *from = snap ? snap : ptr(sim, s, sa->src);
@@ -618,8 +622,8 @@ static void describe(const ic_sim_elem_t *e, char *out, size_t len)
 static const ic_sim_elem_t *checked_at(ic_sim_t *sim, ic_buf_t b, int r, size_t e)
 {
     if ((int)b < 0 || (int)b >= IC_NBUF || r < 0 || r >= sim->p || e >= sim->buflen[b]) {
-        seterr(sim, "no element %s[%zu] on rank %d", ((int)b >= 0 && (int)b < IC_NBUF) ?
-               bname(b) : "?", e, r);
+        seterr(sim, "no element %s[%zu] on rank %d",
+               ((int)b >= 0 && (int)b < IC_NBUF) ? bname(b) : "?", e, r);
         return NULL;
     }
     return ic_sim_at(sim, b, r, e);
@@ -681,8 +685,8 @@ int ic_sim_expect_reduced(ic_sim_t *sim, ic_buf_t b, int r, size_t e, int lo, in
     return expect_set(sim, b, r, e, lo, hi, hi - lo + 1, mask, hsum, index);
 }
 
-int ic_sim_expect_reduced_set(ic_sim_t *sim, ic_buf_t b, int r, size_t e, const int *ranks,
-                              int n, int index)
+int ic_sim_expect_reduced_set(ic_sim_t *sim, ic_buf_t b, int r, size_t e, const int *ranks, int n,
+                              int index)
 {
     uint64_t mask = 0, hsum = 0;
     int lo = n ? ranks[0] : 0, hi = lo;

@@ -30,34 +30,34 @@ extern "C" {
 #endif
 
 typedef struct ic_sim_elem {
-    int32_t lo, hi;   /* contributing ranks [lo, hi] (data: lo == hi == origin) */
-    int32_t index;    /* element index the value stands for                    */
-    int32_t flags;    /* IC_SIM_* bits                                         */
-    uint64_t mask;    /* commutative mode: hash of the set of contributors     */
+    int32_t lo, hi; /* contributing ranks [lo, hi] (data: lo == hi == origin) */
+    int32_t index;  /* element index the value stands for                    */
+    int32_t flags;  /* IC_SIM_* bits                                         */
+    uint64_t mask;  /* commutative mode: hash of the set of contributors     */
     /* Added by tuning/sim.c (see there): mask is the exact bit set of the
      * contributors below 64; for larger ranks hsum (sum of per-rank 64-bit
      * hashes) and nranks (number of contributions) make "every rank of a set
      * exactly once" checkable with negligible false-positive probability. */
-    uint64_t hsum;    /* sum of ic_sim_rank_hash() of every contribution       */
-    int32_t nranks;   /* number of contributions (1 for a data element)        */
+    uint64_t hsum;  /* sum of ic_sim_rank_hash() of every contribution       */
+    int32_t nranks; /* number of contributions (1 for a data element)        */
 } ic_sim_elem_t;
 
 enum {
-    IC_SIM_VALID = 1,   /* element holds a defined value               */
-    IC_SIM_BAD = 2      /* an illegal combination happened             */
+    IC_SIM_VALID = 1, /* element holds a defined value               */
+    IC_SIM_BAD = 2    /* an illegal combination happened             */
 };
 
 typedef struct ic_sim {
     int p;
-    ic_sched_t *scheds;            /* p schedules, one per rank           */
-    ic_sim_elem_t *bufs[IC_NBUF];  /* per buffer: p arrays (rank-major)   */
-    size_t buflen[IC_NBUF];        /* elements per rank per buffer        */
-    int ordered;                   /* 1: reductions must keep rank order  */
-    int rendezvous;                /* 1: sends complete only when matched */
-    char err[256];                 /* first problem found                 */
-    size_t nbad;                   /* reductions that produced IC_SIM_BAD */
-    size_t nmsgs;                  /* messages delivered by the last run  */
-    uint64_t *hprefix;             /* p + 1 prefix sums of rank hashes    */
+    ic_sched_t *scheds;           /* p schedules, one per rank           */
+    ic_sim_elem_t *bufs[IC_NBUF]; /* per buffer: p arrays (rank-major)   */
+    size_t buflen[IC_NBUF];       /* elements per rank per buffer        */
+    int ordered;                  /* 1: reductions must keep rank order  */
+    int rendezvous;               /* 1: sends complete only when matched */
+    char err[256];                /* first problem found                 */
+    size_t nbad;                  /* reductions that produced IC_SIM_BAD */
+    size_t nmsgs;                 /* messages delivered by the last run  */
+    uint64_t *hprefix;            /* p + 1 prefix sums of rank hashes    */
 } ic_sim_t;
 
 /* Set up p ranks with buffers of the given element counts (SEND, RECV;
@@ -90,8 +90,8 @@ void ic_sim_fill(ic_sim_t *sim, ic_buf_t b);
  *   expect_reduced_set: the same for an arbitrary set of n distinct ranks. */
 int ic_sim_expect_data(ic_sim_t *sim, ic_buf_t b, int r, size_t e, int origin, int index);
 int ic_sim_expect_reduced(ic_sim_t *sim, ic_buf_t b, int r, size_t e, int lo, int hi, int index);
-int ic_sim_expect_reduced_set(ic_sim_t *sim, ic_buf_t b, int r, size_t e, const int *ranks,
-                              int n, int index);
+int ic_sim_expect_reduced_set(ic_sim_t *sim, ic_buf_t b, int r, size_t e, const int *ranks, int n,
+                              int index);
 
 /* Run all schedules (sim->scheds[r] must be built for every r; scratch is
  * allocated here).  Returns 0 when every rank finished and nothing illegal

@@ -217,16 +217,16 @@ static void no_packing(int p)
                 mine[i] = vec_data(i) ? 1000 * mt_rank + i : -5;
             for (int i = 0; i < 4 * n * p; i++)
                 buf[i] = mt_rank == 0 && vec_data(i) ? 1000 * (i / (4 * n)) + i % (4 * n) : -5;
-            int rc = gc[k] == IC_COLL_ID_GATHER
-                         ? IC_Gather(mine, n, t, buf, n, t, 0, mt_world)
-                     : gc[k] == IC_COLL_ID_SCATTER
-                         ? IC_Scatter(buf, n, t, mine, n, t, 0, mt_world)
-                         : IC_Allgather(mine, n, t, buf, n, t, mt_world);
+            int rc = gc[k] == IC_COLL_ID_GATHER    ? IC_Gather(mine, n, t, buf, n, t, 0, mt_world)
+                     : gc[k] == IC_COLL_ID_SCATTER ? IC_Scatter(buf, n, t, mine, n, t, 0, mt_world)
+                                                   : IC_Allgather(mine, n, t, buf, n, t, mt_world);
             IC_Set_algorithm(gc[k], NULL);
             if (mt_rc(&c, rc, gname[k]))
                 continue;
             const int *got = gc[k] == IC_COLL_ID_SCATTER ? mine : buf;
-            int blocks = gc[k] == IC_COLL_ID_SCATTER ? 1 : gc[k] == IC_COLL_ID_GATHER && mt_rank ? 0 : p;
+            int blocks = gc[k] == IC_COLL_ID_SCATTER             ? 1
+                         : gc[k] == IC_COLL_ID_GATHER && mt_rank ? 0
+                                                                 : p;
             for (int b = 0; b < blocks; b++) {
                 int from = gc[k] == IC_COLL_ID_SCATTER ? mt_rank : b;
                 for (int i = 0; i < 4 * n; i++)

@@ -41,8 +41,8 @@ int main(int argc, char **argv)
     int total = 0;
     MPI_Allreduce(&bad, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("smpi_bcast: p = %d: %s (bcast last algorithm: %s)\n", p,
-               total ? "FAILED" : "ok", IC_Last_algorithm(IC_COLL_ID_BCAST));
+        printf("smpi_bcast: p = %d: %s (bcast last algorithm: %s)\n", p, total ? "FAILED" : "ok",
+               IC_Last_algorithm(IC_COLL_ID_BCAST));
     MPI_Finalize();
     return total ? 1 : 0;
 }

@@ -117,9 +117,8 @@ static void fill_data(ic_sim_t *sim, ic_buf_t b, int r, size_t from, size_t n, i
 /* Fast exact comparison; the simulator's helpers then describe a mismatch. */
 static int same(const ic_sim_elem_t *x, const ic_sim_elem_t *want, int index)
 {
-    return x->flags == want->flags && x->lo == want->lo && x->hi == want->hi &&
-           x->index == index && x->mask == want->mask && x->hsum == want->hsum &&
-           x->nranks == want->nranks;
+    return x->flags == want->flags && x->lo == want->lo && x->hi == want->hi && x->index == index &&
+           x->mask == want->mask && x->hsum == want->hsum && x->nranks == want->nranks;
 }
 
 /*
@@ -138,16 +137,16 @@ static int run_plan(const ic_plan_t *pl, const ic_coll_args_t *a0, int in_place)
     char who[400], name[IC_PLAN_TEXT_MAX];
     ic_plan_format(pl, name, sizeof(name));
     if (a.counts)
-        snprintf(who, sizeof(who), "%s/%s p=%d root=%d counts[0..1]=%zu,%zu total=%zu "
-                 "in_place=%d displs=%s", ic_coll_name(c), name, p, a.root, a.counts[0],
-                 a.counts[p > 1 ? 1 : 0], ic_blocks_total(a.counts, p), in_place,
-                 a.displs ? "yes" : "packed");
+        snprintf(who, sizeof(who),
+                 "%s/%s p=%d root=%d counts[0..1]=%zu,%zu total=%zu "
+                 "in_place=%d displs=%s",
+                 ic_coll_name(c), name, p, a.root, a.counts[0], a.counts[p > 1 ? 1 : 0],
+                 ic_blocks_total(a.counts, p), in_place, a.displs ? "yes" : "packed");
     else
         snprintf(who, sizeof(who), "%s/%s p=%d root=%d count=%zu in_place=%d", ic_coll_name(c),
                  name, p, a.root, a.count, in_place);
 
-    size_t total = (c == IC_COLL_BCAST || c == IC_COLL_REDUCE || c == IC_COLL_ALLREDUCE)
-                       ? a.count
+    size_t total = (c == IC_COLL_BCAST || c == IC_COLL_REDUCE || c == IC_COLL_ALLREDUCE) ? a.count
                    : a.counts ? ic_blocks_total(a.counts, p)
                               : 0;
     size_t sendlen = 0, recvlen = 0, maxc = 0;
@@ -155,18 +154,32 @@ static int run_plan(const ic_plan_t *pl, const ic_coll_args_t *a0, int in_place)
         if (a.counts[i] > maxc)
             maxc = a.counts[i];
     switch (c) {
-    case IC_COLL_BCAST: recvlen = a.count; break;
+    case IC_COLL_BCAST:
+        recvlen = a.count;
+        break;
     case IC_COLL_REDUCE:
-    case IC_COLL_ALLREDUCE: sendlen = recvlen = a.count; break;
+    case IC_COLL_ALLREDUCE:
+        sendlen = recvlen = a.count;
+        break;
     case IC_COLL_ALLGATHER:
     case IC_COLL_ALLGATHERV:
     case IC_COLL_GATHER:
-    case IC_COLL_GATHERV: sendlen = maxc; recvlen = layout_len(&a) + 2; break;
+    case IC_COLL_GATHERV:
+        sendlen = maxc;
+        recvlen = layout_len(&a) + 2;
+        break;
     case IC_COLL_REDUCE_SCATTER:
-    case IC_COLL_REDUCE_SCATTER_BLOCK: sendlen = total; recvlen = total + 1; break;
+    case IC_COLL_REDUCE_SCATTER_BLOCK:
+        sendlen = total;
+        recvlen = total + 1;
+        break;
     case IC_COLL_SCATTER:
-    case IC_COLL_SCATTERV: sendlen = layout_len(&a); recvlen = maxc + 1; break;
-    default: break;
+    case IC_COLL_SCATTERV:
+        sendlen = layout_len(&a);
+        recvlen = maxc + 1;
+        break;
+    default:
+        break;
     }
 
     for (int r = 0; r < p; r++) {
@@ -230,7 +243,8 @@ static int run_plan(const ic_plan_t *pl, const ic_coll_args_t *a0, int in_place)
         case IC_COLL_GATHERV:
             fill_data(&sim, IC_BUF_RECV, r, uoff(&a, r), a.counts[r], r, 0);
             break;
-        default: break;
+        default:
+            break;
         }
     }
 
@@ -282,7 +296,8 @@ static int run_plan(const ic_plan_t *pl, const ic_coll_args_t *a0, int in_place)
                 for (size_t e = 0, o = uoff(&a, r); e < a.counts[r]; e++)
                     x[e] = (xp_t){X_DATA, a.root, (int)(o + e)};
             break;
-        default: break;
+        default:
+            break;
         }
         ic_sim_elem_t dr = ic_sim_data(r, 0), dorg = dr;
         for (size_t e = 0; e < recvlen; e++) {
@@ -356,7 +371,8 @@ static const size_t *make_displs(int p, int kind)
             sum += counts_buf[i];
         }
         return displs_buf;
-    default: return NULL;
+    default:
+        return NULL;
     }
 }
 
@@ -412,7 +428,8 @@ static void one(ic_coll_t c, int p, int root, size_t c0, int uneven, int dkind, 
     case IC_COLL_BCAST:
     case IC_COLL_REDUCE:
     case IC_COLL_ALLREDUCE:
-    case IC_COLL_BARRIER: break;
+    case IC_COLL_BARRIER:
+        break;
     default:
         make_counts(p, c0, uneven);
         a.counts = counts_buf;
@@ -427,8 +444,7 @@ static void one(ic_coll_t c, int p, int root, size_t c0, int uneven, int dkind, 
 
 /* -------------------------------------------------------------- tests */
 
-static const ic_coll_t rooted[] = {IC_COLL_BCAST, IC_COLL_REDUCE, IC_COLL_SCATTER,
-                                   IC_COLL_GATHER};
+static const ic_coll_t rooted[] = {IC_COLL_BCAST, IC_COLL_REDUCE, IC_COLL_SCATTER, IC_COLL_GATHER};
 static const ic_coll_t rootless[] = {IC_COLL_ALLREDUCE, IC_COLL_ALLGATHER,
                                      IC_COLL_REDUCE_SCATTER_BLOCK};
 
@@ -518,8 +534,7 @@ START_TEST(test_large_p)
                 size_t cnt = cs[ci];
                 int vlike = c == IC_COLL_ALLGATHERV || c == IC_COLL_GATHERV ||
                             c == IC_COLL_SCATTERV || c == IC_COLL_REDUCE_SCATTER;
-                if (ci == 1 && c != IC_COLL_BCAST && c != IC_COLL_REDUCE &&
-                    c != IC_COLL_ALLREDUCE)
+                if (ci == 1 && c != IC_COLL_BCAST && c != IC_COLL_REDUCE && c != IC_COLL_ALLREDUCE)
                     continue; /* p + 1 per block: too much for a quick test */
                 one(c, p, root, cnt, vlike && ci == 2, vlike ? D_REVERSED : D_PACKED, ci == 0);
             }
@@ -601,16 +616,15 @@ START_TEST(test_barrier)
             for (int r = 0; r < p; r++) {
                 a.rank = r;
                 ic_sched_reset(&scheds[r], r, p);
-                ck_assert_msg(alg->build(&scheds[r], &a) == 0, "barrier/%s p=%d: build",
-                              alg->name, p);
+                ck_assert_msg(alg->build(&scheds[r], &a) == 0, "barrier/%s p=%d: build", alg->name,
+                              p);
             }
             ic_sim_t sim;
             ck_assert(ic_sim_init(&sim, p, 0, 0) == 0);
             sim.scheds = scheds;
             int rc = ic_sim_run(&sim);
             ck_assert_msg(rc == 0, "barrier/%s p=%d: %s", alg->name, p, sim.err);
-            ck_assert_msg(p == 1 || sim.nmsgs > 0, "barrier/%s p=%d: no messages", alg->name,
-                          p);
+            ck_assert_msg(p == 1 || sim.nmsgs > 0, "barrier/%s p=%d: no messages", alg->name, p);
             ic_sim_free(&sim);
             if (p > 64)
                 continue;
@@ -636,8 +650,8 @@ START_TEST(test_registry)
                 continue;
             n++;
             keeps += !!(alg->flags & IC_ALG_KEEPS_ORDER);
-            ck_assert_msg(alg->build && alg->description && alg->description[0],
-                          "%s/%s incomplete", ic_coll_name(alg->coll), alg->name);
+            ck_assert_msg(alg->build && alg->description && alg->description[0], "%s/%s incomplete",
+                          ic_coll_name(alg->coll), alg->name);
             ck_assert_msg(ic_alg_find(alg->coll, alg->name) == alg, "%s/%s: name not unique",
                           ic_coll_name(alg->coll), alg->name);
             ic_coll_args_t a = args_of((ic_coll_t)c, 4, 0, 8);
@@ -653,8 +667,7 @@ START_TEST(test_registry)
             ck_assert(!ic_alg_usable(alg, &a, NULL));
         }
         ck_assert_msg(n >= 1, "no algorithm for %s", ic_coll_name((ic_coll_t)c));
-        ck_assert_msg(keeps >= 1, "no order-keeping algorithm for %s",
-                      ic_coll_name((ic_coll_t)c));
+        ck_assert_msg(keeps >= 1, "no order-keeping algorithm for %s", ic_coll_name((ic_coll_t)c));
     }
     ck_assert_ptr_null(ic_alg_find(IC_COLL_BCAST, "no-such-algorithm"));
     ck_assert_ptr_null(ic_alg_find(IC_COLL_BCAST, NULL));
@@ -721,8 +734,8 @@ static void check_scratch(const ic_algorithm_t *alg, ic_coll_args_t *a, size_t m
         ck_assert_msg(s <= cap,
                       "%s/%s p=%d rank %d root %d seg %zu bounded %zu: scratch %zu > %zu "
                       "(message %zu)",
-                      ic_coll_name(alg->coll), alg->name, p, r, a->root, a->seg, a->bounded_from,
-                      s, cap, msg);
+                      ic_coll_name(alg->coll), alg->name, p, r, a->root, a->seg, a->bounded_from, s,
+                      cap, msg);
     }
 }
 
@@ -784,10 +797,9 @@ END_TEST
  * and p / 2 (every root for p <= 8); in place.  Non-commutative ops on the
  * plans that keep rank order (run_plan asks ic_plan_usable).
  */
-static const ic_coll_t mesh_colls[] = {IC_COLL_BCAST,          IC_COLL_REDUCE,
-                                       IC_COLL_ALLREDUCE,      IC_COLL_ALLGATHER,
-                                       IC_COLL_ALLGATHERV,     IC_COLL_REDUCE_SCATTER,
-                                       IC_COLL_REDUCE_SCATTER_BLOCK};
+static const ic_coll_t mesh_colls[] = {
+    IC_COLL_BCAST,      IC_COLL_REDUCE,         IC_COLL_ALLREDUCE,           IC_COLL_ALLGATHER,
+    IC_COLL_ALLGATHERV, IC_COLL_REDUCE_SCATTER, IC_COLL_REDUCE_SCATTER_BLOCK};
 
 static int mesh_steps(ic_coll_t c, const ic_algorithm_t **out)
 {

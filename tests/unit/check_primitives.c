@@ -23,22 +23,21 @@
 
 static char ctx[160]; /* the case under test, for failure messages */
 /* Check's ck_assert_* record a mark point on every call (slow in loops). */
-#define CHECK(cond)                                                                   \
-    do {                                                                              \
-        if (!(cond))                                                                  \
-            ck_abort_msg("%s: %s (line %d)", ctx, #cond, __LINE__);                   \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            ck_abort_msg("%s: %s (line %d)", ctx, #cond, __LINE__);                                \
     } while (0)
-#define CHECK_SIM(sim, cond)                                                          \
-    do {                                                                              \
-        if (!(cond))                                                                  \
-            ck_abort_msg("%s: %s (line %d)", ctx, (sim)->err, __LINE__);              \
+#define CHECK_SIM(sim, cond)                                                                       \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            ck_abort_msg("%s: %s (line %d)", ctx, (sim)->err, __LINE__);                           \
     } while (0)
-#define CHECK_EQ(a, b)                                                                \
-    do {                                                                              \
-        long long a_ = (long long)(a), b_ = (long long)(b);                           \
-        if (a_ != b_)                                                                 \
-            ck_abort_msg("%s: %s == %s (%lld != %lld, line %d)", ctx, #a, #b, a_, b_, \
-                         __LINE__);                                                   \
+#define CHECK_EQ(a, b)                                                                             \
+    do {                                                                                           \
+        long long a_ = (long long)(a), b_ = (long long)(b);                                        \
+        if (a_ != b_)                                                                              \
+            ck_abort_msg("%s: %s == %s (%lld != %lld, line %d)", ctx, #a, #b, a_, b_, __LINE__);   \
     } while (0)
 
 /* ------------------------------------------------------------ fixtures */
@@ -638,8 +637,7 @@ static void run_combine(int kind, int n, int root, size_t m)
     sim_begin(&sim, &f, recvlen, 1);
     for (int q = 0; q < n; q++)
         for (size_t e = 0; e < m; e++)
-            *ic_sim_at(&sim, IC_BUF_RECV, ic_line_rank(&f.line, q), 1 + e) =
-                ic_sim_data(q, (int)e);
+            *ic_sim_at(&sim, IC_BUF_RECV, ic_line_rank(&f.line, q), 1 + e) = ic_sim_data(q, (int)e);
     for (int r = 0; r < f.p; r++)
         ic_mst_combine(&sim.scheds[r], &f.line, root, ic_reg(IC_BUF_RECV, 1, m),
                        ic_reg(IC_BUF_SCRATCH, 2, m));
@@ -818,8 +816,7 @@ static void run_collect(int kind, int n, int pat)
     sim_begin(&sim, &f, recvlen, 1);
     for (size_t j = 0; j < total; j++) {
         int q = owner_of(counts, n, j);
-        *ic_sim_at(&sim, IC_BUF_RECV, ic_line_rank(&f.line, q), BASE + j) =
-            ic_sim_data(q, (int)j);
+        *ic_sim_at(&sim, IC_BUF_RECV, ic_line_rank(&f.line, q), BASE + j) = ic_sim_data(q, (int)j);
     }
     for (int r = 0; r < f.p; r++)
         ic_bucket_collect(&sim.scheds[r], &f.line, IC_BUF_RECV, BASE, counts);
@@ -915,8 +912,8 @@ static void run_dcombine(int kind, int n, int pat)
         CHECK(is_marker(&sim, IC_BUF_RECV, r, BASE + total));
         size_t at = ic_blocks_prefix(counts, q);
         for (size_t j = at; j < at + counts[q]; j++)
-            CHECK_SIM(&sim, ic_sim_expect_reduced(&sim, IC_BUF_RECV, r, BASE + j, 0, n - 1,
-                                                  (int)j) == 0);
+            CHECK_SIM(&sim,
+                      ic_sim_expect_reduced(&sim, IC_BUF_RECV, r, BASE + j, 0, n - 1, (int)j) == 0);
     }
     free(counts);
     sim_end(&sim);
@@ -967,9 +964,8 @@ START_TEST(test_concat)
         CHECK(depth(sim.scheds, f.p) == 2 * ic_ceil_log2(n));
         for (int q = 0; q < n; q++)
             for (int e = 0; e < m; e++)
-                CHECK_SIM(&sim, ic_sim_expect_reduced(&sim, IC_BUF_RECV,
-                                                      ic_line_rank(&f.line, q), 1 + (size_t)e,
-                                                      0, n - 1, e) == 0);
+                CHECK_SIM(&sim, ic_sim_expect_reduced(&sim, IC_BUF_RECV, ic_line_rank(&f.line, q),
+                                                      1 + (size_t)e, 0, n - 1, e) == 0);
         sim_end(&sim);
     }
 }

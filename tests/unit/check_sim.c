@@ -46,12 +46,11 @@ static int world_run(world_t *w)
 #define RCV(off, n) ic_reg(IC_BUF_RECV, (off), (n))
 #define SCR(off, n) ic_reg(IC_BUF_SCRATCH, (off), (n))
 
-#define EXPECT_DATA(w, b, r, e, o, i)                                                      \
-    ck_assert_msg(ic_sim_expect_data(&(w)->sim, (b), (r), (e), (o), (i)) == 0, "%s",     \
+#define EXPECT_DATA(w, b, r, e, o, i)                                                              \
+    ck_assert_msg(ic_sim_expect_data(&(w)->sim, (b), (r), (e), (o), (i)) == 0, "%s", (w)->sim.err)
+#define EXPECT_RED(w, b, r, e, lo, hi, i)                                                          \
+    ck_assert_msg(ic_sim_expect_reduced(&(w)->sim, (b), (r), (e), (lo), (hi), (i)) == 0, "%s",     \
                   (w)->sim.err)
-#define EXPECT_RED(w, b, r, e, lo, hi, i)                                                  \
-    ck_assert_msg(ic_sim_expect_reduced(&(w)->sim, (b), (r), (e), (lo), (hi), (i)) == 0,  \
-                  "%s", (w)->sim.err)
 
 START_TEST(test_ping)
 {
@@ -394,8 +393,8 @@ START_TEST(test_ordered_reduce)
                 EXPECT_RED(&w, IC_BUF_RECV, 3, (size_t)e, 0, 3, e);
                 EXPECT_RED(&w, IC_BUF_RECV, 2, (size_t)e, 0, 2, e);
             } else {
-                ck_assert_int_ne(
-                    ic_sim_expect_reduced(&w.sim, IC_BUF_RECV, 3, (size_t)e, 0, 3, e), 0);
+                ck_assert_int_ne(ic_sim_expect_reduced(&w.sim, IC_BUF_RECV, 3, (size_t)e, 0, 3, e),
+                                 0);
                 ck_assert(ic_sim_at(&w.sim, IC_BUF_RECV, 3, (size_t)e)->flags & IC_SIM_BAD);
             }
         }
