@@ -71,10 +71,22 @@ csv_rows() {
 
 # Values of column COL of CSV table NAME (no quoting in these tables).
 csv_col() {
-    awk -F, -v t="# table: $1" -v c="$2" '$0 == t { on = 1; hdr = 1; next }
+    # fields may be quoted and hold commas (plan texts: "2x2:d1=bucket,d0=bucket")
+    awk -v t="# table: $1" -v c="$2" '
+        function fields(line,   i, ch, q, f) {
+            f = ""; q = 0
+            for (i = 1; i <= length(line); i++) {
+                ch = substr(line, i, 1)
+                if (ch == "\"") { q = !q; continue }
+                f = f ((ch == "," && q) ? "\034" : ch)
+            }
+            n = split(f, F, ",")
+            for (i = 1; i <= n; i++) gsub("\034", ",", F[i])
+        }
+        $0 == t { on = 1; hdr = 1; next }
         on && (/^$/ || /^# table:/) { on = 0 }
-        on && hdr { for (i = 1; i <= NF; i++) if ($i == c) k = i; hdr = 0; next }
-        on { print (k ? $k : "NOCOLUMN") }' "$out"
+        on && hdr { fields($0); for (i = 1; i <= n; i++) if (F[i] == c) k = i; hdr = 0; next }
+        on { fields($0); print (k ? F[k] : "NOCOLUMN") }' "$out"
 }
 
 expect_rows() { # TABLE N
