@@ -282,11 +282,11 @@ const char *ic_coll_name(ic_coll_t c); /* "bcast", "allreduce", ... */
  * MPI layer first broadcasts them; MPI gives them to the root only).
  * counts/displs are in RECV units (the receive type of the call).  SEND
  * holds `sendcount` elements of the send type (gather/allgather), or at the
- * scatter root the blocks at displs in send-type units.  Only when
- * units_match is set (send and receive type the same, so one element of
- * SEND is one element of RECV) may a builder move data between SEND and
- * RECV/SCRATCH as if they shared units; otherwise it moves SEND data only by
- * a COPY of the whole contribution (the executor converts type signatures).
+ * scatter root the blocks at displs in send-type units.  Units of SEND and
+ * RECV may differ (the gather family works in bytes, the runtime's
+ * datatypes may differ between the sides): a builder moves SEND data into
+ * RECV/SCRATCH only by a COPY of the whole contribution (the executor
+ * converts type signatures).
  */
 typedef struct ic_coll_args {
     ic_coll_t coll;
@@ -298,7 +298,6 @@ typedef struct ic_coll_args {
     const size_t *displs; /* per-rank displacements, NULL = packed         */
     int in_place;
     int commutative;
-    int units_match;     /* SEND and RECV elements are interchangeable    */
     size_t seg;          /* the parameter of algorithms with a seg_rule,
                             chosen by the selector: elements per segment
                             of the pipelined ones (0 = one segment), the
@@ -316,8 +315,7 @@ typedef struct ic_coll_args {
 
 /* Restriction flags of an algorithm. */
 enum {
-    IC_ALG_KEEPS_ORDER = 1u << 0, /* correct for non-commutative ops        */
-    IC_ALG_NEEDS_PACKED = 1u << 1 /* needs displs == NULL (packed blocks)   */
+    IC_ALG_KEEPS_ORDER = 1u << 0 /* correct for non-commutative ops */
 };
 
 /* Build the schedule of args->rank into s.  Returns 0, or -1 when the

@@ -120,8 +120,6 @@ int ic_alg_usable(const ic_algorithm_t *alg, const ic_coll_args_t *a, const char
         no = "empty communicator";
     else if (!a->commutative && !(alg->flags & IC_ALG_KEEPS_ORDER))
         no = "needs a commutative op";
-    else if ((alg->flags & IC_ALG_NEEDS_PACKED) && a->displs)
-        no = "needs packed blocks";
     if (no && why)
         *why = no;
     return no == NULL;

@@ -413,7 +413,6 @@ static double predict(const point_t *pt, const char *name, const model_t *m)
     a.size = p;
     a.root = pt->root;
     a.commutative = 1;
-    a.units_match = 1;
     size_t elem = pt->esz;
     a.bounded_from = ic_bounded_from(ic_scratch_slack(), elem);
     switch (pt->c) {

@@ -510,7 +510,6 @@ static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int 
     c.a.root = root;
     c.a.count = bytes / c.gran;
     c.a.commutative = 1;
-    c.a.units_match = 1;
     ic_typeinfo_t bt = byte_ti;
     ic_plan_t alg;
     if ((rc = prepare(&c, c.gran, &bt, &alg)) != MPI_SUCCESS)
@@ -607,7 +606,6 @@ static int reduction_run(call_t *c, red_t *r, MPI_Datatype type, MPI_Op op, size
     r->unusable |= uncommitted(c, type, "datatype");
     r->bad_recv |= c->e.code != 0; /* after a mistake nothing of the user's is written */
     c->a.commutative = commutative;
-    c->a.units_match = 1;
     c->a.in_place = r->sendbuf == MPI_IN_PLACE && r->recv_significant;
     const ic_typeinfo_t *sti = &ti;
     ic_typeinfo_t bt = byte_ti;
@@ -872,7 +870,6 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     c.a.counts = c.counts;
     c.a.sendcount = bb;
     c.a.in_place = ip;
-    c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
     ic_plan_t alg;
@@ -952,7 +949,6 @@ static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     c.a.counts = c.counts;
     c.a.recvcount = bb;
     c.a.in_place = ip;
-    c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
     ic_plan_t alg;
@@ -1022,7 +1018,6 @@ static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
     c.a.counts = c.counts;
     c.a.sendcount = bb;
     c.a.in_place = in_place;
-    c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
     ic_plan_t alg;
@@ -1131,7 +1126,6 @@ static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
     c.a.displs = bad_recv ? NULL : c.displs;
     c.a.sendcount = c.counts[rank];
     c.a.in_place = in_place;
-    c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
     ic_plan_t alg;
@@ -1239,7 +1233,6 @@ static int gatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     c.a.counts = c.counts;
     c.a.sendcount = c.counts[rank];
     c.a.in_place = in_place && is_root;
-    c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
     ic_plan_t alg;
@@ -1340,7 +1333,6 @@ static int scatterv_impl(const void *sendbuf, cview_t sendcounts, dview_t displs
     c.a.counts = c.counts;
     c.a.recvcount = c.counts[rank];
     c.a.in_place = in_place && is_root;
-    c.a.units_match = 1;
     c.a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
     ic_plan_t alg;
@@ -1393,7 +1385,6 @@ int IC_Barrier(MPI_Comm comm)
         return rc;
     c.a.coll = IC_COLL_BARRIER;
     c.a.commutative = 1;
-    c.a.units_match = 1;
     ic_typeinfo_t bt = byte_ti;
     ic_binding_set(&c.b, IC_BUF_SEND, NULL, &bt);
     ic_binding_set(&c.b, IC_BUF_RECV, NULL, &bt);

@@ -182,7 +182,6 @@ static void make_args(ic_coll_args_t *a, ic_coll_t c, int p, size_t elems, size_
     a->size = p;
     a->root = root;
     a->commutative = commute;
-    a->units_match = 1;
     a->bounded_from = ic_bounded_from(ic_scratch_slack(), elem);
     switch (c) {
     case IC_COLL_BCAST:

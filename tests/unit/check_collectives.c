@@ -384,7 +384,6 @@ static ic_coll_args_t args_of(ic_coll_t c, int p, int root, size_t count)
     a.size = p;
     a.root = root;
     a.count = count;
-    a.units_match = 1;
     a.commutative = 1;
     return a;
 }

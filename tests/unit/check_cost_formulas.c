@@ -299,7 +299,6 @@ static double eval_alg(const ic_algorithm_t *alg, int p, int root, size_t n,
         a.counts = counts;
         a.displs = NULL;
         a.commutative = 1;
-        a.units_match = 1;
         const char *why = NULL;
         ck_assert_msg(ic_alg_usable(alg, &a, &why), "%s/%s unusable: %s", ic_coll_name(alg->coll),
                       alg->name, why ? why : "?");
@@ -611,7 +610,6 @@ static ic_coll_args_t bcast_args(int p, int root, size_t n, size_t seg)
     a.count = n;
     a.seg = seg;
     a.commutative = 1;
-    a.units_match = 1;
     return a;
 }
 
@@ -771,7 +769,6 @@ START_TEST(test_bcast_burst)
     a.coll = IC_COLL_BCAST;
     a.size = 8;
     a.commutative = 1;
-    a.units_match = 1;
     const struct {
         size_t n;
         const char *alg;
@@ -857,7 +854,6 @@ START_TEST(test_registry_closed_forms)
                 a.count = n;
                 a.counts = counts;
                 a.commutative = 1;
-                a.units_match = 1;
                 a.bounded_from = j >= 3;
                 a.in_place = j >= 6;
                 c.x_min = _i == 2 ? n / 4 + 1 : _i == 3 ? n + 1 : 0;
@@ -942,7 +938,6 @@ START_TEST(test_plan_closed_forms)
                            : counts;
             a.sendcount = a.recvcount = 64;
             a.commutative = 1;
-            a.units_match = 1;
             for (int j = 0; j <= n; j++) {
                 /* the large meshes: the first algorithm and the mix */
                 if (p > 64 && j != 0 && j != n)
