@@ -271,6 +271,8 @@ int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, const ic_
         }
     }
     free(S.memo);
+    if (!S.have && forced_shape) /* no plan on that shape can serve the call */
+        return ic_choose_plan(a, c, node, node_ranks, elem, NULL, 0, best, t, priced);
     if (!S.have)
         return -1;
     ic_plan_resolve(&S.best, a, &m);

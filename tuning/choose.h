@@ -72,8 +72,9 @@ double ic_predict_plan(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_co
  * non-commutative reduce_scatter, which needs it), and every combination of the collective's step
  * algorithms.  Ties go to the plan met first (1-D before meshes, fewer dimensions first).  With
  * `shape` (nshape dimensions multiplying to a->size; INTERCOM_MESH) only
- * plans on that shape, in every visit order; a shape of one dimension
- * means the 1-D plans.  The winner's parameters are resolved.  Returns 0,
+ * plans on that shape, in every visit order (a shape of one dimension
+ * means the 1-D plans), or all plans when none on it can serve the call
+ * (a non-commutative op on an order-changing mesh, a long reduction).  The winner's parameters are resolved.  Returns 0,
  * or -1 when nothing can serve the call.  *t: its predicted time; *priced:
  * how many plans were priced.  Two levels: with `node` and node_ranks
  * (the ranks of every node, consecutive mesh positions under the
