@@ -43,7 +43,7 @@
 # (the vendor MPI_ call, from the automatic runs) and the ratios
 # vendor / InterCom (> 1: InterCom faster).  Simulated times are medians
 # of the slowest rank's time; predictions use --elem 8 (doubles).
-# At p = 512 one run takes about a minute: the whole table about 20.
+# At p = 512 one run takes about a minute: the whole table about 13 (2 cores).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd -P)
@@ -56,7 +56,7 @@ model=fit
 sizes="16 1024 65536 1048576"
 
 usage() {
-    sed -n '2,47p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 while [ $# -gt 0 ]; do
