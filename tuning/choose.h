@@ -74,8 +74,8 @@ double ic_predict_plan(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_co
  * `shape` (nshape dimensions multiplying to a->size; INTERCOM_MESH) only
  * plans on that shape, in every visit order (a shape of one dimension
  * means the 1-D plans), or all plans when none on it can serve the call
- * (a non-commutative op on an order-changing mesh, a long reduction).  The winner's parameters are resolved.  Returns 0,
- * or -1 when nothing can serve the call.  *t: its predicted time; *priced:
+ * (a non-commutative op on an order-changing mesh, a long reduction).  The winner's parameters are
+ * resolved.  Returns 0, or -1 when nothing can serve the call.  *t: its predicted time; *priced:
  * how many plans were priced.  Two levels: with `node` and node_ranks
  * (the ranks of every node, consecutive mesh positions under the
  * placement a->order; 2 <= node_ranks < a->size), a step whose lines stay
