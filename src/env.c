@@ -90,21 +90,10 @@ const ic_env_t *ic_env(void)
         both[i]->alpha = getd("INTERCOM_ALPHA", both[i]->alpha);
         both[i]->beta = getd("INTERCOM_BETA", both[i]->beta);
         both[i]->gamma = getd("INTERCOM_GAMMA", both[i]->gamma);
-        /* Across nodes most of a start-up is latency in flight: LogGP
-         * measurements of MPI over TCP put the sender's overhead at a few
-         * us of tens (the emulated cluster: o_s 5.7 us, L 174 us), so a
-         * root can start several messages in one alpha (k-nomial trees).
-         * Shared memory copies keep both sides busy: the plain model. */
-        both[i]->overhead = getd("INTERCOM_OVERHEAD", i == 0 ? both[i]->alpha / 8 : 0);
-        /* Over TCP a pair exchanging both ways at once shares one
-         * connection: COMMS2 against COMMS1 on the emulated cluster showed
-         * each direction at half the rate.  Shared memory copies do not
-         * slow each other down that way. */
-        both[i]->beta_x = getd("INTERCOM_BETA_EXCHANGE", (i == 0 ? 2 : 1) * both[i]->beta);
-        /* ... but only from about the size where TCP stops buffering: up
-         * to 32 KiB each way the exchange ran at twice the ping-pong rate
-         * (full duplex), from 128 KiB at the ping-pong rate. */
-        both[i]->x_min = (size_t)getd("INTERCOM_EXCHANGE_MIN", 65536);
+        ic_cost_derive(both[i], i); /* overhead, beta_x, x_min: cost_params.c */
+        both[i]->overhead = getd("INTERCOM_OVERHEAD", both[i]->overhead);
+        both[i]->beta_x = getd("INTERCOM_BETA_EXCHANGE", both[i]->beta_x);
+        both[i]->x_min = (size_t)getd("INTERCOM_EXCHANGE_MIN", (double)both[i]->x_min);
     }
     env.cost.burst = (size_t)getd("INTERCOM_BURST", 0);
     env.scratch_cache = (size_t)getd("INTERCOM_SCRATCH_CACHE", 16.0 * 1024 * 1024);

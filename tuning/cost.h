@@ -55,6 +55,12 @@ void ic_cost_defaults(ic_cost_params_t *c);
 /* The same for ranks of one node (shared memory): the library's model of
  * communicators within a node and of mesh lines inside a node. */
 void ic_cost_defaults_node(ic_cost_params_t *c);
+/* The parameters whose defaults follow from alpha and beta (LogGP's
+ * overhead, the exchange's beta_x and x_min), across nodes (node = 0) or
+ * within one: set from c's alpha and beta.  The library (src/env.c) and
+ * intercom-info call it after reading alpha and beta, then apply their own
+ * overrides. */
+void ic_cost_derive(ic_cost_params_t *c, int node);
 
 typedef struct ic_cost_event {
     int src, dst; /* ranks                         */

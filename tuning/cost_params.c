@@ -34,3 +34,22 @@ void ic_cost_defaults_node(ic_cost_params_t *c)
     c->beta_s = c->beta / 2;
     c->beta_r = c->beta / 2;
 }
+
+void ic_cost_derive(ic_cost_params_t *c, int node)
+{
+    /* Across nodes most of a start-up is latency in flight: LogGP
+     * measurements of MPI over TCP put the sender's overhead at a few us of
+     * tens (the emulated cluster: o_s 5.7 us, L 174 us), so a root can start
+     * several messages in one alpha (k-nomial trees).  Shared memory copies
+     * keep both sides busy: the plain model. */
+    c->overhead = node ? 0 : c->alpha / 8;
+    /* Over TCP a pair exchanging both ways at once shares one connection:
+     * COMMS2 against COMMS1 on the emulated cluster showed each direction
+     * at half the rate.  Shared memory copies do not slow each other down
+     * that way. */
+    c->beta_x = (node ? 1 : 2) * c->beta;
+    /* ... but only from about the size where TCP stops buffering: up to
+     * 32 KiB each way the exchange ran at twice the ping-pong rate (full
+     * duplex), from 128 KiB at the ping-pong rate. */
+    c->x_min = 65536;
+}

@@ -221,8 +221,7 @@ static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute, cons
 {
     ic_cost_params_t node;
     ic_cost_defaults_node(&node);
-    node.beta_x = node.beta; /* as the library within a node (src/env.c) */
-    node.x_min = c->x_min;
+    ic_cost_derive(&node, 1); /* as the library within a node */
     size_t *counts = calloc((size_t)p, sizeof(size_t));
     if (!counts)
         return 1;
@@ -458,12 +457,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "intercom-info: need p >= 1, elem >= 1, 0 <= root < p\n");
         return 2;
     }
-    if (c.beta_x <= 0) /* as the library across nodes (src/env.c) */
-        c.beta_x = 2 * c.beta;
+    ic_cost_params_t derived = c; /* as the library across nodes */
+    ic_cost_derive(&derived, 0);
+    if (c.beta_x <= 0)
+        c.beta_x = derived.beta_x;
     if (!x_min_set)
-        c.x_min = 65536;
-    if (!overhead_set) /* as the library across nodes */
-        c.overhead = c.alpha / 8;
+        c.x_min = derived.x_min;
+    if (!overhead_set)
+        c.overhead = derived.overhead;
     if (!strcmp(cmd, "list"))
         return cmd_list();
     if (cbit == C_CHOOSE) {
