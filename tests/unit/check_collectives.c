@@ -793,8 +793,10 @@ END_TEST
  * the slowest first (plan order then differs from rank order: the block
  * collectives go through scratch).  Counts 0, 1 and odd; uneven blocks
  * with zeros, gaps and reversed blocks for the v-variants; roots 0, p - 1
- * and p / 2 (every root for p <= 8); in place.  Non-commutative ops on the
- * plans that keep rank order (run_plan asks ic_plan_usable).
+ * and p / 2 (every root for p <= 8); in place; the mixes also under two
+ * placements (a round-robin grouping and the reversed order).
+ * Non-commutative ops on the plans that keep rank order (run_plan asks
+ * ic_plan_usable; a placed plan keeps none).
  */
 static const ic_coll_t mesh_colls[] = {
     IC_COLL_BCAST,      IC_COLL_REDUCE,         IC_COLL_ALLREDUCE,           IC_COLL_ALLGATHER,
@@ -812,6 +814,11 @@ static int mesh_steps(ic_coll_t c, const ic_algorithm_t **out)
 static long mesh_runs;
 
 /* The cases of one plan. */
+/* Placements (ic_coll_args_t.order) the mesh plans also run under: none,
+ * or node-aware-like permutations (mesh position -> rank). */
+static int mesh_order_buf[MAXP];
+static const int *mesh_order;
+
 static void mesh_plan_cases(const ic_plan_t *pl, int p, int thorough, int light)
 {
     ic_coll_t c = pl->coll;
@@ -823,6 +830,7 @@ static void mesh_plan_cases(const ic_plan_t *pl, int p, int thorough, int light)
         size_t vec[] = {(size_t)p + 1, 1, 0}, blk[] = {3, 1, 0};
         for (int ci = 0; ci < (thorough ? 3 : 1) + (root == 0 && !thorough && !light); ci++) {
             ic_coll_args_t a = args_of(c, p, root, 0);
+            a.order = mesh_order;
             int vector = c == IC_COLL_BCAST || c == IC_COLL_REDUCE || c == IC_COLL_ALLREDUCE;
             int uneven = c == IC_COLL_ALLGATHERV || c == IC_COLL_REDUCE_SCATTER;
             if (vector) {
@@ -875,6 +883,21 @@ static void mesh_shape(ic_coll_t c, int k, const int *dims, int thorough, int li
             ck_assert_msg(ic_plan_parse(c, text, &back, &why) == 0, "%s: %s", text, why);
             ck_assert_msg(ic_plan_equal(&pl, &back), "%s does not round-trip", text);
             mesh_plan_cases(&pl, p, thorough, light);
+            if (j == n && !light) {
+                /* placed: every rank's position from a permutation, the
+                 * groups of a round-robin mapping onto two nodes (even
+                 * ranks first), then reversed */
+                for (int variant = 0; variant < 2; variant++) {
+                    for (int pos = 0; pos < p; pos++) {
+                        int h = (p + 1) / 2;
+                        mesh_order_buf[pos] =
+                            variant ? p - 1 - pos : (pos < h ? 2 * pos : 2 * (pos - h) + 1);
+                    }
+                    mesh_order = mesh_order_buf;
+                    mesh_plan_cases(&pl, p, 0, 0);
+                    mesh_order = NULL;
+                }
+            }
         }
 }
 
