@@ -274,18 +274,26 @@ static int vector_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t 
     }
     if (n == 0)
         return 0;
-    ic_buf_t acc = IC_BUF_RECV;
-    if (a->coll == IC_COLL_REDUCE && a->rank != a->root) {
-        acc = IC_BUF_SCRATCH; /* non-roots must not touch RECV */
-        ic_sched_need(s, IC_BUF_SCRATCH, n);
+    /* A reduce keeps, on a non-root, a copy of its input and a buffer for
+     * partials: from a->bounded_from elements on it runs on two or three
+     * pieces of the vector in turn, so that its scratch stays within the
+     * message (as the 1-D reductions, coll_common.h). */
+    size_t pieces = a->coll == IC_COLL_REDUCE ? ic_reduce_pieces(a, n) : 1;
+    for (size_t j = 0; j < pieces; j++) {
+        size_t lo = 0, len = pieces > 1 ? ic_reduce_piece(n, pieces, j, &lo) : n;
+        ic_region_t acc = ic_reg(IC_BUF_RECV, lo, len);
+        if (a->coll == IC_COLL_REDUCE && a->rank != a->root) {
+            acc = ic_reg(IC_BUF_SCRATCH, 0, len); /* non-roots must not touch RECV */
+            ic_sched_need(s, IC_BUF_SCRATCH, len);
+        }
+        if (a->coll != IC_COLL_BCAST) {
+            int input_in_recv = a->in_place && (a->coll == IC_COLL_ALLREDUCE || a->rank == a->root);
+            if (!input_in_recv)
+                ic_sched_copy(s, ic_reg(IC_BUF_SEND, lo, len), acc);
+            ic_sched_round(s);
+        }
+        vector_steps(s, pl, a, M, ref, acc);
     }
-    if (a->coll != IC_COLL_BCAST) {
-        int input_in_recv = a->in_place && (a->coll == IC_COLL_ALLREDUCE || a->rank == a->root);
-        if (!input_in_recv)
-            ic_sched_copy(s, ic_reg(IC_BUF_SEND, 0, n), ic_reg(acc, 0, n));
-        ic_sched_round(s);
-    }
-    vector_steps(s, pl, a, M, ref, ic_reg(acc, 0, n));
     return 0;
 }
 

@@ -300,10 +300,9 @@ int ic_plan_usable(const ic_plan_t *pl, const ic_coll_args_t *a, const char **wh
         return ic_alg_usable(pl->alg, a, why);
     else if (ic_plan_ranks(pl) != a->size)
         no = "the mesh does not have the communicator's size";
-    else if ((a->coll == IC_COLL_REDUCE || a->coll == IC_COLL_REDUCE_SCATTER ||
-              a->coll == IC_COLL_REDUCE_SCATTER_BLOCK) &&
+    else if ((a->coll == IC_COLL_REDUCE_SCATTER || a->coll == IC_COLL_REDUCE_SCATTER_BLOCK) &&
              a->bounded_from && vector_elems(a) >= a->bounded_from)
-        no = "mesh reductions to one rank or blocks use scratch up to twice the vector";
+        no = "mesh reduce_scatter plans use scratch up to twice the vector";
     else {
         for (int t = 0; t < pl->ndims && !no; t++) {
             const ic_algorithm_t *alg = pl->step[t].alg;
@@ -399,6 +398,18 @@ static double walk(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m, 
             pl->param = seg;
         b.seg = seg;
         return pl->alg->cost(&b, m);
+    }
+    size_t pieces = a->coll == IC_COLL_REDUCE ? ic_reduce_pieces(a, a->count) : 1;
+    if (pieces > 1) { /* a long reduce runs on pieces of the vector (compose.c) */
+        double cost = 0;
+        for (size_t j = 0; j < pieces; j++) {
+            ic_coll_args_t b = *a;
+            size_t lo = 0;
+            b.count = ic_reduce_piece(a->count, pieces, j, &lo);
+            b.bounded_from = 0;
+            cost += walk(pl, &b, m, resolve);
+        }
+        return cost;
     }
     double v = ic_plan_start(a), cost = 0;
     for (int t = 0; t < pl->ndims; t++) {

@@ -143,8 +143,10 @@ int ic_plan_step_shrinks(ic_step_kind_t k);
  * A mesh plan needs dims multiplying to a->size; with a non-commutative
  * op it needs order-keeping steps that combine along the fastest
  * dimension first (rank order is then kept) and the identity placement;
- * reduce and reduce_scatter mesh plans use scratch up to twice the vector,
- * so they serve only calls below a->bounded_from. */
+ * reduce_scatter mesh plans use scratch up to twice the vector, so they
+ * serve only calls below a->bounded_from (a reduce from there on runs on
+ * pieces of the vector, each paying its start-ups, and its price says
+ * so). */
 int ic_plan_usable(const ic_plan_t *pl, const ic_coll_args_t *a, const char **why);
 
 /* Fill the parameters left 0 from the steps' segment rules under model m

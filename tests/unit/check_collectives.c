@@ -846,6 +846,21 @@ static void mesh_plan_cases(const ic_plan_t *pl, int p, int thorough, int light)
                     continue;
                 mesh_runs++;
                 ck_assert_msg(run_plan(pl, &a, ip) == 0, "%s", msg);
+                if (c != IC_COLL_REDUCE || light)
+                    continue;
+                /* a long reduce: in pieces, every rank's scratch within
+                 * the message (twice it below 2 elements) */
+                ic_coll_args_t b = a;
+                b.bounded_from = 1;
+                mesh_runs++;
+                ck_assert_msg(run_plan(pl, &b, ip) == 0, "%s (bounded)", msg);
+                for (int r = 0; r < p; r++) {
+                    size_t sc =
+                        scheds[r].scratch[IC_BUF_SCRATCH] + scheds[r].scratch[IC_BUF_SCRATCH2];
+                    ck_assert_msg(sc <= (b.count >= 2 ? b.count : 2 * b.count),
+                                  "reduce p=%d count=%zu bounded: rank %d scratch %zu", p, b.count,
+                                  r, sc);
+                }
             }
         }
     }
