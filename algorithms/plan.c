@@ -270,6 +270,29 @@ int ic_plan_format(const ic_plan_t *pl, char *buf, size_t len)
     return (int)n;
 }
 
+void ic_plan_scale_params(ic_plan_t *pl, size_t mul, size_t div)
+{
+    if (mul == div)
+        return;
+    size_t *ps[1 + IC_PLAN_MAXDIMS];
+    int n = 0;
+    if (pl->ndims == 0)
+        ps[n++] = &pl->param;
+    for (int t = 0; t < pl->ndims; t++)
+        ps[n++] = &pl->step[t].param;
+    for (int i = 0; i < n; i++)
+        if (*ps[i]) {
+            size_t v = *ps[i] * mul / div;
+            *ps[i] = v ? v : 1;
+        }
+}
+
+int ic_coll_reduces(ic_coll_t c)
+{
+    return c == IC_COLL_REDUCE || c == IC_COLL_ALLREDUCE || c == IC_COLL_REDUCE_SCATTER ||
+           c == IC_COLL_REDUCE_SCATTER_BLOCK;
+}
+
 /* ------------------------------------------------------ what it serves */
 
 static int reduction(ic_coll_t c)

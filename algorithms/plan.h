@@ -178,6 +178,14 @@ double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int
 /* Build the schedule of a->rank (the one composer: every mesh plan). */
 int ic_plan_build(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *a);
 
+/* Multiply every non-zero parameter by mul / div (at least 1): the
+ * byte-counted collectives state parameters in bytes, their schedules
+ * count units of several bytes. */
+void ic_plan_scale_params(ic_plan_t *pl, size_t mul, size_t div);
+
+/* Is c a reduction (its parameters count elements, not bytes)? */
+int ic_coll_reduces(ic_coll_t c);
+
 /* Equal plans (same collective, shape, steps, parameters)? */
 int ic_plan_equal(const ic_plan_t *x, const ic_plan_t *y);
 

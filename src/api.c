@@ -255,7 +255,12 @@ static int execute(call_t *c, const ic_plan_t *alg, MPI_Op op, int commutative)
     int rc = ic_exec(c->ctx, &c->ctx->sched, &c->b, op, commutative);
     if (rc != MPI_SUCCESS)
         return fail(c, rc, "communication failed");
-    ic_record_last(c->a.coll, alg);
+    /* IC_Last_algorithm gives the parameters of the byte-counted
+     * collectives in bytes (their schedules count units of c->gran bytes) */
+    ic_plan_t shown = *alg;
+    if (!ic_coll_reduces(c->a.coll))
+        ic_plan_scale_params(&shown, c->gran ? c->gran : 1, 1);
+    ic_record_last(c->a.coll, &shown);
     return MPI_SUCCESS;
 }
 

@@ -126,6 +126,10 @@ int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
         const char *why = NULL;
         if (ic_plan_usable(f, a, &why)) {
             *pl = *f;
+            /* the byte-counted collectives take parameters in bytes and
+             * count units of elem bytes */
+            if (!ic_coll_reduces(c))
+                ic_plan_scale_params(pl, 1, elem ? elem : 1);
             ic_model_t m = ic_model_of(ctx->cost, elem), mnode;
             if (ctx->cost_in) {
                 mnode = ic_model_of(ctx->cost_in, elem);
