@@ -129,7 +129,7 @@ int ic_sched_ok(const ic_sched_t *s)
     return s->oom ? -1 : 0;
 }
 
-static const char *bufname(ic_buf_t b)
+const char *ic_buf_name(ic_buf_t b)
 {
     switch (b) {
     case IC_BUF_SEND:
@@ -156,21 +156,22 @@ void ic_sched_dump(const ic_sched_t *s, FILE *out)
             const ic_action_t *x = &a[i];
             switch (x->kind) {
             case IC_ACT_SEND:
-                fprintf(out, "  r%zu send   -> %d  %s[%zu +%zu]\n", r, x->peer, bufname(x->src.buf),
-                        x->src.off, x->src.count);
+                fprintf(out, "  r%zu send   -> %d  %s[%zu +%zu]\n", r, x->peer,
+                        ic_buf_name(x->src.buf), x->src.off, x->src.count);
                 break;
             case IC_ACT_RECV:
-                fprintf(out, "  r%zu recv   <- %d  %s[%zu +%zu]\n", r, x->peer, bufname(x->dst.buf),
-                        x->dst.off, x->dst.count);
+                fprintf(out, "  r%zu recv   <- %d  %s[%zu +%zu]\n", r, x->peer,
+                        ic_buf_name(x->dst.buf), x->dst.off, x->dst.count);
                 break;
             case IC_ACT_REDUCE:
-                fprintf(out, "  r%zu reduce %s[%zu +%zu] %s %s[%zu]\n", r, bufname(x->src.buf),
+                fprintf(out, "  r%zu reduce %s[%zu +%zu] %s %s[%zu]\n", r, ic_buf_name(x->src.buf),
                         x->src.off, x->src.count, x->src_first ? "op=>" : "<=op",
-                        bufname(x->dst.buf), x->dst.off);
+                        ic_buf_name(x->dst.buf), x->dst.off);
                 break;
             case IC_ACT_COPY:
-                fprintf(out, "  r%zu copy   %s[%zu +%zu] -> %s[%zu +%zu]\n", r, bufname(x->src.buf),
-                        x->src.off, x->src.count, bufname(x->dst.buf), x->dst.off, x->dst.count);
+                fprintf(out, "  r%zu copy   %s[%zu +%zu] -> %s[%zu +%zu]\n", r,
+                        ic_buf_name(x->src.buf), x->src.off, x->src.count, ic_buf_name(x->dst.buf),
+                        x->dst.off, x->dst.count);
                 break;
             }
         }

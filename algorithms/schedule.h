@@ -129,6 +129,9 @@ static inline ic_region_t ic_reg(ic_buf_t b, size_t off, size_t count)
     return r;
 }
 
+/* "send", "recv", "scratch", "scratch2". */
+const char *ic_buf_name(ic_buf_t b);
+
 /* Human-readable dump (one line per action), for debugging and the info tool. */
 void ic_sched_dump(const ic_sched_t *s, FILE *out);
 

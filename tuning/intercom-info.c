@@ -276,28 +276,39 @@ static int find_plan(const char *cname, const char *ptext, ic_coll_t *coll, ic_p
     return 0;
 }
 
-static int cmd_schedule(const char *cname, const char *ptext, int p, size_t n, size_t elem,
-                        int root, int rank, const ic_cost_params_t *c)
+/* The call of schedule and predict: plan PTEXT of collective CNAME for
+ * n elements on p ranks, its parameters resolved under c; *counts is
+ * allocated (the caller frees it).  0, or the exit status. */
+static int plan_call(const char *cname, const char *ptext, int p, size_t n, size_t elem, int root,
+                     int commute, const ic_cost_params_t *c, ic_plan_t *pl, ic_coll_args_t *a,
+                     size_t **counts)
 {
     ic_coll_t coll;
-    ic_plan_t pl;
-    int rc = find_plan(cname, ptext, &coll, &pl);
+    int rc = find_plan(cname, ptext, &coll, pl);
     if (rc)
         return rc;
-    size_t *counts = calloc((size_t)p, sizeof(size_t));
-    if (!counts)
+    *counts = calloc((size_t)p, sizeof(size_t));
+    if (!*counts)
         return 1;
-    ic_coll_args_t a;
-    make_args(&a, coll, p, n, elem, root, 1, counts);
+    make_args(a, coll, p, n, elem, root, is_reduction(coll) ? commute : 1, *counts);
     const char *why = NULL;
-    if (!ic_plan_usable(&pl, &a, &why)) {
+    if (!ic_plan_usable(pl, a, &why)) {
         fprintf(stderr, "intercom-info: %s cannot serve this call: %s\n", ptext, why);
-        free(counts);
         return 1;
     }
     ic_model_t m = ic_model_of(c, elem);
-    ic_plan_resolve(&pl, &a, &m);
-    for (int r = 0; r < p; r++) {
+    ic_plan_resolve(pl, a, &m);
+    return 0;
+}
+
+static int cmd_schedule(const char *cname, const char *ptext, int p, size_t n, size_t elem,
+                        int root, int rank, const ic_cost_params_t *c)
+{
+    ic_plan_t pl;
+    ic_coll_args_t a;
+    size_t *counts = NULL;
+    int rc = plan_call(cname, ptext, p, n, elem, root, 1, c, &pl, &a, &counts);
+    for (int r = 0; r < p && rc == 0; r++) {
         if (rank >= 0 && r != rank)
             continue;
         a.rank = r;
@@ -305,46 +316,35 @@ static int cmd_schedule(const char *cname, const char *ptext, int p, size_t n, s
         ic_sched_init(&s, r, p);
         if (ic_plan_build(&s, &pl, &a) != 0 || ic_sched_ok(&s) != 0) {
             fprintf(stderr, "intercom-info: building the schedule failed\n");
-            ic_sched_free(&s);
-            free(counts);
-            return 1;
+            rc = 1;
+        } else {
+            ic_sched_dump(&s, stdout);
         }
-        ic_sched_dump(&s, stdout);
         ic_sched_free(&s);
     }
     free(counts);
-    return 0;
+    return rc;
 }
 
 static int cmd_predict(const char *cname, const char *ptext, int p, size_t n, size_t elem, int root,
                        int commute, const ic_cost_params_t *c)
 {
-    ic_coll_t coll;
     ic_plan_t pl;
-    int rc = find_plan(cname, ptext, &coll, &pl);
-    if (rc)
-        return rc;
-    size_t *counts = calloc((size_t)p, sizeof(size_t));
-    if (!counts)
-        return 1;
     ic_coll_args_t a;
-    make_args(&a, coll, p, n, elem, root, is_reduction(coll) ? commute : 1, counts);
-    const char *why = NULL;
-    if (!ic_plan_usable(&pl, &a, &why)) {
-        fprintf(stderr, "intercom-info: %s cannot serve this call: %s\n", ptext, why);
-        free(counts);
-        return 1;
+    size_t *counts = NULL;
+    int rc = plan_call(cname, ptext, p, n, elem, root, commute, c, &pl, &a, &counts);
+    if (rc == 0) {
+        char text[IC_PLAN_TEXT_MAX];
+        ic_plan_format(&pl, text, sizeof(text));
+        ic_model_t m = ic_model_of(c, elem);
+        double closed = ic_plan_cost(&pl, &a, &m);
+        double eval = ic_predict_plan(&pl, &a, c, elem);
+        printf("%s %s p=%d bytes=%zu closed_form_s=%.6g evaluated_s=%.6g\n", cname, text, p,
+               n * elem, closed, eval);
+        rc = eval < 0;
     }
-    ic_model_t m = ic_model_of(c, elem);
-    ic_plan_resolve(&pl, &a, &m);
-    char text[IC_PLAN_TEXT_MAX];
-    ic_plan_format(&pl, text, sizeof(text));
-    double closed = ic_plan_cost(&pl, &a, &m);
-    double eval = ic_predict_plan(&pl, &a, c, elem);
-    printf("%s %s p=%d bytes=%zu closed_form_s=%.6g evaluated_s=%.6g\n", cname, text, p, n * elem,
-           closed, eval);
     free(counts);
-    return eval < 0 ? 1 : 0;
+    return rc;
 }
 
 static int cmd_algorithms(const char *cname)

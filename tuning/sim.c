@@ -138,21 +138,6 @@ static void seterr(ic_sim_t *sim, const char *fmt, ...)
     va_end(ap);
 }
 
-static const char *bname(ic_buf_t b)
-{
-    switch (b) {
-    case IC_BUF_SEND:
-        return "send";
-    case IC_BUF_RECV:
-        return "recv";
-    case IC_BUF_SCRATCH:
-        return "scratch";
-    case IC_BUF_SCRATCH2:
-        return "scratch2";
-    }
-    return "?";
-}
-
 /* ------------------------------------------------------------ run state */
 
 /* A posted SEND or RECV waiting in the matcher. */
@@ -205,7 +190,7 @@ static int region_ok(run_t *R, int r, size_t round, const char *what, ic_region_
     size_t lim = limit(sim, r, g.buf);
     if (g.off > lim || g.count > lim - g.off) {
         seterr(sim, "rank %d round %zu: %s region %s[%zu +%zu] beyond its %zu elements", r, round,
-               what, bname(g.buf), g.off, g.count, lim);
+               what, ic_buf_name(g.buf), g.off, g.count, lim);
         return -1;
     }
     return 0;
@@ -321,8 +306,8 @@ static int check_round(run_t *R, int r, size_t round, const ic_action_t *a, size
             int identical = same && x->src.off == x->dst.off;
             if (overlap && (x->kind == IC_ACT_REDUCE || !identical)) {
                 seterr(sim, "rank %d round %zu: %s regions %s[%zu +%zu] and %s[%zu] overlap", r,
-                       round, w, bname(x->src.buf), x->src.off, x->src.count, bname(x->dst.buf),
-                       x->dst.off);
+                       round, w, ic_buf_name(x->src.buf), x->src.off, x->src.count,
+                       ic_buf_name(x->dst.buf), x->dst.off);
                 return -1;
             }
             break;
@@ -342,7 +327,7 @@ static int check_round(run_t *R, int r, size_t round, const ic_action_t *a, size
                 if ((x->recv && x->off < end_all) || (!x->recv && x->off < end_recv)) {
                     const char *other = (x->recv && x->off < end_recv) ? "recv" : "send";
                     seterr(sim, "rank %d round %zu: a recv region overlaps a %s region at %s[%zu]",
-                           r, round, other, bname(x->buf), x->off);
+                           r, round, other, ic_buf_name(x->buf), x->off);
                     return -1;
                 }
                 if (x->end > end_all)
@@ -623,7 +608,7 @@ static const ic_sim_elem_t *checked_at(ic_sim_t *sim, ic_buf_t b, int r, size_t 
 {
     if ((int)b < 0 || (int)b >= IC_NBUF || r < 0 || r >= sim->p || e >= sim->buflen[b]) {
         seterr(sim, "no element %s[%zu] on rank %d",
-               ((int)b >= 0 && (int)b < IC_NBUF) ? bname(b) : "?", e, r);
+               ((int)b >= 0 && (int)b < IC_NBUF) ? ic_buf_name(b) : "?", e, r);
         return NULL;
     }
     return ic_sim_at(sim, b, r, e);
@@ -634,7 +619,7 @@ static int expect_fail(ic_sim_t *sim, ic_buf_t b, int r, size_t e, const ic_sim_
 {
     char got[96];
     describe(x, got, sizeof(got));
-    seterr(sim, "rank %d %s[%zu]: expected %s, got %s", r, bname(b), e, want, got);
+    seterr(sim, "rank %d %s[%zu]: expected %s, got %s", r, ic_buf_name(b), e, want, got);
     return -1;
 }
 
