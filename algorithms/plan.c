@@ -295,12 +295,6 @@ int ic_coll_reduces(ic_coll_t c)
 
 /* ------------------------------------------------------ what it serves */
 
-static int reduction(ic_coll_t c)
-{
-    return c == IC_COLL_REDUCE || c == IC_COLL_ALLREDUCE || c == IC_COLL_REDUCE_SCATTER ||
-           c == IC_COLL_REDUCE_SCATTER_BLOCK;
-}
-
 /* Elements of the whole vector of the call (all blocks together). */
 static size_t vector_elems(const ic_coll_args_t *a)
 {
@@ -334,7 +328,7 @@ int ic_plan_usable(const ic_plan_t *pl, const ic_coll_args_t *a, const char **wh
             else if (!a->commutative && !(alg->flags & IC_ALG_KEEPS_ORDER))
                 no = "needs a commutative op";
         }
-        if (!no && !a->commutative && reduction(a->coll)) {
+        if (!no && !a->commutative && ic_coll_reduces(a->coll)) {
             /* Rank order is kept when the combining runs along the fastest
              * dimension first: reduce and allreduce combine in step
              * order, reduce_scatter in reverse step order. */

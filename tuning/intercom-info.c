@@ -165,12 +165,6 @@ static int usage_error(const char *fmt, const char *what)
     return 2;
 }
 
-static int is_reduction(ic_coll_t c)
-{
-    return c == IC_COLL_REDUCE || c == IC_COLL_ALLREDUCE || c == IC_COLL_REDUCE_SCATTER ||
-           c == IC_COLL_REDUCE_SCATTER_BLOCK;
-}
-
 /* Describe a call of `elems` elements of elem bytes in total on p ranks
  * (blocks even; scratch bounded as the library does from
  * INTERCOM_SCRATCH_SLACK on). */
@@ -237,7 +231,7 @@ static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute, cons
             if (coll == IC_COLL_BARRIER && bytes > 8)
                 break;
             ic_coll_args_t a;
-            make_args(&a, coll, p, elems, elem, 0, is_reduction(coll) ? commute : 1, counts);
+            make_args(&a, coll, p, elems, elem, 0, ic_coll_reduces(coll) ? commute : 1, counts);
             double t = 0;
             ic_plan_t pl;
             char text[IC_PLAN_TEXT_MAX] = "(none)";
@@ -290,7 +284,7 @@ static int plan_call(const char *cname, const char *ptext, int p, size_t n, size
     *counts = calloc((size_t)p, sizeof(size_t));
     if (!*counts)
         return 1;
-    make_args(a, coll, p, n, elem, root, is_reduction(coll) ? commute : 1, *counts);
+    make_args(a, coll, p, n, elem, root, ic_coll_reduces(coll) ? commute : 1, *counts);
     const char *why = NULL;
     if (!ic_plan_usable(pl, a, &why)) {
         fprintf(stderr, "intercom-info: %s cannot serve this call: %s\n", ptext, why);
