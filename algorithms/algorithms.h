@@ -376,12 +376,39 @@ typedef double (*ic_cost_fn)(const ic_coll_args_t *a, const ic_model_t *m);
  * minimum of its cost formula.  At least 1. */
 typedef size_t (*ic_seg_rule_fn)(const ic_coll_args_t *a, const ic_model_t *m);
 
+/* What a registered 1-D algorithm is to the composer (algorithms/compose.c),
+ * which builds it on a line, or along the lines of one dimension of a
+ * mesh (plan.h), from the primitives; one case per kind there.
+ * IC_STEP_NONE: the algorithm has its own builder and runs on the whole
+ * communicator only (scatter, gather, barrier, the reduce's binary tree). */
+typedef enum ic_step_kind {
+    IC_STEP_NONE = 0,
+    IC_STEP_BCAST_MST, /* bcast: keeps the vector          */
+    IC_STEP_BCAST_PIPELINE,
+    IC_STEP_BCAST_TREE,
+    IC_STEP_BCAST_KNOMIAL,
+    IC_STEP_BCAST_SCATTER,      /* scatter ... collect: shrinks     */
+    IC_STEP_REDUCE_MST,         /* combine to the line's root       */
+    IC_STEP_REDUCE_DCOMBINE,    /* dcombine ... gather: shrinks    */
+    IC_STEP_ALLREDUCE_MST,      /* combine to position 0 ... bcast  */
+    IC_STEP_ALLREDUCE_RD,       /* recursive doubling: keeps         */
+    IC_STEP_ALLREDUCE_DCOMBINE, /* dcombine ... collect: shrinks */
+    IC_STEP_ALLREDUCE_RH,       /* halving ... Bruck collect: shrinks */
+    IC_STEP_COLLECT_BUCKET,     /* allgather(v)                     */
+    IC_STEP_COLLECT_BRUCK,
+    IC_STEP_COLLECT_GB,
+    IC_STEP_RS_BUCKET, /* reduce_scatter(_block)           */
+    IC_STEP_RS_RH,
+    IC_STEP_RS_MST
+} ic_step_kind_t;
+
 typedef struct ic_algorithm {
     const char *name; /* registry name, unique per collective */
     ic_coll_t coll;
     const char *description; /* one line */
     unsigned flags;
-    ic_builder_fn build;
+    ic_step_kind_t step;     /* composed from the primitives (compose.c) */
+    ic_builder_fn build;     /* ... or its own builder (step IC_STEP_NONE) */
     ic_cost_fn cost;         /* closed-form cost                    */
     ic_seg_rule_fn seg_rule; /* pipelined algorithms only, else NULL */
 } ic_algorithm_t;

@@ -1,6 +1,11 @@
 /*
  * coll_allreduce.c -- allreduce (mitra-1995 section 3.2), four algorithms.
  *
+ * The composer (compose.c) builds them from the primitives, on the line of
+ * all ranks (a 1-D plan) or along the lines of a mesh dimension (a mesh
+ * step, plan.h); this file describes them and holds what the selector
+ * needs: their closed-form costs.
+ *
  * "mst": MST combine-to-one to position 0, then MST broadcast from it.
  *   The accumulator is RECV (input copied from SEND unless in_place),
  *   partials arrive in SCRATCH.  Keeps rank order.
@@ -29,59 +34,6 @@
  *   Cost (p = 2^k): 2 log2 p alpha + 2 (p-1)/p n beta + (p-1)/p n gamma.
  */
 #include "coll_common.h"
-
-static ic_region_t allreduce_acc(ic_sched_t *s, const ic_coll_args_t *a)
-{
-    ic_region_t acc = ic_reg(IC_BUF_RECV, 0, a->count);
-    if (a->count > 0 && !a->in_place)
-        ic_sched_copy(s, ic_reg(IC_BUF_SEND, 0, a->count), acc);
-    return acc;
-}
-
-int ic_coll_allreduce_mst(ic_sched_t *s, const ic_coll_args_t *a)
-{
-    ic_line_t line = ic_coll_line(a);
-    ic_region_t acc = allreduce_acc(s, a);
-    ic_mst_combine(s, &line, 0, acc, ic_reg(IC_BUF_SCRATCH, 0, a->count));
-    ic_mst_bcast(s, &line, 0, acc);
-    ic_sched_round(s);
-    return ic_sched_ok(s);
-}
-
-int ic_coll_allreduce_dcombine_collect(ic_sched_t *s, const ic_coll_args_t *a)
-{
-    ic_layout_t L;
-    if (ic_layout_init(&L, a, NULL, NULL) != 0)
-        return -1;
-    allreduce_acc(s, a);
-    ic_bucket_dcombine(s, &L.line, IC_BUF_RECV, 0, L.pc, IC_BUF_SCRATCH, 0);
-    ic_bucket_collect(s, &L.line, IC_BUF_RECV, 0, L.pc);
-    ic_sched_round(s);
-    ic_layout_free(&L);
-    return ic_sched_ok(s);
-}
-
-int ic_coll_allreduce_rd(ic_sched_t *s, const ic_coll_args_t *a)
-{
-    ic_line_t line = ic_coll_line(a);
-    ic_region_t acc = allreduce_acc(s, a);
-    ic_rd_allreduce(s, &line, acc, ic_reg(IC_BUF_SCRATCH, 0, a->count));
-    ic_sched_round(s);
-    return ic_sched_ok(s);
-}
-
-int ic_coll_allreduce_halving_doubling(ic_sched_t *s, const ic_coll_args_t *a)
-{
-    ic_layout_t L;
-    if (ic_layout_init(&L, a, NULL, NULL) != 0)
-        return -1;
-    allreduce_acc(s, a);
-    ic_rh_dcombine(s, &L.line, IC_BUF_RECV, 0, L.pc, IC_BUF_SCRATCH, 0);
-    ic_bruck_collect(s, &L.line, IC_BUF_RECV, 0, L.pc, NULL, IC_BUF_SCRATCH, 0);
-    ic_sched_round(s);
-    ic_layout_free(&L);
-    return ic_sched_ok(s);
-}
 
 double ic_cost_allreduce_mst(const ic_coll_args_t *a, const ic_model_t *m)
 {

@@ -1,5 +1,10 @@
 /*
- * coll_bcast.c -- broadcast (mitra-1995 section 3.2), three algorithms:
+ * coll_bcast.c -- broadcast (mitra-1995 section 3.2), five algorithms.
+ *
+ * The composer (compose.c) builds them from the primitives, on the line of
+ * all ranks (a 1-D plan) or along the lines of a mesh dimension (a mesh
+ * step, plan.h); this file describes them and holds what the selector
+ * needs: their closed-form costs and parameter rules.
  *
  * "mst": the MST broadcast primitive on the whole line.
  *   Cost: ceil(log2 p) (alpha + n beta).
@@ -49,79 +54,10 @@
 
 #include <math.h>
 
-/* The broadcasts of the whole vector on the whole line, by primitive. */
-typedef void (*line_bcast_fn)(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
-                              const ic_coll_args_t *a);
-
-static int on_line(ic_sched_t *s, const ic_coll_args_t *a, line_bcast_fn fn)
-{
-    ic_line_t line = ic_coll_line(a);
-    fn(s, &line, ic_line_pos(&line, a->root), ic_reg(IC_BUF_RECV, 0, a->count), a);
-    ic_sched_round(s);
-    return ic_sched_ok(s);
-}
-
-static void mst_fn(ic_sched_t *s, const ic_line_t *l, int root, ic_region_t d,
-                   const ic_coll_args_t *a)
-{
-    (void)a;
-    ic_mst_bcast(s, l, root, d);
-}
-
-static void pipe_fn(ic_sched_t *s, const ic_line_t *l, int root, ic_region_t d,
-                    const ic_coll_args_t *a)
-{
-    ic_pipe_bcast(s, l, root, d, a->seg);
-}
-
-static void tree_fn(ic_sched_t *s, const ic_line_t *l, int root, ic_region_t d,
-                    const ic_coll_args_t *a)
-{
-    ic_tree_bcast(s, l, root, d, a->seg);
-}
-
 /* The radix a->seg, within 2 .. p. */
 static int radix_of(const ic_coll_args_t *a)
 {
     return a->seg < 2 ? 2 : a->seg > (size_t)a->size ? a->size : (int)a->seg;
-}
-
-static void knomial_fn(ic_sched_t *s, const ic_line_t *l, int root, ic_region_t d,
-                       const ic_coll_args_t *a)
-{
-    ic_knomial_bcast(s, l, root, d, radix_of(a));
-}
-
-int ic_coll_bcast_mst(ic_sched_t *s, const ic_coll_args_t *a)
-{
-    return on_line(s, a, mst_fn);
-}
-
-int ic_coll_bcast_scatter_collect(ic_sched_t *s, const ic_coll_args_t *a)
-{
-    ic_layout_t L;
-    if (ic_layout_init(&L, a, NULL, NULL) != 0)
-        return -1;
-    ic_mst_scatter(s, &L.line, L.root, IC_BUF_RECV, 0, L.pc);
-    ic_bucket_collect(s, &L.line, IC_BUF_RECV, 0, L.pc);
-    ic_sched_round(s);
-    ic_layout_free(&L);
-    return ic_sched_ok(s);
-}
-
-int ic_coll_bcast_pipeline(ic_sched_t *s, const ic_coll_args_t *a)
-{
-    return on_line(s, a, pipe_fn);
-}
-
-int ic_coll_bcast_binary_tree(ic_sched_t *s, const ic_coll_args_t *a)
-{
-    return on_line(s, a, tree_fn);
-}
-
-int ic_coll_bcast_knomial(ic_sched_t *s, const ic_coll_args_t *a)
-{
-    return on_line(s, a, knomial_fn);
 }
 
 /* Pipelined broadcasts: k segments of seg elements of a vector of n. */

@@ -290,27 +290,10 @@ static inline double ic_halving_beta(const ic_terms_t *t)
 }
 
 /* The builders of algorithms/coll_*.c, listed in algorithms/registry.c. */
-int ic_coll_bcast_mst(ic_sched_t *s, const ic_coll_args_t *a);
-int ic_coll_bcast_scatter_collect(ic_sched_t *s, const ic_coll_args_t *a);
-int ic_coll_bcast_pipeline(ic_sched_t *s, const ic_coll_args_t *a);
-int ic_coll_bcast_binary_tree(ic_sched_t *s, const ic_coll_args_t *a);
-int ic_coll_bcast_knomial(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_reduce_binary_tree(ic_sched_t *s, const ic_coll_args_t *a);
 size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_radix_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m);
-int ic_coll_reduce_mst(ic_sched_t *s, const ic_coll_args_t *a);
-int ic_coll_reduce_dcombine_gather(ic_sched_t *s, const ic_coll_args_t *a);
-int ic_coll_allreduce_mst(ic_sched_t *s, const ic_coll_args_t *a);
-int ic_coll_allreduce_dcombine_collect(ic_sched_t *s, const ic_coll_args_t *a);
-int ic_coll_allreduce_rd(ic_sched_t *s, const ic_coll_args_t *a);
-int ic_coll_allreduce_halving_doubling(ic_sched_t *s, const ic_coll_args_t *a);
-int ic_coll_allgather_gather_bcast(ic_sched_t *s, const ic_coll_args_t *a);
-int ic_coll_allgather_bucket(ic_sched_t *s, const ic_coll_args_t *a);
-int ic_coll_allgather_bruck(ic_sched_t *s, const ic_coll_args_t *a);
-int ic_coll_reduce_scatter_mst(ic_sched_t *s, const ic_coll_args_t *a);
-int ic_coll_reduce_scatter_bucket(ic_sched_t *s, const ic_coll_args_t *a);
-int ic_coll_reduce_scatter_halving(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_scatter_mst(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_gather_mst(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_barrier_mst(ic_sched_t *s, const ic_coll_args_t *a);

@@ -1,10 +1,17 @@
 /*
- * coll_reduce.c -- reduce to one root (mitra-1995 section 3.2), two
+ * coll_reduce.c -- reduce to one root (mitra-1995 section 3.2), three
  * algorithms.
+ *
+ * The composer (compose.c) builds "mst" and "dcombine_gather" from the
+ * primitives, on the line of all ranks (a 1-D plan) or along the lines of
+ * a mesh dimension (a mesh step, plan.h); this file describes them and
+ * holds what the selector needs: their closed-form costs.  "binary_tree"
+ * has its own builder here (it is not a mesh step).
  *
  * "mst": MST combine-to-one.  Every rank first copies its input into an
  *   accumulator (the root's RECV -- nothing to copy when in_place -- or
- *   SCRATCH on the other ranks, whose RECV is not significant); partials
+ *   SCRATCH on the other ranks, whose RECV is not significant; a leaf
+ *   sends its input as it is); partials
  *   arrive in SCRATCH2.  Keeps rank order (non-commutative ops are fine).
  *   Cost: ceil(log2 p) (alpha + n beta + n gamma).  An interior position
  *   other than the root holds 2 n; from a->bounded_from elements on the
@@ -57,65 +64,6 @@ static ic_region_t reduce_acc(ic_sched_t *s, const ic_coll_args_t *a, size_t lo,
     if (n > 0 && !(root && a->in_place))
         ic_sched_copy(s, ic_reg(IC_BUF_SEND, lo, n), acc);
     return acc;
-}
-
-int ic_coll_reduce_mst(ic_sched_t *s, const ic_coll_args_t *a)
-{
-    ic_line_t line = ic_coll_line(a);
-    int root = ic_line_pos(&line, a->root);
-    ic_mst_step_t st[IC_MST_MAXSTEPS];
-    int leaf = !ic_mst_receives(st, ic_mst_steps(line.n, root, ic_line_pos(&line, a->rank), st));
-    size_t k = ic_reduce_pieces(a, a->count);
-    for (size_t j = 0; j < k; j++) {
-        size_t lo, n = ic_reduce_piece(a->count, k, j, &lo);
-        /* a leaf sends its input as it is */
-        ic_region_t acc =
-            leaf && a->rank != a->root ? ic_reg(IC_BUF_SEND, lo, n) : reduce_acc(s, a, lo, n);
-        ic_mst_combine(s, &line, root, acc, ic_reg(IC_BUF_SCRATCH2, 0, n));
-        ic_sched_round(s);
-    }
-    return ic_sched_ok(s);
-}
-
-/* The positions [*lo, *hi) whose blocks position me holds before it sends
- * them to its parent in the MST gather (its range as a give root; all
- * positions at the root). */
-static void gather_range(const ic_layout_t *L, int *lo, int *hi)
-{
-    ic_mst_step_t st[IC_MST_MAXSTEPS];
-    int k = ic_mst_steps(L->n, L->root, L->me, st);
-    *lo = 0;
-    *hi = L->n;
-    for (int i = 0; i < k; i++)
-        if (st[i].role == IC_MST_RECV) {
-            *lo = st[i].sub_lo;
-            *hi = st[i].sub_hi;
-        }
-}
-
-int ic_coll_reduce_dcombine_gather(ic_sched_t *s, const ic_coll_args_t *a)
-{
-    ic_layout_t L;
-    if (ic_layout_init(&L, a, NULL, NULL) != 0)
-        return -1;
-    /* The gather collects into G: the root's RECV, or on another position
-     * a SCRATCH2 area holding just the blocks of its range [lo, hi) (its
-     * RECV is not significant).  G's element 0 is block lo, so the gather
-     * runs with base = -prefix(lo): the offsets it adds are all >= that,
-     * and size_t arithmetic wraps back to the area. */
-    int root = L.me == L.root, lo, hi;
-    gather_range(&L, &lo, &hi);
-    ic_buf_t g = root ? IC_BUF_RECV : IC_BUF_SCRATCH2;
-    size_t gbase = root ? 0 : (size_t)0 - L.poff[lo];
-    if (!root)
-        ic_sched_need(s, IC_BUF_SCRATCH2, L.poff[hi] - L.poff[lo]);
-    ic_buf_t in = root && a->in_place ? IC_BUF_RECV : IC_BUF_SEND;
-    ic_bucket_dcombine_ro(s, &L.line, in, L.uoff, L.pc, ic_reg(g, gbase + L.poff[L.me], L.pc[L.me]),
-                          IC_BUF_SCRATCH, 0);
-    ic_mst_gather(s, &L.line, L.root, g, gbase, L.pc);
-    ic_sched_round(s);
-    ic_layout_free(&L);
-    return ic_sched_ok(s);
 }
 
 double ic_cost_reduce_mst(const ic_coll_args_t *a, const ic_model_t *m)

@@ -1,6 +1,15 @@
 /*
  * compose.c -- the one composer: any plan's schedule (plan.h) from the
  * primitives, run along the lines of a logical mesh.  No builder per plan.
+ * A 1-D plan is the mesh of one dimension (all ranks in rank order); only
+ * the algorithms that cannot be mesh steps (scatter, gather, barrier, the
+ * reduce's binary tree: ic_algorithm_t.build) have builders of their own.
+ *
+ * Memory: a first distributed combine reads the input where it is
+ * (ic_bucket_dcombine_ro: a reduce, or a reduce_scatter whose plan order
+ * is rank order), a leaf of a first MST combine sends its input as it is,
+ * and a long reduction runs in pieces (ic_plan_pieces) so that every
+ * rank's scratch stays within the message.
  *
  * The mesh d0 x ... x d(k-1) is row-major: position pos has coordinate
  * c_i = (pos / w_i) % d_i with w_(k-1) = 1, w_i = w_(i+1) d_(i+1); the rank
@@ -43,6 +52,7 @@
  */
 #include "plan.h"
 #include "coll_common.h"
+#include "mst.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +66,7 @@ typedef struct mesh {
     int c[IC_PLAN_MAXDIMS]; /* my coordinates */
     int *map;               /* line map (order != NULL), max d entries */
     size_t *cnt;            /* k x maxd block counts of the steps */
+    size_t *off;            /* maxd block offsets (read-only inputs) */
     int maxd;
 } mesh_t;
 
@@ -83,8 +94,10 @@ static void mesh_free(mesh_t *M)
 {
     free(M->map);
     free(M->cnt);
+    free(M->off);
     M->map = NULL;
     M->cnt = NULL;
+    M->off = NULL;
 }
 
 static int mesh_init(mesh_t *M, const ic_plan_t *pl, const ic_coll_args_t *a)
@@ -108,7 +121,8 @@ static int mesh_init(mesh_t *M, const ic_plan_t *pl, const ic_coll_args_t *a)
         M->c[i] = coord(M, M->me, i);
     M->map = malloc((size_t)M->maxd * sizeof(int));
     M->cnt = malloc((size_t)M->k * (size_t)M->maxd * sizeof(size_t));
-    if (!M->map || !M->cnt) {
+    M->off = malloc((size_t)M->maxd * sizeof(size_t));
+    if (!M->map || !M->cnt || !M->off) {
         mesh_free(M);
         return -1;
     }
@@ -167,8 +181,12 @@ static ic_region_t my_block(ic_region_t r, const size_t *cnt, int c)
     return ic_reg(r.buf, r.off + ic_blocks_prefix(cnt, c), cnt[c]);
 }
 
+/* The steps of a vector collective on the region `whole` of every rank's
+ * accumulator.  in != NULL: the first step is a distributed combine that
+ * reads the input where it is (`in`, not written) instead of from the
+ * accumulator. */
 static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *a, mesh_t *M,
-                         const int *ref, ic_region_t whole)
+                         const int *ref, ic_region_t whole, const ic_region_t *in)
 {
     ic_region_t R[IC_PLAN_MAXDIMS], cur = whole;
     ic_coll_t coll = a->coll;
@@ -200,12 +218,22 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
             case IC_STEP_BCAST_TREE:
                 ic_tree_bcast(s, &line, root, cur, st->param);
                 break;
-            case IC_STEP_BCAST_KNOMIAL:
-                ic_knomial_bcast(s, &line, root, cur, st->param ? (int)st->param : 2);
+            case IC_STEP_BCAST_KNOMIAL: /* the radix, within 2 .. d */
+                ic_knomial_bcast(s, &line, root, cur,
+                                 st->param < 2           ? 2
+                                 : st->param > (size_t)d ? d
+                                                         : (int)st->param);
                 break;
             case IC_STEP_REDUCE_DCOMBINE:
             case IC_STEP_ALLREDUCE_DCOMBINE:
-                ic_bucket_dcombine(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0);
+                if (t == 0 && in) {
+                    for (int j = 0; j < d; j++)
+                        M->off[j] = in->off + ic_blocks_prefix(cnt, j);
+                    ic_bucket_dcombine_ro(s, &line, in->buf, M->off, cnt,
+                                          my_block(cur, cnt, M->c[dim]), tmp.buf, 0);
+                } else {
+                    ic_bucket_dcombine(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0);
+                }
                 break;
             case IC_STEP_ALLREDUCE_RH:
                 ic_rh_dcombine(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0);
@@ -261,6 +289,68 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
     ic_sched_round(s);
 }
 
+/* The positions [*lo, *hi) of a line of n whose blocks position me holds
+ * before it sends them on in an MST gather to root (its subtree; all
+ * positions at the root). */
+static void gather_range(int n, int root, int me, int *lo, int *hi)
+{
+    ic_mst_step_t st[IC_MST_MAXSTEPS];
+    int k = ic_mst_steps(n, root, me, st);
+    *lo = 0;
+    *hi = n;
+    for (int i = 0; i < k; i++)
+        if (st[i].role == IC_MST_RECV) {
+            *lo = st[i].sub_lo;
+            *hi = st[i].sub_hi;
+        }
+}
+
+/*
+ * The accumulator of a reduce on a rank other than the root, for a piece
+ * of len elements whose input is `in`; *ro is set when the first step reads
+ * the input where it is.  Its RECV is not significant, so it works in
+ * SCRATCH, and holds no more than it must:
+ *   - a leaf of a first MST step sends its input as it is (and takes no
+ *     part in later steps: their lines hold the root's coordinate there);
+ *   - under a first distributed combine (read-only: no copy of the input)
+ *     it keeps its own block, or, when its line gathers in the first
+ *     step's second half, the blocks of its subtree of that gather: the
+ *     area starts at the subtree's first block, so the region's offset
+ *     wraps below zero and every block of the subtree lands inside it;
+ *   - otherwise a copy of its input.
+ */
+static ic_region_t reduce_acc(ic_sched_t *s, const ic_plan_t *pl, const mesh_t *M, const int *ref,
+                              ic_region_t in, int *ro)
+{
+    const ic_plan_step_t *first = &pl->step[0];
+    int dim = first->dim, d = M->d[dim];
+    ic_step_kind_t kind = ic_plan_step_kind(first->alg);
+    size_t len = in.count;
+    *ro = 0;
+    if (d > 1 && kind == IC_STEP_REDUCE_MST) {
+        ic_mst_step_t st[IC_MST_MAXSTEPS];
+        if (!ic_mst_receives(st, ic_mst_steps(d, ref[dim], M->c[dim], st)))
+            return in;
+    }
+    if (d > 1 && kind == IC_STEP_REDUCE_DCOMBINE) {
+        size_t *cnt = step_counts(M, 0);
+        ic_blocks_even(cnt, d, len);
+        int lo = M->c[dim], hi = lo + 1;
+        if (my_line_active(M, pl, 0, ref, 1, 1, 1))
+            gather_range(d, ref[dim], M->c[dim], &lo, &hi);
+        size_t from = ic_blocks_prefix(cnt, lo), to = ic_blocks_prefix(cnt, hi);
+        *ro = 1;
+        if (to > from)
+            ic_sched_need(s, IC_BUF_SCRATCH, to - from);
+        return ic_reg(IC_BUF_SCRATCH, (size_t)0 - from, len);
+    }
+    ic_sched_need(s, IC_BUF_SCRATCH, len);
+    ic_region_t acc = ic_reg(IC_BUF_SCRATCH, 0, len);
+    if (len > 0)
+        ic_sched_copy(s, in, acc);
+    return acc;
+}
+
 static int vector_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *a, mesh_t *M)
 {
     size_t n = a->count;
@@ -272,27 +362,38 @@ static int vector_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t 
         for (int i = 0; i < M->k; i++)
             ref[i] = coord(M, rp, i);
     }
-    if (n == 0)
+    /* An empty vector moves nothing on a mesh; a line keeps the empty
+     * messages its closed forms count. */
+    if (n == 0 && M->k > 1)
         return 0;
-    /* A reduce keeps, on a non-root, a copy of its input and a buffer for
+    /* A reduce keeps, on a non-root, its accumulator and a buffer for
      * partials: from a->bounded_from elements on it runs on two or three
      * pieces of the vector in turn, so that its scratch stays within the
-     * message (as the 1-D reductions, coll_common.h). */
-    size_t pieces = a->coll == IC_COLL_REDUCE ? ic_reduce_pieces(a, n) : 1;
+     * message (ic_plan_pieces; not a 1-D distributed combine + gather,
+     * whose positions other than the root hold at most half the vector
+     * and two blocks). */
+    size_t pieces = ic_plan_pieces(pl, a);
+    int root = a->rank == a->root;
     for (size_t j = 0; j < pieces; j++) {
         size_t lo = 0, len = pieces > 1 ? ic_reduce_piece(n, pieces, j, &lo) : n;
-        ic_region_t acc = ic_reg(IC_BUF_RECV, lo, len);
-        if (a->coll == IC_COLL_REDUCE && a->rank != a->root) {
-            acc = ic_reg(IC_BUF_SCRATCH, 0, len); /* non-roots must not touch RECV */
-            ic_sched_need(s, IC_BUF_SCRATCH, len);
+        ic_region_t acc = ic_reg(IC_BUF_RECV, lo, len), input = ic_reg(IC_BUF_SEND, lo, len);
+        int ro = 0;
+        if (a->coll == IC_COLL_REDUCE && !root) {
+            acc = reduce_acc(s, pl, M, ref, input, &ro);
+        } else if (a->coll != IC_COLL_BCAST) {
+            int in_place = a->in_place && (a->coll == IC_COLL_ALLREDUCE || root);
+            if (in_place)
+                input = acc;
+            /* the root of a reduce whose first step is a distributed
+             * combine reads its input where it is, too */
+            ro = a->coll == IC_COLL_REDUCE && M->d[pl->step[0].dim] > 1 &&
+                 ic_plan_step_kind(pl->step[0].alg) == IC_STEP_REDUCE_DCOMBINE;
+            if (!in_place && !ro && len > 0)
+                ic_sched_copy(s, input, acc);
         }
-        if (a->coll != IC_COLL_BCAST) {
-            int input_in_recv = a->in_place && (a->coll == IC_COLL_ALLREDUCE || a->rank == a->root);
-            if (!input_in_recv)
-                ic_sched_copy(s, ic_reg(IC_BUF_SEND, lo, len), acc);
+        if (a->coll != IC_COLL_BCAST)
             ic_sched_round(s);
-        }
-        vector_steps(s, pl, a, M, ref, acc);
+        vector_steps(s, pl, a, M, ref, acc, ro ? &input : NULL);
     }
     return 0;
 }
@@ -300,10 +401,11 @@ static int vector_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t 
 /* ------------------------------------------------- block collectives */
 
 typedef struct qlayout {
-    int *rank_of_q; /* p */
-    size_t *poff;   /* p + 1: offset of block q in plan order */
-    size_t *uoff;   /* p: user offset of rank r's block */
-    int identity;   /* plan order is rank order */
+    const size_t *cnt; /* p: block count of rank r (a->counts, or a piece's) */
+    int *rank_of_q;    /* p */
+    size_t *poff;      /* p + 1: offset of block q in plan order */
+    size_t *uoff;      /* p: user offset of rank r's block */
+    int identity;      /* plan order is rank order */
     int myq;
     size_t v[IC_PLAN_MAXDIMS]; /* run length (in blocks) of step t */
 } qlayout_t;
@@ -318,6 +420,7 @@ static void qlayout_free(qlayout_t *Q)
 static int qlayout_init(qlayout_t *Q, const ic_plan_t *pl, const ic_coll_args_t *a, const mesh_t *M)
 {
     int p = a->size;
+    Q->cnt = a->counts;
     Q->rank_of_q = malloc((size_t)p * sizeof(int));
     Q->poff = malloc(((size_t)p + 1) * sizeof(size_t));
     Q->uoff = malloc((size_t)p * sizeof(size_t));
@@ -364,7 +467,7 @@ static void qcopy(ic_sched_t *s, const qlayout_t *Q, const ic_coll_args_t *a, ic
     size_t rp = 0, ru = 0, len = 0;
     for (int q = 0; q < a->size; q++) {
         int r = Q->rank_of_q[q];
-        size_t n = a->counts[r];
+        size_t n = Q->cnt[r];
         if (n == 0 || r == skip)
             continue;
         size_t fp = pbase + Q->poff[q], fu = Q->uoff[r];
@@ -418,10 +521,26 @@ static int allgather_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args
     }
     if (!direct)
         wbase = 0;
+    size_t mine = a->counts[a->rank], at = wbase + Q.poff[Q.myq];
+    if (!direct && M->k == 1 && ic_plan_step_kind(pl->step[0].alg) == IC_STEP_COLLECT_BRUCK) {
+        /* On one line Bruck works on its own rotated copy anyway: it reads
+         * the own block from, and writes the others to, their places in
+         * RECV, whatever the layout (positions are ranks here). */
+        if (!a->in_place && (a->sendcount > 0 || mine > 0))
+            ic_sched_copy(s, ic_reg(IC_BUF_SEND, 0, a->sendcount),
+                          ic_reg(IC_BUF_RECV, Q.uoff[a->rank], mine));
+        ic_sched_round(s);
+        if (total > 0) {
+            ic_line_t line = mesh_line(M, 0);
+            ic_bruck_collect(s, &line, IC_BUF_RECV, 0, a->counts, Q.uoff, IC_BUF_SCRATCH, 0);
+        }
+        ic_sched_round(s);
+        qlayout_free(&Q);
+        return 0;
+    }
     ic_buf_t w = direct ? IC_BUF_RECV : IC_BUF_SCRATCH;
     if (!direct)
         ic_sched_need(s, IC_BUF_SCRATCH, total);
-    size_t mine = a->counts[a->rank], at = wbase + Q.poff[Q.myq];
     if (a->in_place) {
         if (mine > 0 && !direct)
             ic_sched_copy(s, ic_reg(IC_BUF_RECV, Q.uoff[a->rank], mine), ic_reg(w, at, mine));
@@ -460,25 +579,47 @@ static int allgather_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args
     return 0;
 }
 
-static int reduce_scatter_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *a,
-                               mesh_t *M)
+/* Piece j of q of a reduce_scatter's vector of `total` elements: the part
+ * of every rank's block it covers, pc[r] elements from start[r] within the
+ * block.  Slices of every block (a scaled copy of the whole call, so its
+ * steps move as evenly as the whole vector's; the slices' remainders go
+ * round-robin over the pieces, keeping them within one element of each
+ * other), or with `ranges` the range j of the rank-packed vector. */
+static void rs_piece(const ic_coll_args_t *a, size_t total, size_t q, size_t j, int ranges,
+                     size_t *pc, size_t *start)
 {
-    qlayout_t Q;
-    if (qlayout_init(&Q, pl, a, M) != 0)
-        return -1;
-    size_t total = Q.poff[a->size];
-    if (total > 0) {
-        ic_sched_need(s, IC_BUF_SCRATCH, total);
-        /* the input is packed in rank order (uoff with displs NULL) */
-        qcopy(s, &Q, a, IC_BUF_SCRATCH, 0, a->in_place ? IC_BUF_RECV : IC_BUF_SEND, 0, -1);
-        ic_sched_round(s);
+    size_t lo, len = ic_reduce_piece(total, q, j, &lo), rr = 0, off = 0;
+    for (int r = 0; r < a->size; off += a->counts[r], r++) {
+        size_t c = a->counts[r], b0, b1;
+        if (ranges) {
+            b0 = off > lo ? off : lo;
+            b1 = off + c < lo + len ? off + c : lo + len;
+            b1 = b1 > b0 ? b1 - off : 0;
+            b0 = b1 ? b0 - off : 0;
+        } else {
+            size_t base = c / q, rem = c % q;
+            b0 = j * base;
+            for (size_t e = 0; e < j; e++)
+                b0 += (e + q - rr) % q < rem;
+            b1 = b0 + base + ((j + q - rr) % q < rem);
+            rr = (rr + rem) % q;
+        }
+        start[r] = b0;
+        pc[r] = b1 - b0;
     }
-    for (int t = pl->ndims - 1; t >= 0 && total > 0; t--) {
+}
+
+/* The steps t0, t0 - 1, ..., 0 of a reduce_scatter on the plan-order
+ * blocks in SCRATCH (block q at sbase + poff[q]); partials in SCRATCH2. */
+static void rs_steps(ic_sched_t *s, const ic_plan_t *pl, mesh_t *M, const qlayout_t *Q, int t0,
+                     size_t sbase)
+{
+    for (int t = t0; t >= 0; t--) {
         int dim = pl->step[t].dim, d = M->d[dim];
         if (d <= 1)
             continue;
         size_t *lcnt = step_counts(M, t);
-        size_t base = Q.poff[line_runs(pl, M, &Q, t, lcnt)];
+        size_t base = sbase + Q->poff[line_runs(pl, M, Q, t, lcnt)];
         size_t tl = ic_blocks_total(lcnt, d);
         ic_line_t line = mesh_line(M, dim);
         switch (ic_plan_step_kind(pl->step[t].alg)) {
@@ -498,26 +639,137 @@ static int reduce_scatter_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll
         }
     }
     ic_sched_round(s);
-    size_t mine = a->counts[a->rank];
-    if (mine > 0)
-        ic_sched_copy(s, ic_reg(IC_BUF_SCRATCH, Q.poff[Q.myq], mine), ic_reg(IC_BUF_RECV, 0, mine));
+}
+
+/* The whole vector (or a piece: Q's counts) from `in` into SCRATCH in plan
+ * order, every step, and the own finished block to RECV at `at`. */
+static void rs_copied(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *a, mesh_t *M,
+                      const qlayout_t *Q, ic_buf_t in, size_t at)
+{
+    size_t total = Q->poff[a->size], mine = Q->cnt[a->rank];
+    if (total == 0)
+        return;
+    ic_sched_need(s, IC_BUF_SCRATCH, total);
+    qcopy(s, Q, a, IC_BUF_SCRATCH, 0, in, 0, -1);
     ic_sched_round(s);
+    rs_steps(s, pl, M, Q, pl->ndims - 1, 0);
+    if (mine > 0)
+        ic_sched_copy(s, ic_reg(IC_BUF_SCRATCH, Q->poff[Q->myq], mine),
+                      ic_reg(IC_BUF_RECV, at, mine));
+    ic_sched_round(s);
+}
+
+/* The first step a bucket distributed combine that reads the input where
+ * it is (ic_plan_pieces: plan order is rank order), so no copy of the
+ * vector: on one line it leaves the own block in RECV; on a mesh, the
+ * combined run of my position in SCRATCH (from the run's first block:
+ * offsets wrap below zero), where the other steps finish it. */
+static void rs_read_only(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *a, mesh_t *M,
+                         const qlayout_t *Q, ic_buf_t in)
+{
+    int t = pl->ndims - 1, dim = pl->step[t].dim, d = M->d[dim];
+    size_t *lcnt = step_counts(M, t), mine = Q->cnt[a->rank];
+    line_runs(pl, M, Q, t, lcnt);
+    for (int j = 0; j < d; j++)
+        M->off[j] = Q->poff[(size_t)j * Q->v[t]];
+    size_t run = M->off[M->c[dim]], sbase = (size_t)0 - run;
+    ic_region_t out = ic_reg(IC_BUF_RECV, 0, mine);
+    if (pl->ndims > 1) {
+        out = ic_reg(IC_BUF_SCRATCH, 0, lcnt[M->c[dim]]);
+        ic_sched_need(s, IC_BUF_SCRATCH, out.count);
+    }
+    ic_line_t line = mesh_line(M, dim);
+    ic_bucket_dcombine_ro(s, &line, in, M->off, lcnt, out, IC_BUF_SCRATCH2, 0);
+    ic_sched_round(s);
+    if (pl->ndims == 1)
+        return;
+    rs_steps(s, pl, M, Q, t - 1, sbase);
+    if (mine > 0)
+        ic_sched_copy(s, ic_reg(IC_BUF_SCRATCH, sbase + Q->poff[Q->myq], mine),
+                      ic_reg(IC_BUF_RECV, 0, mine));
+    ic_sched_round(s);
+}
+
+static int reduce_scatter_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *a,
+                               mesh_t *M)
+{
+    qlayout_t Q, P;
+    if (qlayout_init(&Q, pl, a, M) != 0)
+        return -1;
+    ic_buf_t in = a->in_place ? IC_BUF_RECV : IC_BUF_SEND;
+    size_t total = Q.poff[a->size], q = ic_plan_pieces(pl, a);
+    int rc = 0;
+    if (total > 0 && ic_plan_rs_reads_input(pl, a)) {
+        rs_read_only(s, pl, a, M, &Q, in);
+    } else if (q == 1) {
+        rs_copied(s, pl, a, M, &Q, in, 0);
+    } else {
+        /* Pieces (ic_plan_pieces), slices of every block.  In place, the
+         * own result slice j lands in RECV over the start of block 0's
+         * input, which is block 0's slice j or an earlier one when all
+         * blocks are alike (block 0 takes the first remainders, so its
+         * slices end last), already copied to SCRATCH.  With uneven blocks
+         * in place it could be a later slice's; there piece j is a range of
+         * the packed vector instead, whose result slice lands over input of
+         * that piece or an earlier one (the own block's offset is never
+         * below its slice's). */
+        int ranges = 0;
+        for (int r = 1; a->in_place && r < a->size; r++)
+            ranges |= a->counts[r] != a->counts[0];
+        size_t p = (size_t)a->size;
+        size_t *pc = malloc(2 * p * sizeof(size_t)), *start = pc ? pc + p : NULL;
+        P = Q;
+        P.poff = malloc((p + 1) * sizeof(size_t));
+        P.uoff = malloc(p * sizeof(size_t));
+        if (!pc || !P.poff || !P.uoff) {
+            rc = -1;
+        } else {
+            P.cnt = pc;
+            for (size_t j = 0; j < q; j++) {
+                rs_piece(a, total, q, j, ranges, pc, start);
+                P.poff[0] = 0;
+                for (size_t x = 0; x < p; x++)
+                    P.poff[x + 1] = P.poff[x] + pc[Q.rank_of_q[x]];
+                for (size_t r = 0; r < p; r++)
+                    P.uoff[r] = Q.uoff[r] + start[r];
+                rs_copied(s, pl, a, M, &P, in, start[a->rank]);
+            }
+        }
+        free(pc);
+        free(P.poff);
+        free(P.uoff);
+    }
     qlayout_free(&Q);
-    return 0;
+    return rc;
 }
 
 /* ------------------------------------------------------------ entry */
 
 int ic_plan_build(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *a)
 {
+    ic_plan_t line;
+    ic_coll_args_t b;
     if (pl->ndims == 0) {
         if (!pl->alg)
             return -1;
-        if (pl->param == a->seg)
-            return pl->alg->build(s, a);
-        ic_coll_args_t b = *a;
-        b.seg = pl->param;
-        return pl->alg->build(s, &b);
+        if (pl->alg->build) { /* an algorithm with its own builder */
+            if (pl->param == a->seg)
+                return pl->alg->build(s, a);
+            b = *a;
+            b.seg = pl->param;
+            return pl->alg->build(s, &b);
+        }
+        /* A 1-D plan: the mesh of one dimension, all ranks in rank order. */
+        line = *pl;
+        line.ndims = 1;
+        line.dims[0] = a->size;
+        line.step[0].dim = 0;
+        line.step[0].alg = pl->alg;
+        line.step[0].param = pl->param;
+        b = *a;
+        b.order = NULL;
+        pl = &line;
+        a = &b;
     }
     if (ic_plan_ranks(pl) != a->size || pl->coll != a->coll)
         return -1;

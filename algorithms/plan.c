@@ -10,41 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The 1-D algorithms that can be mesh steps, by builder (names may be
- * shared between collectives, builders say what runs). */
-static const struct {
-    ic_builder_fn build;
-    ic_coll_t coll; /* IC_COLL_COUNT: any collective with that builder */
-    ic_step_kind_t kind;
-} step_kinds[] = {
-    {ic_coll_bcast_mst, IC_COLL_BCAST, IC_STEP_BCAST_MST},
-    {ic_coll_bcast_pipeline, IC_COLL_BCAST, IC_STEP_BCAST_PIPELINE},
-    {ic_coll_bcast_binary_tree, IC_COLL_BCAST, IC_STEP_BCAST_TREE},
-    {ic_coll_bcast_knomial, IC_COLL_BCAST, IC_STEP_BCAST_KNOMIAL},
-    {ic_coll_bcast_scatter_collect, IC_COLL_BCAST, IC_STEP_BCAST_SCATTER},
-    {ic_coll_reduce_mst, IC_COLL_REDUCE, IC_STEP_REDUCE_MST},
-    {ic_coll_reduce_dcombine_gather, IC_COLL_REDUCE, IC_STEP_REDUCE_DCOMBINE},
-    {ic_coll_allreduce_mst, IC_COLL_ALLREDUCE, IC_STEP_ALLREDUCE_MST},
-    {ic_coll_allreduce_rd, IC_COLL_ALLREDUCE, IC_STEP_ALLREDUCE_RD},
-    {ic_coll_allreduce_dcombine_collect, IC_COLL_ALLREDUCE, IC_STEP_ALLREDUCE_DCOMBINE},
-    {ic_coll_allreduce_halving_doubling, IC_COLL_ALLREDUCE, IC_STEP_ALLREDUCE_RH},
-    {ic_coll_allgather_bucket, IC_COLL_COUNT, IC_STEP_COLLECT_BUCKET},
-    {ic_coll_allgather_bruck, IC_COLL_COUNT, IC_STEP_COLLECT_BRUCK},
-    {ic_coll_allgather_gather_bcast, IC_COLL_COUNT, IC_STEP_COLLECT_GB},
-    {ic_coll_reduce_scatter_bucket, IC_COLL_COUNT, IC_STEP_RS_BUCKET},
-    {ic_coll_reduce_scatter_halving, IC_COLL_COUNT, IC_STEP_RS_RH},
-    {ic_coll_reduce_scatter_mst, IC_COLL_COUNT, IC_STEP_RS_MST},
-};
-
 ic_step_kind_t ic_plan_step_kind(const ic_algorithm_t *alg)
 {
-    if (!alg)
-        return IC_STEP_NONE;
-    for (size_t i = 0; i < sizeof(step_kinds) / sizeof(step_kinds[0]); i++)
-        if (step_kinds[i].build == alg->build &&
-            (step_kinds[i].coll == IC_COLL_COUNT || step_kinds[i].coll == alg->coll))
-            return step_kinds[i].kind;
-    return IC_STEP_NONE;
+    return alg ? alg->step : IC_STEP_NONE;
 }
 
 int ic_plan_step_shrinks(ic_step_kind_t k)
@@ -317,9 +285,6 @@ int ic_plan_usable(const ic_plan_t *pl, const ic_coll_args_t *a, const char **wh
         return ic_alg_usable(pl->alg, a, why);
     else if (ic_plan_ranks(pl) != a->size)
         no = "the mesh does not have the communicator's size";
-    else if ((a->coll == IC_COLL_REDUCE_SCATTER || a->coll == IC_COLL_REDUCE_SCATTER_BLOCK) &&
-             a->bounded_from && vector_elems(a) >= a->bounded_from)
-        no = "mesh reduce_scatter plans use scratch up to twice the vector";
     else {
         for (int t = 0; t < pl->ndims && !no; t++) {
             const ic_algorithm_t *alg = pl->step[t].alg;
@@ -345,6 +310,40 @@ int ic_plan_usable(const ic_plan_t *pl, const ic_coll_args_t *a, const char **wh
     if (no && why)
         *why = no;
     return no == NULL;
+}
+
+/* ---------------------------------------------------- pieces, read-only */
+
+static int is_rs(ic_coll_t c)
+{
+    return c == IC_COLL_REDUCE_SCATTER || c == IC_COLL_REDUCE_SCATTER_BLOCK;
+}
+
+int ic_plan_rs_reads_input(const ic_plan_t *pl, const ic_coll_args_t *a)
+{
+    int k = pl->ndims;
+    if (!is_rs(a->coll) || k < 1 || pl->dims[pl->step[k - 1].dim] < 2 ||
+        ic_plan_step_kind(pl->step[k - 1].alg) != IC_STEP_RS_BUCKET || (k > 1 && a->order))
+        return 0;
+    for (int t = 0; t < k; t++)
+        if (pl->step[t].dim != k - 1 - t)
+            return 0;
+    /* On one line it keeps two blocks of partials.  On a mesh its blocks
+     * are runs of d blocks: its partials and the run it keeps may together
+     * exceed the message, so from a->bounded_from on the copy in pieces
+     * serves instead. */
+    return k == 1 || ic_reduce_pieces(a, vector_elems(a)) == 1;
+}
+
+size_t ic_plan_pieces(const ic_plan_t *pl, const ic_coll_args_t *a)
+{
+    if (a->coll == IC_COLL_REDUCE)
+        return pl->ndims == 1 && ic_plan_step_kind(pl->step[0].alg) == IC_STEP_REDUCE_DCOMBINE
+                   ? 1
+                   : ic_reduce_pieces(a, a->count);
+    if (is_rs(a->coll))
+        return ic_plan_rs_reads_input(pl, a) ? 1 : ic_reduce_pieces(a, vector_elems(a));
+    return 1;
 }
 
 /* ------------------------------------------------------------------ cost */
@@ -416,13 +415,14 @@ static double walk(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m, 
         b.seg = seg;
         return pl->alg->cost(&b, m);
     }
-    size_t pieces = a->coll == IC_COLL_REDUCE ? ic_reduce_pieces(a, a->count) : 1;
-    if (pieces > 1) { /* a long reduce runs on pieces of the vector (compose.c) */
+    size_t pieces = ic_plan_pieces(pl, a);
+    if (pieces > 1) { /* a long reduction runs on pieces of the vector (compose.c) */
         double cost = 0;
         for (size_t j = 0; j < pieces; j++) {
             ic_coll_args_t b = *a;
             size_t lo = 0;
-            b.count = ic_reduce_piece(a->count, pieces, j, &lo);
+            b.count = ic_reduce_piece(vector_elems(a), pieces, j, &lo);
+            b.counts = NULL; /* a reduce_scatter's piece: its length counts */
             b.bounded_from = 0;
             cost += walk(pl, &b, m, resolve);
         }

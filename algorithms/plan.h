@@ -110,30 +110,23 @@ int ic_plan_parse(ic_coll_t c, const char *text, ic_plan_t *pl, const char **why
  * returns the length it needs (as snprintf). */
 int ic_plan_format(const ic_plan_t *pl, char *buf, size_t len);
 
-/* What a 1-D algorithm does as a mesh step (IC_STEP_NONE: it cannot be
- * one).  The composer (compose.c) has one case per kind. */
-typedef enum ic_step_kind {
-    IC_STEP_NONE = 0,
-    IC_STEP_BCAST_MST, /* bcast: keeps the vector          */
-    IC_STEP_BCAST_PIPELINE,
-    IC_STEP_BCAST_TREE,
-    IC_STEP_BCAST_KNOMIAL,
-    IC_STEP_BCAST_SCATTER,      /* scatter ... collect: shrinks     */
-    IC_STEP_REDUCE_MST,         /* combine to the line's root       */
-    IC_STEP_REDUCE_DCOMBINE,    /* dcombine ... gather: shrinks    */
-    IC_STEP_ALLREDUCE_MST,      /* combine to position 0 ... bcast  */
-    IC_STEP_ALLREDUCE_RD,       /* recursive doubling: keeps         */
-    IC_STEP_ALLREDUCE_DCOMBINE, /* dcombine ... collect: shrinks */
-    IC_STEP_ALLREDUCE_RH,       /* halving ... Bruck collect: shrinks */
-    IC_STEP_COLLECT_BUCKET,     /* allgather(v)                     */
-    IC_STEP_COLLECT_BRUCK,
-    IC_STEP_COLLECT_GB,
-    IC_STEP_RS_BUCKET, /* reduce_scatter(_block)           */
-    IC_STEP_RS_RH,
-    IC_STEP_RS_MST
-} ic_step_kind_t;
+/* What a 1-D algorithm does as a mesh step: its step kind
+ * (ic_algorithm_t.step, algorithms.h; IC_STEP_NONE: it cannot be one). */
 
 ic_step_kind_t ic_plan_step_kind(const ic_algorithm_t *alg);
+
+/* How many pieces the mesh plan pl (ndims >= 1) runs the reduction a in,
+ * one after the other, so that every rank's scratch stays within the
+ * message (ic_reduce_pieces, from a->bounded_from elements on): reduce and
+ * reduce_scatter plans whose ranks copy their input, or hold partials of
+ * the whole vector; 1 for the others. */
+size_t ic_plan_pieces(const ic_plan_t *pl, const ic_coll_args_t *a);
+
+/* Does the reduce_scatter plan pl (ndims >= 1) start with a bucket
+ * distributed combine that reads the input where it is (plan order is
+ * rank order), with no copy of the vector and no pieces?  On a mesh only
+ * below a->bounded_from: its scratch holds three runs of blocks. */
+int ic_plan_rs_reads_input(const ic_plan_t *pl, const ic_coll_args_t *a);
 
 /* Does a step of this kind shrink the vector (a long-vector step with a
  * second half on the way back)? */

@@ -10,92 +10,98 @@
 
 #define KEEPS IC_ALG_KEEPS_ORDER
 
-/* ALG(collective, name, flags, builder, cost, description); SEGMENTED adds
- * the pipelined algorithm's segment rule. */
-#define ALG(c, n, f, b, k, d)                                                                      \
+/* STEP(collective, name, flags, step kind, cost, segment rule, description):
+ * an algorithm the composer builds (compose.c), on the whole line or as a
+ * mesh step; the segment rule (or radix rule) NULL where there is no
+ * parameter.  ALG(collective, name, flags, builder, cost, description): an
+ * algorithm with its own builder, on the whole communicator only. */
+#define STEP(c, n, f, s, k, r, d)                                                                  \
     {                                                                                              \
-        .name = n, .coll = c, .description = d, .flags = f, .build = b, .cost = k                  \
+        .name = n, .coll = c, .description = d, .flags = f, .step = s, .cost = k, .seg_rule = r    \
     }
-#define SEGMENTED(c, n, f, b, k, r, d)                                                             \
+#define ALG(c, n, f, b, k, r, d)                                                                   \
     {                                                                                              \
         .name = n, .coll = c, .description = d, .flags = f, .build = b, .cost = k, .seg_rule = r   \
     }
 
 const ic_algorithm_t ic_algorithms[] = {
-    ALG(IC_COLL_BCAST, "mst", KEEPS, ic_coll_bcast_mst, ic_cost_bcast_mst,
-        "MST broadcast (short vectors)"),
-    ALG(IC_COLL_BCAST, "scatter_collect", KEEPS, ic_coll_bcast_scatter_collect,
-        ic_cost_bcast_scatter_collect, "MST scatter + bucket collect (long vectors)"),
-    SEGMENTED(IC_COLL_BCAST, "pipeline", KEEPS, ic_coll_bcast_pipeline, ic_cost_bcast_pipeline,
-              ic_seg_bcast_pipeline, "pipelined chain broadcast in segments (long vectors)"),
-    SEGMENTED(IC_COLL_BCAST, "binary_tree", KEEPS, ic_coll_bcast_binary_tree,
-              ic_cost_bcast_binary_tree, ic_seg_bcast_binary_tree,
-              "pipelined binary-tree broadcast (middle vectors, rate-bound links)"),
-    SEGMENTED(IC_COLL_BCAST, "knomial", KEEPS, ic_coll_bcast_knomial, ic_cost_bcast_knomial,
-              ic_radix_bcast_knomial,
-              "k-nomial tree broadcast, radix from the model (short vectors, o < alpha)"),
+    STEP(IC_COLL_BCAST, "mst", KEEPS, IC_STEP_BCAST_MST, ic_cost_bcast_mst, NULL,
+         "MST broadcast (short vectors)"),
+    STEP(IC_COLL_BCAST, "scatter_collect", KEEPS, IC_STEP_BCAST_SCATTER,
+         ic_cost_bcast_scatter_collect, NULL, "MST scatter + bucket collect (long vectors)"),
+    STEP(IC_COLL_BCAST, "pipeline", KEEPS, IC_STEP_BCAST_PIPELINE, ic_cost_bcast_pipeline,
+         ic_seg_bcast_pipeline, "pipelined chain broadcast in segments (long vectors)"),
+    STEP(IC_COLL_BCAST, "binary_tree", KEEPS, IC_STEP_BCAST_TREE, ic_cost_bcast_binary_tree,
+         ic_seg_bcast_binary_tree,
+         "pipelined binary-tree broadcast (middle vectors, rate-bound links)"),
+    STEP(IC_COLL_BCAST, "knomial", KEEPS, IC_STEP_BCAST_KNOMIAL, ic_cost_bcast_knomial,
+         ic_radix_bcast_knomial,
+         "k-nomial tree broadcast, radix from the model (short vectors, o < alpha)"),
 
-    ALG(IC_COLL_REDUCE, "mst", KEEPS, ic_coll_reduce_mst, ic_cost_reduce_mst,
-        "MST combine-to-one (short vectors)"),
-    ALG(IC_COLL_REDUCE, "dcombine_gather", 0, ic_coll_reduce_dcombine_gather,
-        ic_cost_reduce_dcombine_gather, "bucket distributed combine + MST gather (long vectors)"),
-    SEGMENTED(IC_COLL_REDUCE, "binary_tree", 0, ic_coll_reduce_binary_tree,
-              ic_cost_reduce_binary_tree, ic_seg_bcast_binary_tree,
-              "pipelined binary-tree combine (middle vectors, rate-bound links)"),
+    STEP(IC_COLL_REDUCE, "mst", KEEPS, IC_STEP_REDUCE_MST, ic_cost_reduce_mst, NULL,
+         "MST combine-to-one (short vectors)"),
+    STEP(IC_COLL_REDUCE, "dcombine_gather", 0, IC_STEP_REDUCE_DCOMBINE,
+         ic_cost_reduce_dcombine_gather, NULL,
+         "bucket distributed combine + MST gather (long vectors)"),
+    ALG(IC_COLL_REDUCE, "binary_tree", 0, ic_coll_reduce_binary_tree, ic_cost_reduce_binary_tree,
+        ic_seg_bcast_binary_tree,
+        "pipelined binary-tree combine (middle vectors, rate-bound links)"),
 
-    ALG(IC_COLL_ALLREDUCE, "mst", KEEPS, ic_coll_allreduce_mst, ic_cost_allreduce_mst,
-        "MST combine-to-one + MST broadcast (short vectors)"),
-    ALG(IC_COLL_ALLREDUCE, "dcombine_collect", 0, ic_coll_allreduce_dcombine_collect,
-        ic_cost_allreduce_dcombine_collect,
-        "bucket distributed combine + bucket collect (long vectors)"),
-    ALG(IC_COLL_ALLREDUCE, "recursive_doubling", KEEPS, ic_coll_allreduce_rd, ic_cost_allreduce_rd,
-        "pairwise exchanges at distance 1, 2, 4, ... (shortest vectors)"),
-    ALG(IC_COLL_ALLREDUCE, "halving_doubling", 0, ic_coll_allreduce_halving_doubling,
-        ic_cost_allreduce_halving_doubling,
-        "recursive-halving distributed combine + Bruck collect (middle vectors)"),
+    STEP(IC_COLL_ALLREDUCE, "mst", KEEPS, IC_STEP_ALLREDUCE_MST, ic_cost_allreduce_mst, NULL,
+         "MST combine-to-one + MST broadcast (short vectors)"),
+    STEP(IC_COLL_ALLREDUCE, "dcombine_collect", 0, IC_STEP_ALLREDUCE_DCOMBINE,
+         ic_cost_allreduce_dcombine_collect, NULL,
+         "bucket distributed combine + bucket collect (long vectors)"),
+    STEP(IC_COLL_ALLREDUCE, "recursive_doubling", KEEPS, IC_STEP_ALLREDUCE_RD, ic_cost_allreduce_rd,
+         NULL, "pairwise exchanges at distance 1, 2, 4, ... (shortest vectors)"),
+    STEP(IC_COLL_ALLREDUCE, "halving_doubling", 0, IC_STEP_ALLREDUCE_RH,
+         ic_cost_allreduce_halving_doubling, NULL,
+         "recursive-halving distributed combine + Bruck collect (middle vectors)"),
 
-    ALG(IC_COLL_ALLGATHER, "gather_bcast", KEEPS, ic_coll_allgather_gather_bcast,
-        ic_cost_allgather_gather_bcast, "MST gather + MST broadcast (short vectors)"),
-    ALG(IC_COLL_ALLGATHER, "bucket", KEEPS, ic_coll_allgather_bucket, ic_cost_allgather_bucket,
-        "bucket collect (long vectors)"),
-    ALG(IC_COLL_ALLGATHER, "bruck", KEEPS, ic_coll_allgather_bruck, ic_cost_allgather_bruck,
-        "Bruck collect, ceil(log2 p) steps (short and middle vectors)"),
+    STEP(IC_COLL_ALLGATHER, "gather_bcast", KEEPS, IC_STEP_COLLECT_GB,
+         ic_cost_allgather_gather_bcast, NULL, "MST gather + MST broadcast (short vectors)"),
+    STEP(IC_COLL_ALLGATHER, "bucket", KEEPS, IC_STEP_COLLECT_BUCKET, ic_cost_allgather_bucket, NULL,
+         "bucket collect (long vectors)"),
+    STEP(IC_COLL_ALLGATHER, "bruck", KEEPS, IC_STEP_COLLECT_BRUCK, ic_cost_allgather_bruck, NULL,
+         "Bruck collect, ceil(log2 p) steps (short and middle vectors)"),
 
-    ALG(IC_COLL_ALLGATHERV, "gather_bcast", KEEPS, ic_coll_allgather_gather_bcast,
-        ic_cost_allgather_gather_bcast, "MST gather + MST broadcast (short vectors)"),
-    ALG(IC_COLL_ALLGATHERV, "bucket", KEEPS, ic_coll_allgather_bucket, ic_cost_allgather_bucket,
-        "bucket collect (long vectors)"),
-    ALG(IC_COLL_ALLGATHERV, "bruck", KEEPS, ic_coll_allgather_bruck, ic_cost_allgather_bruck,
-        "Bruck collect, ceil(log2 p) steps (short and middle vectors)"),
+    STEP(IC_COLL_ALLGATHERV, "gather_bcast", KEEPS, IC_STEP_COLLECT_GB,
+         ic_cost_allgather_gather_bcast, NULL, "MST gather + MST broadcast (short vectors)"),
+    STEP(IC_COLL_ALLGATHERV, "bucket", KEEPS, IC_STEP_COLLECT_BUCKET, ic_cost_allgather_bucket,
+         NULL, "bucket collect (long vectors)"),
+    STEP(IC_COLL_ALLGATHERV, "bruck", KEEPS, IC_STEP_COLLECT_BRUCK, ic_cost_allgather_bruck, NULL,
+         "Bruck collect, ceil(log2 p) steps (short and middle vectors)"),
 
-    ALG(IC_COLL_REDUCE_SCATTER, "mst", KEEPS, ic_coll_reduce_scatter_mst,
-        ic_cost_reduce_scatter_mst, "MST combine-to-one + MST scatter (short vectors)"),
-    ALG(IC_COLL_REDUCE_SCATTER, "bucket", 0, ic_coll_reduce_scatter_bucket,
-        ic_cost_reduce_scatter_bucket, "bucket distributed combine (long vectors)"),
-    ALG(IC_COLL_REDUCE_SCATTER, "recursive_halving", 0, ic_coll_reduce_scatter_halving,
-        ic_cost_reduce_scatter_halving,
-        "recursive-halving distributed combine (short and middle vectors)"),
+    STEP(IC_COLL_REDUCE_SCATTER, "mst", KEEPS, IC_STEP_RS_MST, ic_cost_reduce_scatter_mst, NULL,
+         "MST combine-to-one + MST scatter (short vectors)"),
+    STEP(IC_COLL_REDUCE_SCATTER, "bucket", 0, IC_STEP_RS_BUCKET, ic_cost_reduce_scatter_bucket,
+         NULL, "bucket distributed combine (long vectors)"),
+    STEP(IC_COLL_REDUCE_SCATTER, "recursive_halving", 0, IC_STEP_RS_RH,
+         ic_cost_reduce_scatter_halving, NULL,
+         "recursive-halving distributed combine (short and middle vectors)"),
 
-    ALG(IC_COLL_REDUCE_SCATTER_BLOCK, "mst", KEEPS, ic_coll_reduce_scatter_mst,
-        ic_cost_reduce_scatter_mst, "MST combine-to-one + MST scatter (short vectors)"),
-    ALG(IC_COLL_REDUCE_SCATTER_BLOCK, "bucket", 0, ic_coll_reduce_scatter_bucket,
-        ic_cost_reduce_scatter_bucket, "bucket distributed combine (long vectors)"),
-    ALG(IC_COLL_REDUCE_SCATTER_BLOCK, "recursive_halving", 0, ic_coll_reduce_scatter_halving,
-        ic_cost_reduce_scatter_halving,
-        "recursive-halving distributed combine (short and middle vectors)"),
+    STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "mst", KEEPS, IC_STEP_RS_MST, ic_cost_reduce_scatter_mst,
+         NULL, "MST combine-to-one + MST scatter (short vectors)"),
+    STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "bucket", 0, IC_STEP_RS_BUCKET,
+         ic_cost_reduce_scatter_bucket, NULL, "bucket distributed combine (long vectors)"),
+    STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "recursive_halving", 0, IC_STEP_RS_RH,
+         ic_cost_reduce_scatter_halving, NULL,
+         "recursive-halving distributed combine (short and middle vectors)"),
 
-    ALG(IC_COLL_SCATTER, "mst", KEEPS, ic_coll_scatter_mst, ic_cost_scatter_mst, "MST scatter"),
+    ALG(IC_COLL_SCATTER, "mst", KEEPS, ic_coll_scatter_mst, ic_cost_scatter_mst, NULL,
+        "MST scatter"),
 
-    ALG(IC_COLL_SCATTERV, "mst", KEEPS, ic_coll_scatter_mst, ic_cost_scatter_mst, "MST scatter"),
+    ALG(IC_COLL_SCATTERV, "mst", KEEPS, ic_coll_scatter_mst, ic_cost_scatter_mst, NULL,
+        "MST scatter"),
 
-    ALG(IC_COLL_GATHER, "mst", KEEPS, ic_coll_gather_mst, ic_cost_gather_mst, "MST gather"),
+    ALG(IC_COLL_GATHER, "mst", KEEPS, ic_coll_gather_mst, ic_cost_gather_mst, NULL, "MST gather"),
 
-    ALG(IC_COLL_GATHERV, "mst", KEEPS, ic_coll_gather_mst, ic_cost_gather_mst, "MST gather"),
+    ALG(IC_COLL_GATHERV, "mst", KEEPS, ic_coll_gather_mst, ic_cost_gather_mst, NULL, "MST gather"),
 
-    ALG(IC_COLL_BARRIER, "mst", KEEPS, ic_coll_barrier_mst, ic_cost_barrier_mst,
+    ALG(IC_COLL_BARRIER, "mst", KEEPS, ic_coll_barrier_mst, ic_cost_barrier_mst, NULL,
         "empty MST fan-in + fan-out"),
     ALG(IC_COLL_BARRIER, "dissemination", KEEPS, ic_coll_barrier_dissemination,
-        ic_cost_barrier_dissemination, "dissemination, ceil(log2 p) rounds"),
+        ic_cost_barrier_dissemination, NULL, "dissemination, ceil(log2 p) rounds"),
 
     {.name = NULL, .coll = IC_COLL_COUNT}};
 
@@ -112,7 +118,7 @@ const ic_algorithm_t *ic_alg_find(ic_coll_t c, const char *name)
 int ic_alg_usable(const ic_algorithm_t *alg, const ic_coll_args_t *a, const char **why)
 {
     const char *no = NULL;
-    if (!alg || !alg->build)
+    if (!alg || (!alg->build && alg->step == IC_STEP_NONE))
         no = "no such algorithm";
     else if (alg->coll != a->coll)
         no = "algorithm of another collective";

@@ -329,6 +329,13 @@ out:
     return rc;
 }
 
+/* Build the 1-D plan of a registered algorithm with the call's parameter. */
+static int build_1d(const ic_algorithm_t *alg, ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_plan_t pl = ic_plan_1d(alg, a->seg);
+    return ic_plan_build(s, &pl, a);
+}
+
 /* One registered algorithm (a 1-D plan, with the template's segment). */
 static int run_case(const ic_algorithm_t *alg, const ic_coll_args_t *a0, int in_place)
 {
@@ -615,8 +622,8 @@ START_TEST(test_barrier)
             for (int r = 0; r < p; r++) {
                 a.rank = r;
                 ic_sched_reset(&scheds[r], r, p);
-                ck_assert_msg(alg->build(&scheds[r], &a) == 0, "barrier/%s p=%d: build", alg->name,
-                              p);
+                ck_assert_msg(build_1d(alg, &scheds[r], &a) == 0, "barrier/%s p=%d: build",
+                              alg->name, p);
             }
             ic_sim_t sim;
             ck_assert(ic_sim_init(&sim, p, 0, 0) == 0);
@@ -649,8 +656,8 @@ START_TEST(test_registry)
                 continue;
             n++;
             keeps += !!(alg->flags & IC_ALG_KEEPS_ORDER);
-            ck_assert_msg(alg->build && alg->description && alg->description[0], "%s/%s incomplete",
-                          ic_coll_name(alg->coll), alg->name);
+            ck_assert_msg(!alg->build != !alg->step && alg->description && alg->description[0],
+                          "%s/%s incomplete", ic_coll_name(alg->coll), alg->name);
             ck_assert_msg(ic_alg_find(alg->coll, alg->name) == alg, "%s/%s: name not unique",
                           ic_coll_name(alg->coll), alg->name);
             ic_coll_args_t a = args_of((ic_coll_t)c, 4, 0, 8);
@@ -688,11 +695,11 @@ START_TEST(test_packed_paths_direct)
     const ic_algorithm_t *alg = ic_alg_find(IC_COLL_ALLGATHER, "bucket");
     ck_assert_ptr_nonnull(alg);
     ic_sched_reset(&scheds[3], 3, p);
-    ck_assert_int_eq(alg->build(&scheds[3], &a), 0);
+    ck_assert_int_eq(build_1d(alg, &scheds[3], &a), 0);
     ck_assert_uint_eq(scheds[3].scratch[IC_BUF_SCRATCH], 0);
     a.displs = make_displs(p, D_GAPS);
     ic_sched_reset(&scheds[3], 3, p);
-    ck_assert_int_eq(alg->build(&scheds[3], &a), 0);
+    ck_assert_int_eq(build_1d(alg, &scheds[3], &a), 0);
     ck_assert_uint_eq(scheds[3].scratch[IC_BUF_SCRATCH], 40);
 }
 END_TEST
@@ -728,7 +735,7 @@ static void check_scratch(const ic_algorithm_t *alg, ic_coll_args_t *a, size_t m
         a->sendcount = a->counts ? a->counts[r] : 0;
         a->recvcount = a->counts ? a->counts[r] : 0;
         ic_sched_reset(&scheds[r], r, p);
-        ck_assert_int_eq(alg->build(&scheds[r], a), 0);
+        ck_assert_int_eq(build_1d(alg, &scheds[r], a), 0);
         size_t s = scheds[r].scratch[IC_BUF_SCRATCH] + scheds[r].scratch[IC_BUF_SCRATCH2];
         ck_assert_msg(s <= cap,
                       "%s/%s p=%d rank %d root %d seg %zu bounded %zu: scratch %zu > %zu "
@@ -847,20 +854,27 @@ static void mesh_plan_cases(const ic_plan_t *pl, int p, int thorough, int light)
                     continue;
                 mesh_runs++;
                 ck_assert_msg(run_plan(pl, &a, ip) == 0, "%s", msg);
-                if (c != IC_COLL_REDUCE || light)
+                int rs = c == IC_COLL_REDUCE_SCATTER || c == IC_COLL_REDUCE_SCATTER_BLOCK;
+                if ((c != IC_COLL_REDUCE && !rs) || light)
                     continue;
-                /* a long reduce: in pieces, every rank's scratch within
-                 * the message (twice it below 2 elements) */
+                /* a long reduce or reduce_scatter: in pieces (or reading
+                 * its input where it is), every rank's scratch within the
+                 * message (twice it below 2 elements, or, for blocks,
+                 * below p elements) */
                 ic_coll_args_t b = a;
                 b.bounded_from = 1;
                 mesh_runs++;
                 ck_assert_msg(run_plan(pl, &b, ip) == 0, "%s (bounded)", msg);
+                size_t m = rs ? ic_blocks_total(b.counts, p) : b.count;
+                size_t cap = m >= (rs ? (size_t)p : 2) ? m : 2 * m;
+                char text[IC_PLAN_TEXT_MAX];
+                ic_plan_format(pl, text, sizeof(text));
                 for (int r = 0; r < p; r++) {
                     size_t sc =
                         scheds[r].scratch[IC_BUF_SCRATCH] + scheds[r].scratch[IC_BUF_SCRATCH2];
-                    ck_assert_msg(sc <= (b.count >= 2 ? b.count : 2 * b.count),
-                                  "reduce p=%d count=%zu bounded: rank %d scratch %zu", p, b.count,
-                                  r, sc);
+                    ck_assert_msg(sc <= cap,
+                                  "%s %s in place %d: message %zu bounded: rank %d scratch %zu",
+                                  ic_coll_name(c), text, ip, m, r, sc);
                 }
             }
         }

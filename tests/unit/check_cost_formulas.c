@@ -268,6 +268,13 @@ END_TEST
 
 /* ------------------------------------------------ composed collectives */
 
+/* Build the 1-D plan of a registered algorithm with the call's parameter. */
+static int build_1d(const ic_algorithm_t *alg, ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_plan_t pl = ic_plan_1d(alg, a->seg);
+    return ic_plan_build(s, &pl, a);
+}
+
 /*
  * One call of a registry algorithm on p ranks.  n is the vector length for
  * bcast/reduce/allreduce and the total of the blocks for the block
@@ -303,7 +310,7 @@ static double eval_alg(const ic_algorithm_t *alg, int p, int root, size_t n,
         ck_assert_msg(ic_alg_usable(alg, &a, &why), "%s/%s unusable: %s", ic_coll_name(alg->coll),
                       alg->name, why ? why : "?");
         ic_sched_init(&s[r], r, p);
-        ck_assert_int_eq(alg->build(&s[r], &a), 0);
+        ck_assert_int_eq(build_1d(alg, &s[r], &a), 0);
     }
     ic_cost_params_t c;
     params(&c);
@@ -972,7 +979,9 @@ START_TEST(test_plan_closed_forms)
                 ck_assert_msg(want > 0 && fabs(got - want) <= tol,
                               "%s %s p=%d n=%zu: closed forms %.12g, evaluator %.12g",
                               ic_coll_name(coll), text, p, total, got, want);
-                if (coll == IC_COLL_REDUCE) { /* a long reduce, in two pieces */
+                if (coll == IC_COLL_REDUCE || coll == IC_COLL_REDUCE_SCATTER_BLOCK) {
+                    /* a long reduce or reduce_scatter, in two pieces (the
+                     * reduce_scatter's: slices of every block, even here) */
                     ic_coll_args_t b = a;
                     b.bounded_from = 1;
                     got = ic_plan_cost(&pl, &b, &m);
