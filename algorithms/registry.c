@@ -30,7 +30,7 @@ const ic_algorithm_t ic_algorithms[] = {
               ic_seg_bcast_pipeline, "pipelined chain broadcast in segments (long vectors)"),
     SEGMENTED(IC_COLL_BCAST, "binary_tree", KEEPS, ic_coll_bcast_binary_tree,
               ic_cost_bcast_binary_tree, ic_seg_bcast_binary_tree,
-              "pipelined binary-tree broadcast (middle vectors, rate-bound links)"),
+              "pipelined binary-tree broadcast (middle vectors, long lines)"),
     SEGMENTED(IC_COLL_BCAST, "knomial", KEEPS, ic_coll_bcast_knomial, ic_cost_bcast_knomial,
               ic_radix_bcast_knomial,
               "k-nomial tree broadcast, radix from the model (short vectors, o < alpha)"),
@@ -41,7 +41,7 @@ const ic_algorithm_t ic_algorithms[] = {
         ic_cost_reduce_dcombine_gather, "bucket distributed combine + MST gather (long vectors)"),
     SEGMENTED(IC_COLL_REDUCE, "binary_tree", 0, ic_coll_reduce_binary_tree,
               ic_cost_reduce_binary_tree, ic_seg_bcast_binary_tree,
-              "pipelined binary-tree combine (middle vectors, rate-bound links)"),
+              "pipelined binary-tree combine (middle vectors, long lines)"),
 
     ALG(IC_COLL_ALLREDUCE, "mst", KEEPS, ic_coll_allreduce_mst, ic_cost_allreduce_mst,
         "MST combine-to-one + MST broadcast (short vectors)"),

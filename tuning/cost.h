@@ -42,9 +42,6 @@ typedef struct ic_cost_params {
     double overhead;                  /* closed forms only: LogGP's o, the
                                          sender's part of alpha
                                          (ic_model_t.overhead); 0 = alpha */
-    size_t burst;                     /* closed forms only: token-bucket
-                                         bytes of a rate-bound port
-                                         (ic_model_t.burst); 0 = none      */
     int split;                        /* use the send/receive split model    */
     double alpha_s, alpha_r, beta_s, beta_r;
     size_t elem_size[IC_NBUF]; /* bytes per element of each buffer    */

@@ -743,71 +743,6 @@ START_TEST(test_knomial_bcast)
 END_TEST
 
 /*
- * Rate-bound links with a token bucket (ic_model_t.burst, algorithms.h):
- * a broadcast whose busiest port sends at most the burst costs
- * S alpha + (port bytes) beta, S its start-ups in sequence; beyond that the
- * plain formulas hold.  Figures of the emulated cluster (alpha 125 us per
- * hop, 12.5 MB/s, 32 KiB bucket), p = 8:
- *   MST ceil(log2 8) = 3 start-ups, port 3 n;  binary tree 4 start-ups,
- *   port 2 n;  chain 7 start-ups, port n;  scatter + collect 10 and 7/4 n.
- * 512 B: MST 375 + 123 us beats the tree's 500 + 82 us; 4 KiB: tree
- * 500 + 655 us beats the MST (375 + 983) and the chain (875 + 328); 16 KiB:
- * the chain's 875 + 1311 us wins; 1 MiB (over the bucket): the plain
- * formulas, so the pipeline's segments follow the sqrt rule again.
- */
-START_TEST(test_bcast_burst)
-{
-    const double al = 125e-6, be = 80e-9;
-    ic_cost_params_t c;
-    ic_cost_defaults(&c);
-    c.alpha = al;
-    c.beta = be;
-    c.beta_x = be;
-    c.burst = 32768;
-    ic_coll_args_t a;
-    memset(&a, 0, sizeof(a));
-    a.coll = IC_COLL_BCAST;
-    a.size = 8;
-    a.commutative = 1;
-    const struct {
-        size_t n;
-        const char *alg;
-    } want[] = {{8, "mst"},
-                {512, "mst"},
-                {4096, "binary_tree"},
-                {16384, "pipeline"},
-                {1 << 20, "pipeline"}};
-    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
-        a.count = want[i].n;
-        a.seg = 0;
-        double t;
-        const ic_algorithm_t *got = ic_choose(&a, &c, 1, &t);
-        ck_assert_ptr_nonnull(got);
-        ck_assert_msg(!strcmp(got->name, want[i].alg), "burst: %zu B -> %s, expected %s", want[i].n,
-                      got->name, want[i].alg);
-    }
-    const ic_algorithm_t *tree = ic_alg_find(IC_COLL_BCAST, "binary_tree");
-    const ic_algorithm_t *pipe = ic_alg_find(IC_COLL_BCAST, "pipeline");
-    const ic_algorithm_t *mst = ic_alg_find(IC_COLL_BCAST, "mst");
-    a.count = 4096;
-    a.seg = 0;
-    CHECK_T(ic_estimate(tree, &a, &c, 1), 4 * al + 2 * 4096 * be, "tree, burst", 8, a.count, 0);
-    CHECK_T(ic_estimate(mst, &a, &c, 1), 3 * (al + 4096 * be), "mst, burst", 8, a.count, 0);
-    CHECK_T(ic_estimate(pipe, &a, &c, 1), 7 * al + 4096 * be, "chain, burst", 8, a.count, 0);
-    /* over the bucket: the tree's port sends 2 n = 64 KiB, plain formula */
-    a.count = 32768;
-    a.seg = 32768;
-    CHECK_T(ic_estimate(tree, &a, &c, 1), 4 * (al + 32768 * be), "tree, over", 8, a.count, 0);
-    /* ... and the pipeline's segment rule is the plain one there */
-    a.count = 1 << 20;
-    a.seg = 0;
-    size_t seg_burst = ic_choose_seg(pipe, &a, &c, 1);
-    c.burst = 0;
-    ck_assert_uint_eq(seg_burst, ic_choose_seg(pipe, &a, &c, 1));
-}
-END_TEST
-
-/*
  * The selector prices algorithms with their closed forms (the .cost of
  * each registry entry), not by running the evaluator: each must give the
  * evaluator's time on the real schedules.  Exactly for even blocks (p | n),
@@ -1012,7 +947,6 @@ Suite *suite_cost_formulas(void)
     tcase_add_test(tr, test_registry_uneven);
     tcase_add_test(tr, test_pipeline_bcast);
     tcase_add_test(tr, test_binary_tree_bcast);
-    tcase_add_test(tr, test_bcast_burst);
     tcase_add_test(tr, test_knomial_bcast);
     tcase_add_loop_test(tr, test_registry_closed_forms, 0, 4);
     suite_add_tcase(s, tr);
