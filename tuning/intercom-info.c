@@ -55,8 +55,9 @@ static const struct {
      "--beta-x applies to exchanged messages of at least BYTES; shorter ones go both ways at "
      "--beta (default 65536; INTERCOM_EXCHANGE_MIN)"},
     {"--overhead", "S", C_MODEL,
-     "LogGP's sender overhead o in seconds, the part of alpha that keeps the sender busy; "
-     "sets the k-nomial broadcast's radix (default alpha / 8; INTERCOM_OVERHEAD)"},
+     "LogGP's sender overhead o in seconds, the part of alpha that keeps the sender busy: "
+     "sets the k-nomial broadcast's radix, and the cost evaluator frees a sender o plus its "
+     "bytes after a message starts (default alpha / 8; INTERCOM_OVERHEAD)"},
     {"--ranks-per-node", "Q", C_CHOOSE,
      "price for nodes of Q consecutive ranks: steps whose lines stay inside a node with the "
      "library's shared-memory model (two levels, as the library when every node holds Q "
