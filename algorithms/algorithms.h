@@ -337,33 +337,12 @@ typedef struct ic_model {
     double overhead;             /* LogGP's o: the part of alpha that keeps
                                     the sender busy (the rest is in flight);
                                     0 = all of alpha (plain alpha-beta)       */
-    size_t burst;                /* rate-bound links: bytes a port sends
-                                    ahead of its rate (a token bucket);
-                                    0 = plain alpha-beta (see below)   */
     const struct ic_model *node; /* two levels: the model of lines
                         that stay inside one node, whose ranks are
                         node_ranks consecutive mesh positions
                         (node-aware placement); NULL = one level */
     int node_ranks;
 } ic_model_t;
-
-/*
- * The burst.  With burst == 0 every message costs alpha + m beta on the
- * path it is part of, and the formulas are the papers'.  On a link shaped
- * by a token bucket of `burst` bytes (the emulated cluster of
- * bench/cluster/: tbf, 32 KiB) the bucket refills between calls, and a
- * call that sends at most `burst` bytes through each port runs on its
- * credit: messages cross at the speed of the underlying link, yet over a
- * run of calls every port pays its bytes at the rate.  Such a call takes
- *   S alpha + beta (bytes of the busiest port),  S its start-ups in sequence;
- * a call that sends more streams at the rate, S alpha + beta (path bytes),
- * as without a burst.  That is where a binary tree (its root sends 2 m) or
- * a chain (m) beats the MST (ceil(log2 p) m) on short messages.  Only the
- * formulas whose busiest port carries less than their path (the broadcast's
- * binary_tree and pipeline, the reduce's binary_tree) change; for the
- * others, and for the MST, it is the same bytes.  The cost evaluator (tuning/cost.c) models burst
- * 0.
- */
 
 /* An algorithm's cost for the call a in closed form, as its file states it
  * (seconds).  Exact for even blocks where the file says so, an estimate

@@ -28,15 +28,9 @@
  * "binary_tree": the pipelined binary-tree broadcast (tree_bcast.c): no
  *   position sends more than 2 n bytes, where the MST's root sends
  *   ceil(log2 p) n.  Cost (2 (k - 1) + A)(alpha + (n/k) beta), A =
- *   ic_tree_depth_cost(p) (4 for p = 8).  In plain alpha-beta it never
- *   beats the MST with one segment, nor the chain with many; it wins on
- *   rate-bound links (ic_model_t.burst > 0), where the busiest port's
- *   bytes count: 2 n against the MST root's ceil(log2 p) n.
- *
- * With a burst (algorithms.h) "pipeline" and "binary_tree" cost
- * S alpha + (port bytes) beta while their busiest port carries at most the
- * burst (n and 2 n), with S their start-ups in sequence (above); there
- * their segment rules take one segment.
+ *   ic_tree_depth_cost(p) (4 for p = 8).  It never beats the MST with one
+ *   segment; with many, its first segment arrives after A message times
+ *   against the chain's p - 1, so on long lines it wins middle sizes.
  *
  * "knomial": the k-nomial tree broadcast (knomial_bcast.c), a->seg its
  *   radix k.  With S = o + n beta the sender's time per message and
@@ -63,23 +57,20 @@ static int radix_of(const ic_coll_args_t *a)
 /* Pipelined broadcasts: k segments of seg elements of a vector of n. */
 static double pipeline_cost(const ic_coll_args_t *a, const ic_model_t *m, size_t seg)
 {
-    double k = (double)((a->count + seg - 1) / seg), n = (double)a->count * (double)m->elem;
-    return ic_burst_cost((double)a->size - 2 + k, (double)seg * (double)m->elem, n, m);
+    double k = (double)((a->count + seg - 1) / seg);
+    return ((double)a->size - 2 + k) * (m->alpha + (double)seg * (double)m->elem * m->beta);
 }
 
 static double tree_cost(const ic_coll_args_t *a, const ic_model_t *m, size_t seg)
 {
-    double k = (double)((a->count + seg - 1) / seg), n = (double)a->count * (double)m->elem;
-    return ic_burst_cost(ic_tree_steps(a->size, k), (double)seg * (double)m->elem,
-                         ic_tree_port(a->size) * n, m);
+    double k = (double)((a->count + seg - 1) / seg);
+    return ic_tree_steps(a->size, k) * (m->alpha + (double)seg * (double)m->elem * m->beta);
 }
 
-/* The segment of k segments (at least 1, at most count), or one segment
- * when the busiest port's `port` bytes are within the burst: on bucket
- * credit segments only add start-ups. */
-static size_t seg_of(const ic_coll_args_t *a, const ic_model_t *md, double port, double k)
+/* The segment of k segments (at least 1, at most count). */
+static size_t seg_of(const ic_coll_args_t *a, double k)
 {
-    if ((md->burst > 0 && port <= (double)md->burst) || k < 1)
+    if (k < 1)
         k = 1;
     if (k > (double)a->count)
         k = (double)a->count;
@@ -96,7 +87,7 @@ size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *md)
     double k = 1;
     if (a->size > 2 && md->alpha > 0 && md->beta > 0)
         k = floor(sqrt((double)(a->size - 2) * m * md->beta / md->alpha) + 0.5);
-    return seg_of(a, md, m, k);
+    return seg_of(a, k);
 }
 
 /* LogGP split of one message of `bytes`: the sender's time S and the rest R. */
@@ -135,7 +126,7 @@ size_t ic_seg_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *md)
     double A = ic_tree_depth_cost(a->size), k = 1;
     if (a->size > 2 && A > 2 && md->alpha > 0 && md->beta > 0)
         k = floor(sqrt((A - 2) * m * md->beta / (2 * md->alpha)) + 0.5);
-    return seg_of(a, md, 2 * m, k);
+    return seg_of(a, k);
 }
 
 double ic_cost_bcast_mst(const ic_coll_args_t *a, const ic_model_t *m)

@@ -204,27 +204,11 @@ typedef struct ic_terms {
     double bring;   /* beta of a ring step: an exchange when p == 2     */
 } ic_terms_t;
 
-/* S start-ups in sequence, each message on the path of `msg` bytes, the
- * busiest port carrying `port` bytes, under the model's burst
- * (algorithms.h): when port <= burst, S alpha + port beta (the path runs
- * on bucket credit); otherwise S (alpha + msg beta), the port's bytes
- * being part of its path. */
-static inline double ic_burst_cost(double S, double msg, double port, const ic_model_t *m)
-{
-    if (m->burst > 0 && port <= (double)m->burst)
-        return S * m->alpha + port * m->beta;
-    return S * (m->alpha + msg * m->beta);
-}
-
 /* The pipelined binary tree of k segments on p ranks (tree_bcast.c): its
- * start-ups in sequence, and the busiest port's share of the vector. */
+ * message times in sequence. */
 static inline double ic_tree_steps(int p, double k)
 {
     return p == 2 ? k : 2 * (k - 1) + ic_tree_depth_cost(p);
-}
-static inline double ic_tree_port(int p)
-{
-    return p == 2 ? 1 : 2;
 }
 
 /* Beta per byte of one of two messages of `bytes` bytes that a pair of

@@ -40,12 +40,10 @@
  *   through one): within the message once there are two segments or more,
  *   which from a->bounded_from elements on the segment is cut to ensure
  *   (at most half the vector).  No position receives more
- *   than 2 n bytes (the MST root: ceil(log2 p) n), which is what counts on
- *   rate-bound links (ic_model_t.burst; the emulated cluster's 4 KiB
- *   reduce to 8 ranks).  Leaves send their input directly.
+ *   than 2 n bytes (the MST root: ceil(log2 p) n).  Leaves send their
+ *   input directly.
  *   Cost, estimated as the broadcast's with each message also combined:
- *   (2 (k - 1) + A)(alpha + s beta + s gamma), A = ic_tree_depth_cost(p);
- *   with a burst, A alpha + 2 n beta (+ n gamma) while 2 n <= burst.
+ *   (2 (k - 1) + A)(alpha + s beta + s gamma), A = ic_tree_depth_cost(p).
  *
  * Buffers: input in SEND (RECV at an in_place root); SEND is only read.
  */
@@ -155,8 +153,8 @@ double ic_cost_reduce_binary_tree(const ic_coll_args_t *a, const ic_model_t *m)
     if (a->size <= 1 || a->count == 0)
         return 0;
     size_t seg = reduce_tree_seg(a);
-    double k = (double)((a->count + seg - 1) / seg), n = (double)a->count * (double)m->elem;
+    double k = (double)((a->count + seg - 1) / seg);
     double sb = (double)seg * (double)m->elem;
     double S = ic_tree_steps(a->size, k);
-    return ic_burst_cost(S, sb, ic_tree_port(a->size) * n, m) + S * sb * m->gamma;
+    return S * (m->alpha + sb * m->beta) + S * sb * m->gamma;
 }

@@ -10,7 +10,8 @@
  * verdict (fit.h: ic_compare), off one node a bound no measurement can
  * beat (fit.h: ic_time_floor), InterCom's algorithm (IC_Last_algorithm)
  * and the cost model's predicted time of that algorithm (ic_predict with
- * this run's alpha, beta, gamma).  --plot adds the figure of the ratios.
+ * this run's alpha, beta, gamma and the parameters the library derives
+ * from them, model_t).  --plot adds the figure of the ratios.
  *
  * Method.
  *   - alpha and beta: a COMMS1 ping-pong between ranks 0 and p-1 in the same
@@ -83,10 +84,14 @@ typedef struct result {
     char alg[IC_PLAN_TEXT_MAX + 48];
 } result_t;
 
+/* This run's model: the library's cost parameters (tuning/cost.h) with the
+ * fitted alpha, beta and gamma, the rest derived from them as the library
+ * does (ic_cost_defaults, ic_cost_derive).  alpha_min is no model
+ * parameter but a measurement (the shortest one-way time of the
+ * ping-pong's shortest message), for the time floor (fit.h). */
 typedef struct model {
-    double alpha, beta, gamma;
-    double alpha_min; /* shortest one-way time of the ping-pong's shortest message */
     ic_cost_params_t cost;
+    double alpha_min;
 } model_t;
 
 /* ------------------------------------------------------------- data */
@@ -401,7 +406,7 @@ static void measure(ic_bench_t *b, const point_t *pt, result_t *res)
 static double predict(const point_t *pt, const char *name, const model_t *m)
 {
     ic_plan_t plan;
-    if (!name || ic_plan_parse(pt->c, name, &plan, NULL) != 0 || isnan(m->alpha))
+    if (!name || ic_plan_parse(pt->c, name, &plan, NULL) != 0 || isnan(m->cost.alpha))
         return NAN;
     int p = pt->p;
     size_t *counts = calloc((size_t)p, sizeof(size_t));
@@ -445,8 +450,10 @@ static double predict(const point_t *pt, const char *name, const model_t *m)
 }
 
 /* alpha, beta from a ping-pong fit between ranks 0 and p-1; gamma from
- * MPI_Reduce_local.  Collective; the answer is the same on every rank. */
-static void fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, model_t *m)
+ * MPI_Reduce_local; the rest derived as the library does for a
+ * communicator across nodes, or within one (node).  Collective; the answer
+ * is the same on every rank. */
+static void fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int node, model_t *m)
 {
     double v[4] = {NAN, NAN, NAN, NAN};
     ic_bench_opts_t saved = b->o;
@@ -514,14 +521,15 @@ static void fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, model_
         free(y);
     }
     MPI_Bcast(v, 4, MPI_DOUBLE, 0, b->comm);
-    m->alpha = v[0];
-    m->beta = v[1];
-    m->gamma = v[2];
+    if (node)
+        ic_cost_defaults_node(&m->cost);
+    else
+        ic_cost_defaults(&m->cost);
+    m->cost.alpha = v[0];
+    m->cost.beta = v[1];
+    m->cost.gamma = v[2];
+    ic_cost_derive(&m->cost, node); /* as src/env.c */
     m->alpha_min = v[3];
-    ic_cost_defaults(&m->cost);
-    m->cost.alpha = m->alpha;
-    m->cost.beta = m->beta;
-    m->cost.gamma = m->gamma;
 }
 
 /* ------------------------------------------------------------ tables */
@@ -787,7 +795,7 @@ int ic_bench_coll(ic_bench_t *b)
     ic_bench_describe(b);
     /* One node (every rank shares memory with rank 0's node): no time
      * floor, see coll_table. */
-    int floor = 1;
+    int floor = 1, one = 0;
     {
         MPI_Comm node;
         int here = 0;
@@ -796,19 +804,19 @@ int ic_bench_coll(ic_bench_t *b)
             MPI_Comm_size(node, &here);
             MPI_Comm_free(&node);
         }
-        int all = here == b->size, one = 0;
+        int all = here == b->size;
         MPI_Allreduce(&all, &one, 1, MPI_INT, MPI_LAND, b->comm);
         floor = !one && b->size > 1;
     }
     model_t m;
-    fit_model(b, type, max_bytes, &m);
-    if (b->o.selector_fit && !isnan(m.alpha)) {
+    fit_model(b, type, max_bytes, one, &m);
+    if (b->o.selector_fit && !isnan(m.cost.alpha)) {
         char v[32];
-        snprintf(v, sizeof(v), "%.9g", m.alpha);
+        snprintf(v, sizeof(v), "%.9g", m.cost.alpha);
         setenv("INTERCOM_ALPHA", v, 1);
-        snprintf(v, sizeof(v), "%.9g", m.beta);
+        snprintf(v, sizeof(v), "%.9g", m.cost.beta);
         setenv("INTERCOM_BETA", v, 1);
-        snprintf(v, sizeof(v), "%.9g", m.gamma);
+        snprintf(v, sizeof(v), "%.9g", m.cost.gamma);
         setenv("INTERCOM_GAMMA", v, 1);
     }
     ic_table_t *t = NULL, *st = NULL;
@@ -824,9 +832,9 @@ int ic_bench_coll(ic_bench_t *b)
         MPI_Type_get_name(type, tn, &len);
         ic_report_info(r, "data", "%s, MPI_SUM, root %d; bytes = the whole vector n", tn,
                        b->o.root);
-        ic_report_info_num(r, "alpha", m.alpha, "s");
-        ic_report_info_num(r, "beta", m.beta, "s/B");
-        ic_report_info_num(r, "gamma", m.gamma, "s/B");
+        ic_report_info_num(r, "alpha", m.cost.alpha, "s");
+        ic_report_info_num(r, "beta", m.cost.beta, "s/B");
+        ic_report_info_num(r, "gamma", m.cost.gamma, "s/B");
         ic_report_info(r, "selector", "%s",
                        b->o.selector_fit ? "InterCom chooses with this run's alpha, beta, gamma"
                                          : "InterCom's own parameters (INTERCOM_ALPHA/_BETA/"
@@ -837,7 +845,8 @@ int ic_bench_coll(ic_bench_t *b)
             ic_report_info(r, "settle", "%g s idle before every timed call", b->o.settle);
         ic_report_note(r, "times: median over the repetitions of the slowest rank's time; "
                           "*_iqr%%: interquartile range / median; predicted: InterCom's cost "
-                          "model for its algorithm, with this run's alpha, beta, gamma");
+                          "model for its algorithm, with this run's alpha, beta, gamma (the rest "
+                          "derived from them as in the library)");
         if (floor)
             ic_report_note(r,
                            "bound: no measurement can be below it: the shortest one-way "
@@ -881,9 +890,9 @@ int ic_bench_coll(ic_bench_t *b)
             point_t pt;
             point_setup(b, &pt, c, bytes, type, b->o.root);
             double n = (double)(pt.total * pt.esz);
-            double bound = !floor || isnan(m.alpha_min)
-                               ? NAN
-                               : ic_time_floor(c, b->size, n, m.alpha_min, m.beta, m.gamma);
+            double bound = !floor || isnan(m.alpha_min) ? NAN
+                                                        : ic_time_floor(c, b->size, n, m.alpha_min,
+                                                                        m.cost.beta, m.cost.gamma);
             ic_bench_progress(b, "[coll] %s %.0f B (%d/%d)", ic_coll_name(c), n, ++done, npoints);
             for (int a = -1; a < nalg; a++) {
                 /* --algorithms: the automatic choice, then each one forced */

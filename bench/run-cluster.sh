@@ -81,10 +81,7 @@ else
     }
     [ ${#args[@]} -gt 0 ] || args=(pingpong)
     sub=${args[0]}
-    # The links are tbf token buckets of emulate.sh's default burst (32kb,
-    # i.e. 32 KiB): tell InterCom's cost model (INTERCOM_BURST, src/env.c)
-    # unless the caller set it, as one would give it alpha and beta.
-    cmd=(env "INTERCOM_BURST=${INTERCOM_BURST:-32768}" "$prog" "$sub"
+    cmd=("$prog" "$sub"
         --label "emulated cluster: $hosts hosts x $ppn ranks, $rate links" "${args[@]:1}")
 fi
 

@@ -22,12 +22,6 @@
  *                                 in flight (intercom-bench loggp: o_s).
  *                                 Default alpha / 8 across nodes, alpha
  *                                 (the plain model) within one
- *   INTERCOM_BURST=BYTES          links across nodes are rate-bound with a
- *                                 token bucket of BYTES (tbf's burst; the
- *                                 emulated cluster's run-cluster.sh sets
- *                                 it): the broadcast's selection weighs
- *                                 the busiest port's bytes (ic_model_t).
- *                                 Default 0: plain alpha-beta
  *   INTERCOM_SCRATCH_CACHE=BYTES  scratch kept between calls (default 16 MiB)
  *   INTERCOM_SCRATCH_SLACK=BYTES  messages longer than BYTES get at most
  *                                 their own length of scratch per rank;
@@ -95,7 +89,6 @@ const ic_env_t *ic_env(void)
         both[i]->beta_x = getd("INTERCOM_BETA_EXCHANGE", both[i]->beta_x);
         both[i]->x_min = (size_t)getd("INTERCOM_EXCHANGE_MIN", (double)both[i]->x_min);
     }
-    env.cost.burst = (size_t)getd("INTERCOM_BURST", 0);
     env.scratch_cache = (size_t)getd("INTERCOM_SCRATCH_CACHE", 16.0 * 1024 * 1024);
     env.scratch_slack = (size_t)getd("INTERCOM_SCRATCH_SLACK", IC_SCRATCH_SLACK);
 #ifdef SMPI_H

@@ -25,7 +25,6 @@ ic_model_t ic_model_of(const ic_cost_params_t *c, size_t elem)
     m.x_min = c->x_min;
     m.gamma = c->gamma;
     m.elem = elem;
-    m.burst = c->burst;
     m.overhead = c->overhead;
     m.node = NULL;
     m.node_ranks = 0;

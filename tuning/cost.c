@@ -17,12 +17,18 @@
  * region times elem_size of its buffer) starts at
  *     max(post of the sender's round, post of the receiver's round,
  *         sender's send port free, receiver's receive port free)
- * and occupies both ports for alpha + n beta, or alpha + n beta_x when the
- * sender's round also receives from the receiver (an exchange: both
- * directions between one pair at once, which COMMS2 measures) and n is at
- * least x_min.  Both sides' round waits for
- * it.  So a ping costs alpha + n beta, k messages in a chain k(alpha + n
- * beta), and a rank that sends two messages in a round pays for both.
+ * and arrives alpha + n beta later, or alpha + n beta_x when the sender's
+ * round also receives from the receiver (an exchange: both directions
+ * between one pair at once, which COMMS2 measures) and n is at least
+ * x_min.  The receiver's port is busy until then and its round waits for
+ * the arrival.  The sender is busy for the whole message too, unless
+ * 0 < overhead < alpha (LogGP's o): then its send port and its round are
+ * done o + n beta (or beta_x) after the start, the rest of alpha being
+ * latency in flight, and its next message can start while this one
+ * travels.  So a ping costs alpha + n beta, k messages in a chain
+ * k(alpha + n beta); a rank that sends two messages in a row pays for both
+ * in full with overhead 0 (or >= alpha), and the second arrives
+ * o + n beta + alpha + n beta after the first started with o < alpha.
  *
  * Split model (split == 1, tan-strazdins-2002 section 3.1:
  * S(n) = alpha_s + beta_s n, R(n) = alpha_r + beta_r n).  A send is a local
@@ -39,7 +45,8 @@
  * single ping costs S(n) + R(n) = alpha + n beta, as in the plain model;
  * a rank sending to k ranks at once finishes them at S(n), 2S(n), ...,
  * kS(n) (plus R(n) at each receiver), which is what the paper's full fan-in
- * and tree time charts show.
+ * and tree time charts show.  (overhead plays no part here: alpha_s is
+ * the sender's share.)
  *
  * Local actions run after the round's communication, in order: a REDUCE of
  * n bytes (count of its destination times elem_size) costs n gamma, a COPY
@@ -205,11 +212,15 @@ static int message(ceval_t *E, const cpend_t *sp, const cpend_t *rp)
     if (!c->split) {
         start = dmax(dmax(sp->post, rp->post), dmax(ss->send_free, ds->recv_free));
         int x = c->beta_x > 0 && bytes >= c->x_min && exchange(E, s, d);
-        double beta = x ? c->beta_x : c->beta;
-        end = start + c->alpha + (double)bytes * beta;
-        ss->send_free = end;
+        double nb = (double)bytes * (x ? c->beta_x : c->beta);
+        /* the sender's part: all of alpha, or LogGP's o < alpha (as the
+         * k-nomial broadcast's closed form, coll_bcast.c: split_hop) */
+        double o = c->overhead > 0 && c->overhead < c->alpha ? c->overhead : c->alpha;
+        double sent = start + o + nb;
+        end = start + c->alpha + nb;
+        ss->send_free = sent;
         ds->recv_free = end;
-        ss->end = dmax(ss->end, end);
+        ss->end = dmax(ss->end, sent);
         ss->pending--;
     } else {
         start = sp->s_start;

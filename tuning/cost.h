@@ -9,10 +9,12 @@
  * time (full duplex), but only one of each at a time; a message starts when
  * the sender has reached the round that posts it, the receiver has reached
  * the round that posts the matching receive, and both ports are free.  In
- * the plain model it takes alpha + n beta (alpha + n beta_x when the two
- * ranks exchange messages in the same round: COMMS2 measures it, and over
- * TCP it can be twice beta for messages of x_min bytes and more); local reductions cost n gamma and
- * copies n delta (delta defaults to 0), after the round's messages.
+ * the plain model it arrives alpha + n beta later (alpha + n beta_x when the
+ * two ranks exchange messages in the same round: COMMS2 measures it, and
+ * over TCP it can be twice beta for messages of x_min bytes and more); the
+ * sender is busy for all of it, or with LogGP's overhead o < alpha only for
+ * o + n beta (cost.c).  Local reductions cost n gamma and copies n delta
+ * (delta defaults to 0), after the round's messages.
  *
  * The parameters and their defaults (cost_params.c) serve the runtime's
  * closed-form choice too; the evaluator itself (cost.c) is tool code, in
@@ -39,12 +41,12 @@ typedef struct ic_cost_params {
                                          of at least x_min bytes, shorter
                                          ones go full duplex at beta (TCP
                                          buffers them); 0 = all            */
-    double overhead;                  /* closed forms only: LogGP's o, the
-                                         sender's part of alpha
-                                         (ic_model_t.overhead); 0 = alpha */
-    size_t burst;                     /* closed forms only: token-bucket
-                                         bytes of a rate-bound port
-                                         (ic_model_t.burst); 0 = none      */
+    double overhead;                  /* plain model: LogGP's o, the sender's
+                                         part of alpha: a send keeps its
+                                         sender busy o + n beta, the message
+                                         arrives alpha + n beta after its
+                                         start (ic_model_t.overhead);
+                                         0 or >= alpha: all of alpha       */
     int split;                        /* use the send/receive split model    */
     double alpha_s, alpha_r, beta_s, beta_r;
     size_t elem_size[IC_NBUF]; /* bytes per element of each buffer    */

@@ -55,11 +55,9 @@ static const struct {
      "--beta-x applies to exchanged messages of at least BYTES; shorter ones go both ways at "
      "--beta (default 65536; INTERCOM_EXCHANGE_MIN)"},
     {"--overhead", "S", C_MODEL,
-     "LogGP's sender overhead o in seconds, the part of alpha that keeps the sender busy; "
-     "sets the k-nomial broadcast's radix (default alpha / 8; INTERCOM_OVERHEAD)"},
-    {"--burst", "BYTES", C_MODEL,
-     "token bucket of rate-limited links: a broadcast or reduce whose busiest port moves at "
-     "most BYTES is priced by that port's bytes (default 0: none; INTERCOM_BURST)"},
+     "LogGP's sender overhead o in seconds, the part of alpha that keeps the sender busy: "
+     "sets the k-nomial broadcast's radix, and the cost evaluator frees a sender o plus its "
+     "bytes after a message starts (default alpha / 8; INTERCOM_OVERHEAD)"},
     {"--ranks-per-node", "Q", C_CHOOSE,
      "price for nodes of Q consecutive ranks: steps whose lines stay inside a node with the "
      "library's shared-memory model (two levels, as the library when every node holds Q "
@@ -220,8 +218,8 @@ static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute, cons
     if (!counts)
         return 1;
     printf("p=%d alpha=%.3g s beta=%.3g s/B beta_x=%.3g s/B (exchanges of %zu B and more) "
-           "gamma=%.3g s/B element=%zu B overhead=%.3g s burst=%zu B%s\n",
-           p, c->alpha, c->beta, c->beta_x, c->x_min, c->gamma, elem, c->overhead, c->burst,
+           "gamma=%.3g s/B element=%zu B overhead=%.3g s%s\n",
+           p, c->alpha, c->beta, c->beta_x, c->x_min, c->gamma, elem, c->overhead,
            commute ? "" : " non-commutative op");
     printf("%-22s %10s  %-40s %12s\n", "collective", "bytes", "plan", "predicted_s");
     for (int ci = 0; ci < IC_COLL_COUNT; ci++) {
@@ -428,8 +426,6 @@ int main(int argc, char **argv)
             c.x_min = (size_t)strtoull(v, NULL, 10), x_min_set = 1;
         else if (!strcmp(o, "--overhead"))
             c.overhead = atof(v), overhead_set = 1;
-        else if (!strcmp(o, "--burst"))
-            c.burst = (size_t)strtoull(v, NULL, 10);
         else if (!strcmp(o, "--elem"))
             elem = (size_t)strtoull(v, NULL, 10);
         else if (!strcmp(o, "--noncommutative"))
