@@ -344,6 +344,14 @@ typedef struct ic_model {
     int node_ranks;
 } ic_model_t;
 
+/* The sender's part of a message's start-up: LogGP's overhead o when
+ * 0 < o < alpha, else all of alpha (the plain model).  One rule for the
+ * closed forms (the k-nomial broadcast) and the cost evaluator. */
+static inline double ic_send_overhead(double alpha, double o)
+{
+    return o > 0 && o < alpha ? o : alpha;
+}
+
 /* An algorithm's cost for the call a in closed form, as its file states it
  * (seconds).  Exact for even blocks where the file says so, an estimate
  * otherwise; tests/unit/check_cost_formulas.c holds each against the cost

@@ -93,7 +93,7 @@ size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *md)
 /* LogGP split of one message of `bytes`: the sender's time S and the rest R. */
 static void split_hop(const ic_model_t *m, double bytes, double *S, double *R)
 {
-    double o = m->overhead > 0 && m->overhead < m->alpha ? m->overhead : m->alpha;
+    double o = ic_send_overhead(m->alpha, m->overhead);
     *S = o + bytes * m->beta;
     *R = m->alpha - o;
 }

@@ -56,6 +56,7 @@
  * receives, or a send nobody receives) makes ic_cost_eval return -1.
  */
 #include "cost.h"
+#include "algorithms.h"
 #include "match.h"
 
 #include <stdlib.h>
@@ -213,9 +214,9 @@ static int message(ceval_t *E, const cpend_t *sp, const cpend_t *rp)
         start = dmax(dmax(sp->post, rp->post), dmax(ss->send_free, ds->recv_free));
         int x = c->beta_x > 0 && bytes >= c->x_min && exchange(E, s, d);
         double nb = (double)bytes * (x ? c->beta_x : c->beta);
-        /* the sender's part: all of alpha, or LogGP's o < alpha (as the
-         * k-nomial broadcast's closed form, coll_bcast.c: split_hop) */
-        double o = c->overhead > 0 && c->overhead < c->alpha ? c->overhead : c->alpha;
+        /* the sender's part (ic_send_overhead, as the k-nomial
+         * broadcast's closed form) */
+        double o = ic_send_overhead(c->alpha, c->overhead);
         double sent = start + o + nb;
         end = start + c->alpha + nb;
         ss->send_free = sent;
