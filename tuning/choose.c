@@ -50,27 +50,6 @@ double ic_estimate(const ic_algorithm_t *alg, const ic_coll_args_t *a0, const ic
     return alg->cost(&a, &m);
 }
 
-const ic_algorithm_t *ic_choose(const ic_coll_args_t *a, const ic_cost_params_t *c, size_t elem,
-                                double *t)
-{
-    const ic_algorithm_t *best = NULL;
-    double best_t = 0;
-    for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++) {
-        if (alg->coll != a->coll || !ic_alg_usable(alg, a, NULL))
-            continue;
-        double x = ic_estimate(alg, a, c, elem);
-        if (x < 0)
-            continue;
-        if (!best || x < best_t) {
-            best = alg;
-            best_t = x;
-        }
-    }
-    if (t)
-        *t = best_t;
-    return best;
-}
-
 /* ------------------------------------------------------ mesh plans */
 
 /* Step costs met while searching, by (algorithm, line length, elements):

@@ -87,11 +87,6 @@ int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, const ic_
                    int node_ranks, size_t elem, const int *shape, int nshape, ic_plan_t *best,
                    double *t, long *priced);
 
-/* Cheapest usable algorithm by ic_estimate(), or NULL.  *t (if not NULL)
- * gets its estimated time. */
-const ic_algorithm_t *ic_choose(const ic_coll_args_t *a, const ic_cost_params_t *c, size_t elem,
-                                double *t);
-
 #ifdef __cplusplus
 }
 #endif
