@@ -48,28 +48,8 @@
 #define NSHORT 7
 #define NLONG 40000 /* doubles: 320 KB, the long-message algorithms */
 
-static int wrank, p, failures, ncases;
-static const char *where = "";
-
-static void fail(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-
-#include <stdarg.h>
-static void fail(const char *fmt, ...)
-{
-    failures++;
-    if (failures <= 30) {
-        va_list ap;
-        va_start(ap, fmt);
-        fprintf(stderr, "FAIL grid: p=%d rank %d: %s: ", p, wrank, where);
-        vfprintf(stderr, fmt, ap);
-        fprintf(stderr, "\n");
-        va_end(ap);
-    }
-}
+#define SIMPLE_TEST "grid"
+#include "simple.h"
 
 static int cls(int rc)
 {

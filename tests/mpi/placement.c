@@ -25,34 +25,14 @@
 #include "ic_internal.h"
 #include "topo_hw.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAXP 64
 
-static int wrank, p, failures, ncases;
-static const char *where = "";
-
-static void fail(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-
-static void fail(const char *fmt, ...)
-{
-    failures++;
-    if (failures <= 30) {
-        va_list ap;
-        va_start(ap, fmt);
-        fprintf(stderr, "FAIL placement: p=%d rank %d: %s: ", p, wrank, where);
-        vfprintf(stderr, fmt, ap);
-        fprintf(stderr, "\n");
-        va_end(ap);
-    }
-}
+#define SIMPLE_TEST "placement"
+#include "simple.h"
 
 /* Is v the same on every rank of comm (rank 0's)? */
 static int same_everywhere(MPI_Comm comm, const int *v, int n)

@@ -755,6 +755,21 @@ START_TEST(test_knomial_bcast)
 }
 END_TEST
 
+/* A commutative call of alg's collective on p ranks, root p / 2, n
+ * elements in the blocks `counts`. */
+static ic_coll_args_t even_args(const ic_algorithm_t *alg, int p, size_t n, const size_t *counts)
+{
+    ic_coll_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.coll = alg->coll;
+    a.size = p;
+    a.root = p / 2;
+    a.count = n;
+    a.counts = counts;
+    a.commutative = 1;
+    return a;
+}
+
 /*
  * The other closed forms keep the plain alpha-beta model, which charges a
  * sender alpha + m beta for every message it sends.  The evaluator with
@@ -791,14 +806,7 @@ START_TEST(test_overhead_upper_bound)
                 for (int q = 0; q < 2; q++) {
                     ic_cost_params_t c = c0;
                     c.overhead = os[q];
-                    ic_coll_args_t a;
-                    memset(&a, 0, sizeof(a));
-                    a.coll = alg->coll;
-                    a.size = p;
-                    a.root = p / 2;
-                    a.count = n;
-                    a.counts = counts;
-                    a.commutative = 1;
+                    ic_coll_args_t a = even_args(alg, p, n, counts);
                     a.seg = ic_choose_seg(alg, &a, &c, 1);
                     double closed = ic_estimate(alg, &a, &c, 1);
                     double got = ic_predict(alg, &a, &c, 1);
@@ -871,14 +879,7 @@ START_TEST(test_registry_closed_forms)
                 size_t *counts = calloc((size_t)p, sizeof(size_t));
                 ck_assert_ptr_nonnull(counts);
                 ic_blocks_even(counts, p, n);
-                ic_coll_args_t a;
-                memset(&a, 0, sizeof(a));
-                a.coll = alg->coll;
-                a.size = p;
-                a.root = p / 2;
-                a.count = n;
-                a.counts = counts;
-                a.commutative = 1;
+                ic_coll_args_t a = even_args(alg, p, n, counts);
                 a.bounded_from = j >= 3;
                 a.in_place = j >= 6;
                 c.x_min = _i == 2 ? n / 4 + 1 : _i == 3 ? n + 1 : 0;
