@@ -313,9 +313,11 @@ typedef struct ic_coll_args {
                             the same on every rank                        */
 } ic_coll_args_t;
 
-/* Restriction flags of an algorithm. */
+/* Flags of an algorithm. */
 enum {
-    IC_ALG_KEEPS_ORDER = 1u << 0 /* correct for non-commutative ops */
+    IC_ALG_KEEPS_ORDER = 1u << 0, /* correct for non-commutative ops */
+    IC_ALG_RADIX = 1u << 1        /* its parameter is a radix (a count of
+                                     children), not a segment length */
 };
 
 /* Build the schedule of args->rank into s.  Returns 0, or -1 when the

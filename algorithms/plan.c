@@ -244,10 +244,11 @@ void ic_plan_scale_params(ic_plan_t *pl, size_t mul, size_t div)
         return;
     size_t *ps[1 + IC_PLAN_MAXDIMS];
     int n = 0;
-    if (pl->ndims == 0)
+    if (pl->ndims == 0 && pl->alg && !(pl->alg->flags & IC_ALG_RADIX))
         ps[n++] = &pl->param;
     for (int t = 0; t < pl->ndims; t++)
-        ps[n++] = &pl->step[t].param;
+        if (pl->step[t].alg && !(pl->step[t].alg->flags & IC_ALG_RADIX))
+            ps[n++] = &pl->step[t].param;
     for (int i = 0; i < n; i++)
         if (*ps[i]) {
             size_t v = *ps[i] * mul / div;

@@ -168,12 +168,13 @@ double ic_plan_step_output(const ic_coll_args_t *a, const ic_algorithm_t *alg, i
 double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int d, double v,
                          size_t *param, const ic_model_t *m);
 
-/* Build the schedule of a->rank (the one composer: every mesh plan). */
+/* Build the schedule of a->rank (the one composer: every plan; algorithms
+ * with a builder of their own, ic_algorithm_t.build, through it). */
 int ic_plan_build(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *a);
 
-/* Multiply every non-zero parameter by mul / div (at least 1): the
- * byte-counted collectives state parameters in bytes, their schedules
- * count units of several bytes. */
+/* Multiply every non-zero segment length by mul / div (at least 1): the
+ * byte-counted collectives state segments in bytes, their schedules count
+ * units of several bytes.  Radixes (IC_ALG_RADIX) stay as they are. */
 void ic_plan_scale_params(ic_plan_t *pl, size_t mul, size_t div);
 
 /* Is c a reduction (its parameters count elements, not bytes)? */

@@ -33,8 +33,8 @@ const ic_algorithm_t ic_algorithms[] = {
          ic_seg_bcast_pipeline, "pipelined chain broadcast in segments (long vectors)"),
     STEP(IC_COLL_BCAST, "binary_tree", KEEPS, IC_STEP_BCAST_TREE, ic_cost_bcast_binary_tree,
          ic_seg_bcast_binary_tree, "pipelined binary-tree broadcast (middle vectors, long lines)"),
-    STEP(IC_COLL_BCAST, "knomial", KEEPS, IC_STEP_BCAST_KNOMIAL, ic_cost_bcast_knomial,
-         ic_radix_bcast_knomial,
+    STEP(IC_COLL_BCAST, "knomial", KEEPS | IC_ALG_RADIX, IC_STEP_BCAST_KNOMIAL,
+         ic_cost_bcast_knomial, ic_radix_bcast_knomial,
          "k-nomial tree broadcast, radix from the model (short vectors, o < alpha)"),
 
     STEP(IC_COLL_REDUCE, "mst", KEEPS, IC_STEP_REDUCE_MST, ic_cost_reduce_mst, NULL,

@@ -647,6 +647,29 @@ START_TEST(test_barrier)
 }
 END_TEST
 
+/* Segment lengths of the byte-counted collectives scale between bytes and
+ * units; a radix is a count and does not. */
+START_TEST(test_scale_params)
+{
+    ic_plan_t pl;
+    char text[IC_PLAN_TEXT_MAX];
+    ck_assert_int_eq(ic_plan_parse(IC_COLL_BCAST, "pipeline(4096)", &pl, NULL), 0);
+    ic_plan_scale_params(&pl, 1, 8);
+    ic_plan_format(&pl, text, sizeof(text));
+    ck_assert_str_eq(text, "pipeline(512)");
+    ck_assert_int_eq(ic_plan_parse(IC_COLL_BCAST, "knomial(3)", &pl, NULL), 0);
+    ic_plan_scale_params(&pl, 1, 8);
+    ic_plan_scale_params(&pl, 16, 1);
+    ic_plan_format(&pl, text, sizeof(text));
+    ck_assert_str_eq(text, "knomial(3)");
+    ck_assert_int_eq(
+        ic_plan_parse(IC_COLL_BCAST, "2x2:d1=knomial(3),d0=binary_tree(64)", &pl, NULL), 0);
+    ic_plan_scale_params(&pl, 1, 8);
+    ic_plan_format(&pl, text, sizeof(text));
+    ck_assert_str_eq(text, "2x2:d1=knomial(3),d0=binary_tree(8)");
+}
+END_TEST
+
 START_TEST(test_registry)
 {
     for (int c = 0; c < IC_COLL_COUNT; c++) {
@@ -984,6 +1007,7 @@ Suite *suite_collectives(void)
     Suite *s = suite_create("collectives");
     TCase *tc = tcase_create("registry");
     tcase_add_test(tc, test_registry);
+    tcase_add_test(tc, test_scale_params);
     tcase_add_test(tc, test_packed_paths_direct);
     tcase_add_test(tc, test_scratch_at_most_message);
     suite_add_tcase(s, tc);
