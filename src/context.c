@@ -90,18 +90,33 @@ static int self_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
     return MPI_SUCCESS;
 }
 
+/* Both keyvals and the MPI_Finalize hook, or none: a failure frees what
+ * was made, so that a later call starts over rather than finding
+ * ctx_keyval set and skipping the hook. */
 static int ensure_keyvals(void)
 {
-    int rc;
     if (ctx_keyval != MPI_KEYVAL_INVALID)
         return MPI_SUCCESS;
-    rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ctx_delete_fn, &ctx_keyval, NULL);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete_fn, &self_keyval, NULL);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return MPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL);
+    int ck = MPI_KEYVAL_INVALID, sk = MPI_KEYVAL_INVALID, made = 0;
+    int rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ctx_delete_fn, &ck, NULL);
+    if (rc == MPI_SUCCESS) {
+        made = 1;
+        rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete_fn, &sk, NULL);
+    }
+    if (rc == MPI_SUCCESS) {
+        made = 2;
+        rc = MPI_Comm_set_attr(MPI_COMM_SELF, sk, NULL);
+    }
+    if (rc == MPI_SUCCESS) {
+        ctx_keyval = ck;
+        self_keyval = sk;
+    } else {
+        if (made >= 2)
+            MPI_Comm_free_keyval(&sk);
+        if (made >= 1)
+            MPI_Comm_free_keyval(&ck);
+    }
+    return rc;
 }
 
 /* The private communicator: the same group in a new communication context.
