@@ -32,7 +32,7 @@ static void ctx_destroy(ic_ctx_t *ctx)
 {
     if (ctx->prev)
         ctx->prev->next = ctx->next;
-    else
+    else if (live == ctx) /* not linked yet when ic_ctx_get() fails early */
         live = ctx->next;
     if (ctx->next)
         ctx->next->prev = ctx->prev;
@@ -166,10 +166,8 @@ static int pick_model(ic_ctx_t *ctx)
     int *order = malloc((size_t)ctx->size * sizeof(int)), q = 0;
     int ok = order != NULL, all_ok = 0;
     /* every rank must take part in ic_topo_order, or none */
-    if (PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, ctx->comm) != MPI_SUCCESS || !all_ok) {
-        free(order);
-        return MPI_SUCCESS;
-    }
+    if (PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, ctx->comm) != MPI_SUCCESS || !all_ok)
+        goto out;
     if (ic_topo_order(ctx->comm, order, &q) != MPI_SUCCESS)
         q = 0; /* the identity everywhere */
     int identity = 1;
@@ -180,10 +178,12 @@ static int pick_model(ic_ctx_t *ctx)
         ctx->cost_in = &ic_env()->cost_node;
         ctx->node_ranks = q;
     }
-    if (identity || q == 0)
-        free(order);
-    else
+    if (!identity && q != 0) { /* the context keeps it */
         ctx->order = order;
+        order = NULL;
+    }
+out:
+    free(order);
     return MPI_SUCCESS;
 }
 
@@ -228,24 +228,20 @@ int ic_ctx_get(MPI_Comm comm, ic_ctx_t **out)
         rc = MPI_Comm_size(ctx->comm, &ctx->size);
     if (rc == MPI_SUCCESS)
         rc = pick_model(ctx);
-    if (rc != MPI_SUCCESS) {
-        if (ctx->comm != MPI_COMM_NULL)
-            MPI_Comm_free(&ctx->comm);
-        free(ctx);
-        return rc;
-    }
+    if (rc != MPI_SUCCESS)
+        goto out;
     ic_sched_init(&ctx->sched, ctx->rank, ctx->size);
     ctx->next = live;
     if (live)
         live->prev = ctx;
     live = ctx;
     rc = MPI_Comm_set_attr(comm, ctx_keyval, ctx);
-    if (rc != MPI_SUCCESS) {
-        ctx_destroy(ctx);
-        return rc;
-    }
-    *out = ctx;
-    return MPI_SUCCESS;
+out:
+    if (rc == MPI_SUCCESS)
+        *out = ctx;
+    else
+        ctx_destroy(ctx); /* linked or not; frees ctx->comm if it was made */
+    return rc;
 }
 
 /* Scratch of many megabytes goes on transparent huge pages where the
