@@ -181,29 +181,25 @@ static int parse_list(const char *s, size_t **out)
         n += *q == ',';
     size_t *v = malloc((size_t)n * sizeof(size_t));
     char *copy = strdup(s);
-    if (!v || !copy) {
-        free(v);
-        free(copy);
-        return -1;
-    }
-    int k = 0;
+    int k = 0, rc = -1;
+    if (!v || !copy)
+        goto out;
     for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
         long long x = parse_bytes(tok);
-        if (x < 0) {
-            free(v);
-            free(copy);
-            return -1;
-        }
+        if (x < 0)
+            goto out;
         v[k++] = (size_t)x;
     }
-    free(copy);
-    if (k == 0) {
-        free(v);
-        return -1;
+    if (k > 0) {
+        *out = v;
+        v = NULL;
+        rc = k;
     }
-    *out = v;
-    return k;
+out:
+    free(v);
+    free(copy);
+    return rc;
 }
 
 static int parse_int(const char *s, int lo, int *out)

@@ -197,10 +197,8 @@ int ic_plot_finish(ic_plot_t *pl)
                             : pl->s[i].style == IC_PLOT_LINES ? "lines lw 2"
                                                               : "linespoints pt 7 ps 0.6";
             char *esc = malloc(2 * strlen(pl->s[i].title) + 1), *e = esc;
-            if (!esc) {
-                fclose(f);
+            if (!esc)
                 goto out;
-            }
             for (const char *s = pl->s[i].title; *s; s++) {
                 if (*s == '"' || *s == '\\' || *s == '\'')
                     continue;
@@ -222,10 +220,8 @@ int ic_plot_finish(ic_plot_t *pl)
                "}\nset output ");
     {
         char *png = malloc(n);
-        if (!png) {
-            fclose(f);
+        if (!png)
             goto out;
-        }
         snprintf(png, n, "%s.png", pl->base);
         gp_quote(f, png);
         snprintf(png, n, "%s.svg", pl->base);
@@ -236,8 +232,11 @@ int ic_plot_finish(ic_plot_t *pl)
         free(png);
     }
     fclose(f);
+    f = NULL;
     rc = run_gnuplot(gp);
 out:
+    if (f)
+        fclose(f);
     free(dat);
     free(gp);
     plot_free(pl);

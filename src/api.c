@@ -706,13 +706,8 @@ static int reduce_scatter_common(call_t *c, int rank, const void *sendbuf, void 
     ic_typeinfo(datatype, &ti);
     if (total == 0 || ti.size == 0)
         return done(c);
-    size_t *counts = c->counts;
-    c->counts = NULL;
-    if ((rc = get_ctx(c)) != MPI_SUCCESS) {
-        free(counts);
-        return rc;
-    }
-    c->counts = counts;
+    if ((rc = get_ctx(c)) != MPI_SUCCESS)
+        return rc; /* get_ctx() has freed c->counts (fail()) */
     c->a.coll = coll;
     c->a.counts = c->counts;
     c->a.count = total;

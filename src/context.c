@@ -32,7 +32,7 @@ static void ctx_destroy(ic_ctx_t *ctx)
 {
     if (ctx->prev)
         ctx->prev->next = ctx->next;
-    else
+    else if (live == ctx) /* not linked yet when ic_ctx_get() fails early */
         live = ctx->next;
     if (ctx->next)
         ctx->next->prev = ctx->prev;
@@ -90,18 +90,33 @@ static int self_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
     return MPI_SUCCESS;
 }
 
+/* Both keyvals and the MPI_Finalize hook, or none: a failure frees what
+ * was made, so that a later call starts over rather than finding
+ * ctx_keyval set and skipping the hook. */
 static int ensure_keyvals(void)
 {
-    int rc;
     if (ctx_keyval != MPI_KEYVAL_INVALID)
         return MPI_SUCCESS;
-    rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ctx_delete_fn, &ctx_keyval, NULL);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete_fn, &self_keyval, NULL);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return MPI_Comm_set_attr(MPI_COMM_SELF, self_keyval, NULL);
+    int ck = MPI_KEYVAL_INVALID, sk = MPI_KEYVAL_INVALID, made = 0;
+    int rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, ctx_delete_fn, &ck, NULL);
+    if (rc == MPI_SUCCESS) {
+        made = 1;
+        rc = MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, self_delete_fn, &sk, NULL);
+    }
+    if (rc == MPI_SUCCESS) {
+        made = 2;
+        rc = MPI_Comm_set_attr(MPI_COMM_SELF, sk, NULL);
+    }
+    if (rc == MPI_SUCCESS) {
+        ctx_keyval = ck;
+        self_keyval = sk;
+    } else {
+        if (made >= 2)
+            MPI_Comm_free_keyval(&sk);
+        if (made >= 1)
+            MPI_Comm_free_keyval(&ck);
+    }
+    return rc;
 }
 
 /* The private communicator: the same group in a new communication context.
@@ -151,10 +166,8 @@ static int pick_model(ic_ctx_t *ctx)
     int *order = malloc((size_t)ctx->size * sizeof(int)), q = 0;
     int ok = order != NULL, all_ok = 0;
     /* every rank must take part in ic_topo_order, or none */
-    if (PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, ctx->comm) != MPI_SUCCESS || !all_ok) {
-        free(order);
-        return MPI_SUCCESS;
-    }
+    if (PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, ctx->comm) != MPI_SUCCESS || !all_ok)
+        goto out;
     if (ic_topo_order(ctx->comm, order, &q) != MPI_SUCCESS)
         q = 0; /* the identity everywhere */
     int identity = 1;
@@ -165,10 +178,12 @@ static int pick_model(ic_ctx_t *ctx)
         ctx->cost_in = &ic_env()->cost_node;
         ctx->node_ranks = q;
     }
-    if (identity || q == 0)
-        free(order);
-    else
+    if (!identity && q != 0) { /* the context keeps it */
         ctx->order = order;
+        order = NULL;
+    }
+out:
+    free(order);
     return MPI_SUCCESS;
 }
 
@@ -213,24 +228,20 @@ int ic_ctx_get(MPI_Comm comm, ic_ctx_t **out)
         rc = MPI_Comm_size(ctx->comm, &ctx->size);
     if (rc == MPI_SUCCESS)
         rc = pick_model(ctx);
-    if (rc != MPI_SUCCESS) {
-        if (ctx->comm != MPI_COMM_NULL)
-            MPI_Comm_free(&ctx->comm);
-        free(ctx);
-        return rc;
-    }
+    if (rc != MPI_SUCCESS)
+        goto out;
     ic_sched_init(&ctx->sched, ctx->rank, ctx->size);
     ctx->next = live;
     if (live)
         live->prev = ctx;
     live = ctx;
     rc = MPI_Comm_set_attr(comm, ctx_keyval, ctx);
-    if (rc != MPI_SUCCESS) {
-        ctx_destroy(ctx);
-        return rc;
-    }
-    *out = ctx;
-    return MPI_SUCCESS;
+out:
+    if (rc == MPI_SUCCESS)
+        *out = ctx;
+    else
+        ctx_destroy(ctx); /* linked or not; frees ctx->comm if it was made */
+    return rc;
 }
 
 /* Scratch of many megabytes goes on transparent huge pages where the

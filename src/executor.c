@@ -164,13 +164,27 @@ static int post_piece(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a
             r.off += off;
             if (pass)
                 rc = MPI_Isend(addr(b, &r), (int)c, b->type[r.buf], a->peer, IC_TAG, ctx->comm,
-                               &ctx->reqs[(*k)++]);
+                               &ctx->reqs[*k]);
             else
                 rc = MPI_Irecv(addr(b, &r), (int)c, b->type[r.buf], a->peer, IC_TAG, ctx->comm,
-                               &ctx->reqs[(*k)++]);
+                               &ctx->reqs[*k]);
+            if (rc == MPI_SUCCESS) /* a failed call made no request */
+                (*k)++;
         }
     }
     return rc;
+}
+
+/* Cancel and free the requests among reqs[0, k) that are still active
+ * (those a failed post or wait left behind; completed ones are
+ * MPI_REQUEST_NULL). */
+static void drop_requests(MPI_Request *reqs, size_t k)
+{
+    for (size_t i = 0; i < k; i++)
+        if (reqs[i] != MPI_REQUEST_NULL) {
+            MPI_Cancel(&reqs[i]);
+            MPI_Request_free(&reqs[i]);
+        }
 }
 
 /* The round's messages: all at once, or, when some are longer than
@@ -193,21 +207,17 @@ static int communicate(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *
         return MPI_SUCCESS;
     if (reqs_reserve(ctx, ncomm))
         return MPI_ERR_NO_MEM;
-    for (size_t j = 0; j < npieces; j++) {
-        size_t k = 0;
-        int rc = post_piece(ctx, b, acts, n, j, npieces > 1 ? chunk : 0, &k);
-        if (rc != MPI_SUCCESS) {
-            /* Do not leave requests behind: cancel what was posted. */
-            for (size_t i = 0; i < k; i++) {
-                MPI_Cancel(&ctx->reqs[i]);
-                MPI_Request_free(&ctx->reqs[i]);
-            }
-            return rc;
-        }
-        if ((rc = wait_all((int)k, ctx->reqs)) != MPI_SUCCESS)
-            return rc;
+    int rc = MPI_SUCCESS;
+    size_t k = 0;
+    for (size_t j = 0; j < npieces && rc == MPI_SUCCESS; j++) {
+        k = 0;
+        rc = post_piece(ctx, b, acts, n, j, npieces > 1 ? chunk : 0, &k);
+        if (rc == MPI_SUCCESS)
+            rc = wait_all((int)k, ctx->reqs);
     }
-    return MPI_SUCCESS;
+    if (rc != MPI_SUCCESS) /* do not leave requests behind */
+        drop_requests(ctx->reqs, k);
+    return rc;
 }
 
 static int do_copy(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a)

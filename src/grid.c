@@ -58,28 +58,37 @@ int IC_Grid_create(MPI_Comm comm, int rows, int cols, IC_Grid *grid)
                         cols, size);
 
     struct ic_grid g = {MPI_COMM_NULL, MPI_COMM_NULL, rows, cols, rank / cols, rank % cols};
+    struct ic_grid *out = NULL;
     /* Collective from here on.  A failing MPI call has already raised its
-     * error on comm (the new communicators inherit comm's handler). */
+     * error on comm (the new communicators inherit comm's handler); the
+     * handle it leaves is not a communicator to free. */
     rc = MPI_Comm_split(comm, g.myrow, g.mycol, &g.row);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    if (rc != MPI_SUCCESS) {
+        g.row = MPI_COMM_NULL;
+        goto done;
+    }
     rc = MPI_Comm_split(comm, g.mycol, g.myrow, &g.col);
     if (rc != MPI_SUCCESS) {
-        MPI_Comm_free(&g.row);
-        return rc;
+        g.col = MPI_COMM_NULL;
+        goto done;
     }
     /* Allocated after the splits: a rank that runs out of memory reports it
      * without leaving the others waiting in a split it never reaches.
      * (MPI_Comm_free is local in practice; the others keep their grids.) */
-    struct ic_grid *out = malloc(sizeof(*out));
-    if (!out) {
-        MPI_Comm_free(&g.col);
-        MPI_Comm_free(&g.row);
-        return ic_error(comm, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    out = malloc(sizeof(*out));
+    if (out) {
+        *out = g; /* the grid owns the communicators now */
+        *grid = out;
+        g.row = g.col = MPI_COMM_NULL;
     }
-    *out = g;
-    *grid = out;
-    return MPI_SUCCESS;
+done:
+    if (g.col != MPI_COMM_NULL)
+        MPI_Comm_free(&g.col);
+    if (g.row != MPI_COMM_NULL)
+        MPI_Comm_free(&g.row);
+    if (rc == MPI_SUCCESS && !out)
+        rc = ic_error(comm, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+    return rc;
 }
 
 /* Common prologue of the accessors: MPI state and the grid. */
