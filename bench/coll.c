@@ -664,6 +664,8 @@ static void fig_add(figure_t *f, const char *name, double x, double y, int cap)
         s->x = calloc((size_t)cap, sizeof(double));
         s->y = calloc((size_t)cap, sizeof(double));
         if (!s->x || !s->y) {
+            free(s->x);
+            free(s->y);
             f->ns--;
             return;
         }
