@@ -243,20 +243,10 @@ static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute, cons
     return 0;
 }
 
-static int find_coll(const char *name, ic_coll_t *out)
-{
-    for (int ci = 0; ci < IC_COLL_COUNT; ci++)
-        if (strcmp(ic_coll_name((ic_coll_t)ci), name) == 0) {
-            *out = (ic_coll_t)ci;
-            return 0;
-        }
-    return -1;
-}
-
 /* COLL and PLAN of schedule and predict; 0, or the exit status. */
 static int find_plan(const char *cname, const char *ptext, ic_coll_t *coll, ic_plan_t *pl)
 {
-    if (find_coll(cname, coll)) {
+    if (ic_coll_find(cname, coll)) {
         fprintf(stderr, "intercom-info: unknown collective '%s'\n", cname);
         return 2;
     }
@@ -342,7 +332,7 @@ static int cmd_predict(const char *cname, const char *ptext, int p, size_t n, si
 static int cmd_algorithms(const char *cname)
 {
     ic_coll_t coll;
-    if (!cname || find_coll(cname, &coll)) {
+    if (ic_coll_find(cname, &coll)) {
         fprintf(stderr, "intercom-info: unknown collective '%s'\n", cname ? cname : "");
         return 2;
     }
