@@ -634,7 +634,8 @@ static void parse_line(parser_t *ps, const char *s, size_t len)
     const char *bad = NULL;
     char what[48];
     if (len > IC_TABLE_LINE_MAX) {
-        snprintf(what, sizeof(what), "longer than %d bytes before its comment", IC_TABLE_LINE_MAX);
+        snprintf(what, sizeof(what), "is longer than %d bytes before its comment",
+                 IC_TABLE_LINE_MAX);
         bad = what;
     } else {
         for (size_t i = 0; i < len && !bad; i++) {
