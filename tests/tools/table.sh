@@ -3,8 +3,9 @@
 # problem as FILE:LINE: and a one-line summary, with exit status 0 for a
 # clean table, 1 for one with problems or refused, 2 for one that cannot be
 # read; `table` names the rule that decides a call, or leaves it to the
-# model.  The parser itself is tested by the unit tests (check_intercom
-# table).  Run from the top of the build tree (make check).
+# model; the example table of README.md is clean.  The parser itself is
+# tested by the unit tests (check_intercom table).  Run from the top of the
+# build tree (make check).
 set -u
 [ -x ./intercom-info ] || { echo "no ./intercom-info"; exit 99; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/ic-table.XXXXXX") || exit 99
@@ -86,6 +87,16 @@ grep -Eq '^bcast +1200 +6 +mst$' "$work/out" || fail "table, every collective: $
 [ $? -eq 2 ] || fail "table of a missing file: exit status not 2"
 ./intercom-info table "$work/good.tbl" --alpha 1 >/dev/null 2>&1
 [ $? -eq 2 ] || fail "table accepted an option of choose"
+
+# the example of README.md's "Tuning tables" is a clean table
+readme=${IC_SRCDIR:-${srcdir:-..}}/README.md
+if [ -f "$readme" ]; then
+    awk '/^### Tuning tables/ { in_sec = 1 } in_sec && /^```/ { if (block) exit; block = 1; next }
+         block { print }' "$readme" >"$work/readme.tbl"
+    grep -q '^intercom-tuning 1$' "$work/readme.tbl" || fail "no example table in $readme"
+    ./intercom-info --check "$work/readme.tbl" >"$work/out" 2>&1 ||
+        fail "README.md's example table: $(cat "$work/out")"
+fi
 
 [ $status -eq 0 ] && echo "intercom-info --check and table"
 exit $status
