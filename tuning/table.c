@@ -69,7 +69,7 @@ static const char *quote(char buf[QUOTE_MAX + 4], const char *s)
 {
     size_t n = 0;
     for (; s[n] && n < QUOTE_MAX; n++)
-        buf[n] = s[n] > ' ' && s[n] < 0x7f ? s[n] : '?';
+        buf[n] = s[n] >= ' ' && s[n] < 0x7f ? s[n] : '?';
     if (s[n])
         memcpy(buf + n, "...", 3), n += 3;
     buf[n] = 0;
@@ -269,17 +269,28 @@ static ic_table_kv_t *header_find(const ic_table_t *t, const char *key)
     return NULL;
 }
 
+/* Room for one more of the n items of `size` bytes at *items (capacity
+ * *cap, doubled when full): 0, or -1 out of memory. */
+static int room(void **items, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? 2 * *cap : 16;
+    void *p = realloc(*items, c * size);
+    if (!p)
+        return -1;
+    *items = p;
+    *cap = c;
+    return 0;
+}
+
 /* Append an entry (key and value are copied): 0, or -1 out of memory. */
 static int header_append(ic_table_t *t, const char *key, const char *value, int line)
 {
-    if (t->nkv == t->kvcap) {
-        size_t cap = t->kvcap ? 2 * t->kvcap : 16;
-        ic_table_kv_t *kv = realloc(t->kv, cap * sizeof(*kv));
-        if (!kv)
-            return -1;
-        t->kv = kv;
-        t->kvcap = cap;
-    }
+    void *kv = t->kv;
+    if (room(&kv, &t->kvcap, t->nkv, sizeof(*t->kv)) != 0)
+        return -1;
+    t->kv = kv;
     ic_table_kv_t *e = &t->kv[t->nkv];
     e->key = dup_text(key);
     e->value = dup_text(value);
@@ -318,14 +329,10 @@ static const char *rule_never(const ic_table_rule_t *r)
 
 static int append_rule(ic_table_t *t, const ic_table_rule_t *r)
 {
-    if (t->nrules == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 32;
-        ic_table_rule_t *rules = realloc(t->rules, cap * sizeof(*rules));
-        if (!rules)
-            return -1;
-        t->rules = rules;
-        t->cap = cap;
-    }
+    void *rules = t->rules;
+    if (room(&rules, &t->cap, t->nrules, sizeof(*t->rules)) != 0)
+        return -1;
+    t->rules = rules;
     t->rules[t->nrules++] = *r;
     return 0;
 }
