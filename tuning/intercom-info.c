@@ -402,14 +402,11 @@ static int cmd_check(const char *path)
         printf("; %d nodes", h->nodes);
     if (h->ranks_per_node)
         printf("; %d ranks per node", h->ranks_per_node);
-    if (h->machine)
-        printf("; machine: %s", h->machine);
-    if (h->mpi)
-        printf("; mpi: %s", h->mpi);
-    if (h->date)
-        printf("; date: %s", h->date);
-    if (h->made_by)
-        printf("; made by: %s", h->made_by);
+    const char *texts[][2] = {
+        {"machine", h->machine}, {"mpi", h->mpi}, {"date", h->date}, {"made by", h->made_by}};
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+        if (texts[i][1])
+            printf("; %s: %s", texts[i][0], texts[i][1]);
     printf("\n");
     rc = ic_table_problems(t) ? 1 : 0;
     ic_table_free(t);
