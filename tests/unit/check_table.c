@@ -9,7 +9,9 @@
  * thousands of mutated tables that must never crash, always report
  * NAME:LINE within the file, keep only rules that round-trip, and only
  * ever answer a lookup with a plan of the call's collective that
- * ic_plan_parse accepts and that can serve the call.
+ * ic_plan_parse accepts and that can serve the call.  IC_TABLE_FUZZ_ROUNDS
+ * and IC_TABLE_FUZZ_SEED run a longer or another loop by hand (it prints
+ * what it saw).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
@@ -977,13 +979,16 @@ static void mutate(char *buf, size_t *len, size_t cap)
 
 START_TEST(test_fuzz)
 {
-    const int rounds = 4000;
+    /* IC_TABLE_FUZZ_ROUNDS and _SEED run longer or other loops by hand */
+    const char *env = getenv("IC_TABLE_FUZZ_ROUNDS");
+    const int rounds = env && atoi(env) > 0 ? atoi(env) : 4000;
     size_t base = strlen(rich), cap = 4 * base;
     char *buf = malloc(cap);
     ck_assert_ptr_nonnull(buf);
     size_t counts[128];
     long kept = 0, refused = 0, decided = 0, messages = 0;
-    rng_state = 20240501;
+    env = getenv("IC_TABLE_FUZZ_SEED");
+    rng_state = env ? strtoull(env, NULL, 10) : 20240501;
     clock_t t0 = clock();
     for (int round = 0; round < rounds; round++) {
         size_t len = base;
@@ -1060,7 +1065,7 @@ START_TEST(test_fuzz)
     ck_assert_msg(kept > rounds * 5L, "%ld rules kept", kept);
     ck_assert_msg(messages > rounds / 2, "%ld messages", messages);
     ck_assert_msg(decided > rounds, "%ld lookups decided", decided);
-    if (getenv("IC_TABLE_FUZZ_STATS"))
+    if (getenv("IC_TABLE_FUZZ_STATS") || getenv("IC_TABLE_FUZZ_ROUNDS"))
         printf("fuzz: %d tables, %ld refused, %ld rules kept, %ld messages, %ld lookups decided, "
                "%.2f s\n",
                rounds, refused, kept, messages, decided, secs);
