@@ -24,8 +24,9 @@
  * table of a version this code reads (no "intercom-tuning N" line first,
  * or N > IC_TABLE_VERSION) is refused as a whole (one message, NULL).
  *
- * No MPI: the parser, the lookup and the writer are in libiccore, for the
- * runtime (src/select.c) and the tools (intercom-info --check, table).
+ * No MPI: the parser, the lookup and the writer are in libiccore, meant
+ * for the runtime's selector (src/select.c) and used by the tools
+ * (intercom-info --check, table).
  * A table is read-only once built, so lookups may run concurrently.
  */
 #ifndef IC_TABLE_H
