@@ -246,6 +246,9 @@ typedef enum ic_coll {
 } ic_coll_t;
 
 const char *ic_coll_name(ic_coll_t c); /* "bcast", "allreduce", ... */
+/* The collective ic_coll_name calls `name` into *c: 0, or -1 when there
+ * is none (name NULL included). */
+int ic_coll_find(const char *name, ic_coll_t *c);
 
 /*
  * One call, described without MPI.  All counts are in elements of the

@@ -4,6 +4,8 @@
  */
 #include "algorithms.h"
 
+#include <string.h>
+
 int ic_line_pos(const ic_line_t *l, int rank)
 {
     if (l->map) {
@@ -74,4 +76,14 @@ const char *ic_coll_name(ic_coll_t c)
         break;
     }
     return "unknown";
+}
+
+int ic_coll_find(const char *name, ic_coll_t *c)
+{
+    for (int i = 0; name && i < IC_COLL_COUNT; i++)
+        if (strcmp(ic_coll_name((ic_coll_t)i), name) == 0) {
+            *c = (ic_coll_t)i;
+            return 0;
+        }
+    return -1;
 }

@@ -9,37 +9,42 @@
  *   intercom-info predict COLL PLAN [OPTIONS]   a plan's closed-form
  *                                           and evaluated cost
  *   intercom-info --algorithms COLL         the registered names, one a line
+ *   intercom-info --check FILE              validate a tuning table
+ *   intercom-info table FILE [COLL] [OPTIONS]  which rule of a tuning
+ *                                           table decides a call
  *   intercom-info --help | --version
  *
  * `intercom-info --help` describes every option (the table `options`
  * below is the one list: the parser and the help both read it; the man
  * page is generated from the help).  No MPI is needed: this runs the
- * schedule builders and the cost model.
+ * schedule builders, the cost model and the tuning table parser.
  */
 #include "config.h"
 #include "algorithms.h"
 #include "choose.h"
 #include "cost.h"
 #include "plan.h"
+#include "table.h"
 #include "help.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { C_CHOOSE = 1 << 0, C_SCHEDULE = 1 << 1, C_PREDICT = 1 << 2 };
+enum { C_CHOOSE = 1 << 0, C_SCHEDULE = 1 << 1, C_PREDICT = 1 << 2, C_TABLE = 1 << 3 };
 #define C_MODEL (C_CHOOSE | C_PREDICT)
 
 /* Every option: name, argument, the commands it applies to, and what it
  * means.  "%D" in a description is replaced by the built-in default the
- * tool prints from the cost model (see defaults_text). */
+ * tool prints from the cost model (see defaults_text).  An option that
+ * means something else to another command has an entry of its own. */
 static const struct {
     const char *opt, *arg;
     unsigned cmds;
     const char *help;
 } options[] = {
-    {"-p", "P", C_CHOOSE | C_SCHEDULE | C_PREDICT, "number of ranks (default 8)"},
-    {"--elem", "BYTES", C_CHOOSE | C_SCHEDULE | C_PREDICT,
+    {"-p", "P", C_CHOOSE | C_SCHEDULE | C_PREDICT | C_TABLE, "number of ranks (default 8)"},
+    {"--elem", "BYTES", C_CHOOSE | C_SCHEDULE | C_PREDICT | C_TABLE,
      "bytes per element: the selector's unit of messages and segments (default 1)"},
     {"--alpha", "S", C_MODEL,
      "start-up time of a message in seconds (default %D; the library's INTERCOM_ALPHA)"},
@@ -62,15 +67,20 @@ static const struct {
      "price for nodes of Q consecutive ranks: steps whose lines stay inside a node with the "
      "library's shared-memory model (two levels, as the library when every node holds Q "
      "ranks; INTERCOM_RANKS_PER_NODE)"},
+    {"--ranks-per-node", "Q", C_TABLE,
+     "the communicator has Q ranks on every node: rules whose RPN is Q or any match (default: "
+     "unknown, only RPN any)"},
     {"--mesh", "RxC", C_CHOOSE,
      "only plans on this mesh shape (RxC, RxCxD; one number: the 1-D plans), as "
      "INTERCOM_MESH"},
     {"--noncommutative", NULL, C_MODEL,
      "price the reductions for a non-commutative operation: only algorithms that keep rank "
      "order are candidates"},
-    {"-n", "COUNT", C_SCHEDULE | C_PREDICT,
+    {"--noncommutative", NULL, C_TABLE,
+     "a reduction with a non-commutative operation: rules whose OP is commutative do not match"},
+    {"-n", "COUNT", C_SCHEDULE | C_PREDICT | C_TABLE,
      "elements of the whole vector (bcast, reduce, allreduce: the message; the others: p "
-     "blocks of COUNT/p)"},
+     "blocks of COUNT/p); the call's bytes are COUNT times --elem (default 0)"},
     {"--root", "R", C_SCHEDULE | C_PREDICT, "root of the rooted collectives (default 0)"},
     {"--rank", "R", C_SCHEDULE, "print only rank R's schedule (default: every rank's)"},
 };
@@ -115,6 +125,8 @@ static void help(FILE *f)
                "       intercom-info choose [OPTIONS]\n"
                "       intercom-info schedule COLL PLAN -n COUNT [OPTIONS]\n"
                "       intercom-info predict COLL PLAN -n COUNT [OPTIONS]\n"
+               "       intercom-info --check FILE\n"
+               "       intercom-info table FILE [COLL] [OPTIONS]\n"
                "       intercom-info --help | --version\n"
                "\n"
                "commands:\n");
@@ -136,6 +148,17 @@ static void help(FILE *f)
                  "PLAN's canonical text, its closed-form cost (the selector's price: the sum of "
                  "its steps) and the cost evaluator's time on the schedules of all ranks, in "
                  "seconds");
+    ic_help_item(f, "--check FILE",
+                 "validate the tuning table FILE (README.md, \"Tuning tables\"): every problem as "
+                 "FILE:LINE: what is wrong, on standard output, then a summary (rules kept, lines "
+                 "skipped, how the table was made); exit status 0 when the file is clean, 1 when "
+                 "it has problems or is refused as a whole (a newer version, not a table), 2 when "
+                 "it cannot be read");
+    ic_help_item(f, "table FILE [COLL]",
+                 "which rule of the tuning table FILE decides a call of COLL (or of every "
+                 "collective) described by the options, and its plan, or \"no rule: the model "
+                 "decides\"; problems of the file go to standard error, and the rest of it is "
+                 "used");
     ic_help_item(f, "--help, -h", "this help, then exit 0");
     ic_help_item(f, "--version", "the version, then exit 0");
     fprintf(f, "\n"
@@ -151,8 +174,12 @@ static void help(FILE *f)
     print_options(f, C_SCHEDULE);
     fprintf(f, "\noptions of predict:\n");
     print_options(f, C_PREDICT);
-    fprintf(f, "\nNo MPI is needed: the tool runs InterCom's schedule builders and cost model.\n"
-               "Exit status: 0, 1 when a schedule cannot be built, 2 for a usage error.\n");
+    fprintf(f, "\noptions of table:\n");
+    print_options(f, C_TABLE);
+    fprintf(f, "\nNo MPI is needed: the tool runs InterCom's schedule builders, cost model and "
+               "tuning table parser.\n"
+               "Exit status: 0; 1 when a schedule cannot be built, or a table has problems "
+               "(--check) or is refused; 2 for a usage error or a table that cannot be read.\n");
 }
 
 static int usage_error(const char *fmt, const char *what)
@@ -243,20 +270,10 @@ static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute, cons
     return 0;
 }
 
-static int find_coll(const char *name, ic_coll_t *out)
-{
-    for (int ci = 0; ci < IC_COLL_COUNT; ci++)
-        if (strcmp(ic_coll_name((ic_coll_t)ci), name) == 0) {
-            *out = (ic_coll_t)ci;
-            return 0;
-        }
-    return -1;
-}
-
 /* COLL and PLAN of schedule and predict; 0, or the exit status. */
 static int find_plan(const char *cname, const char *ptext, ic_coll_t *coll, ic_plan_t *pl)
 {
-    if (find_coll(cname, coll)) {
+    if (ic_coll_find(cname, coll)) {
         fprintf(stderr, "intercom-info: unknown collective '%s'\n", cname);
         return 2;
     }
@@ -339,10 +356,115 @@ static int cmd_predict(const char *cname, const char *ptext, int p, size_t n, si
     return rc;
 }
 
+/* Print a table's message (the diagnostic callback). */
+static void print_diag(void *f, const char *msg)
+{
+    fprintf(f, "%s\n", msg);
+}
+
+/* Read and parse the table at path, its messages to out: 0, 1 (refused)
+ * or 2 (cannot be read). */
+static int load_table(const char *path, FILE *out, ic_table_t **t)
+{
+    char *text;
+    size_t len;
+    *t = NULL;
+    if (ic_table_read_file(path, &text, &len, print_diag, out) != 0)
+        return 2;
+    *t = ic_table_parse(text, len, path, print_diag, out);
+    free(text);
+    return *t ? 0 : 1;
+}
+
+static int cmd_check(const char *path)
+{
+    ic_table_t *t;
+    int rc = load_table(path, stdout, &t);
+    if (rc == 1)
+        printf("%s: refused: nothing of it is used (the model decides every call)\n", path);
+    if (rc)
+        return rc;
+    const ic_table_header_t *h = ic_table_header(t);
+    printf("%s: %zu rules kept, %zu lines skipped, %zu problems", path, ic_table_rule_count(t),
+           ic_table_skipped(t), ic_table_problems(t));
+    const struct {
+        const char *name;
+        double v;
+    } terms[] = {{"alpha", h->alpha},       {"beta", h->beta},     {"gamma", h->gamma},
+                 {"overhead", h->overhead}, {"beta-x", h->beta_x}, {"x-min", h->x_min}};
+    const char *sep = "; model";
+    for (size_t i = 0; i < sizeof(terms) / sizeof(terms[0]); i++)
+        if (terms[i].v == terms[i].v) { /* not NaN: present */
+            printf("%s %s %g", sep, terms[i].name, terms[i].v);
+            sep = ",";
+        }
+    if (h->nodes)
+        printf("; %d nodes", h->nodes);
+    if (h->ranks_per_node)
+        printf("; %d ranks per node", h->ranks_per_node);
+    const char *texts[][2] = {
+        {"machine", h->machine}, {"mpi", h->mpi}, {"date", h->date}, {"made by", h->made_by}};
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+        if (texts[i][1])
+            printf("; %s: %s", texts[i][0], texts[i][1]);
+    printf("\n");
+    rc = ic_table_problems(t) ? 1 : 0;
+    ic_table_free(t);
+    return rc;
+}
+
+/* Which rule of the table at path decides the call (every collective, or
+ * cname's) of n elements of elem bytes on p ranks, q of them per node. */
+static int cmd_table(const char *path, const char *cname, int p, size_t n, size_t elem, int q,
+                     int commute)
+{
+    ic_coll_t only = IC_COLL_COUNT;
+    if (cname && ic_coll_find(cname, &only)) {
+        fprintf(stderr, "intercom-info: unknown collective '%s'\n", cname);
+        return 2;
+    }
+    ic_table_t *t;
+    int rc = load_table(path, stderr, &t);
+    if (rc)
+        return rc;
+    size_t *counts = calloc((size_t)p, sizeof(size_t));
+    if (!counts) {
+        ic_table_free(t);
+        return 1;
+    }
+    printf("%s: p=%d ranks-per-node=", path, p);
+    printf(q ? "%d" : "unknown", q);
+    printf(" op=%s\n", commute ? "commutative" : "noncommutative");
+    printf("%-22s %12s  %-8s %s\n", "collective", "bytes", "line", "plan");
+    for (int ci = 0; ci < IC_COLL_COUNT; ci++) {
+        ic_coll_t coll = (ic_coll_t)ci;
+        if (cname && coll != only)
+            continue;
+        ic_coll_args_t a;
+        make_args(&a, coll, p, n, elem, 0, ic_coll_reduces(coll) ? commute : 1, counts);
+        /* the bytes the library's selector sees: the whole vector, all
+         * blocks together, none for the barrier */
+        size_t bytes = 0;
+        if (coll != IC_COLL_BARRIER)
+            bytes = (a.counts ? ic_blocks_total(a.counts, p) : a.count) * elem;
+        ic_plan_t pl;
+        int line = ic_table_lookup(t, &a, bytes, q, &pl);
+        char text[IC_PLAN_TEXT_MAX] = "no rule: the model decides", where[16] = "-";
+        if (line) {
+            ic_plan_format(&pl, text, sizeof(text));
+            snprintf(where, sizeof(where), "%d", line);
+        }
+        printf("%-22s %12zu  %-8s %s\n", ic_coll_name(coll), bytes, where, text);
+    }
+    free(counts);
+    ic_table_free(t);
+    return 0;
+}
+
 static int cmd_algorithms(const char *cname)
 {
     ic_coll_t coll;
-    if (!cname || find_coll(cname, &coll)) {
+    if (ic_coll_find(cname, &coll)) {
         fprintf(stderr, "intercom-info: unknown collective '%s'\n", cname ? cname : "");
         return 2;
     }
@@ -368,9 +490,12 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "--algorithms"))
         return argc == 3 ? cmd_algorithms(argv[2])
                          : usage_error("%s", "--algorithms needs one collective");
+    if (!strcmp(cmd, "--check"))
+        return argc == 3 ? cmd_check(argv[2]) : usage_error("%s", "--check needs one file");
     unsigned cbit = !strcmp(cmd, "choose")     ? C_CHOOSE
                     : !strcmp(cmd, "schedule") ? C_SCHEDULE
                     : !strcmp(cmd, "predict")  ? C_PREDICT
+                    : !strcmp(cmd, "table")    ? C_TABLE
                                                : 0;
     if (!cbit && strcmp(cmd, "list") != 0)
         return usage_error("unknown command '%s'", cmd);
@@ -387,18 +512,22 @@ int main(int argc, char **argv)
             return 0;
         }
         if (o[0] != '-') {
-            if (!(cbit & (C_SCHEDULE | C_PREDICT)) || npos == 2)
+            if (!(cbit & (C_SCHEDULE | C_PREDICT | C_TABLE)) || npos == 2)
                 return usage_error("unexpected argument '%s'", o);
             pos[npos++] = o;
             continue;
         }
-        int k = -1;
-        for (int j = 0; j < NOPT && k < 0; j++)
-            if (!strcmp(o, options[j].opt))
+        int k = -1, named = 0; /* the entry of this option for this command */
+        for (int j = 0; j < NOPT && k < 0; j++) {
+            if (strcmp(o, options[j].opt) != 0)
+                continue;
+            named = 1;
+            if (options[j].cmds & cbit)
                 k = j;
-        if (k < 0)
+        }
+        if (!named)
             return usage_error("unknown option '%s'", o);
-        if (!(options[k].cmds & cbit))
+        if (k < 0)
             return usage_error("option '%s' does not apply to this command", o);
         const char *v = NULL;
         if (options[k].arg) {
@@ -467,6 +596,9 @@ int main(int argc, char **argv)
         }
         return cmd_choose(p, &c, elem, commute, nshape ? shape : NULL, nshape, q);
     }
+    if (cbit == C_TABLE)
+        return npos >= 1 ? cmd_table(pos[0], pos[1], p, n, elem, q, commute)
+                         : usage_error("%s", "table needs FILE");
     if (npos != 2)
         return usage_error("%s", "schedule and predict need COLL and PLAN");
     if (cbit == C_PREDICT)

@@ -410,6 +410,18 @@ START_TEST(test_coll_name)
     for (int i = 0; i < IC_COLL_COUNT; i++)
         for (int j = 0; j < i; j++)
             ck_assert_str_ne(ic_coll_name((ic_coll_t)i), ic_coll_name((ic_coll_t)j));
+    /* ic_coll_find is its inverse */
+    for (int i = 0; i < IC_COLL_COUNT; i++) {
+        ic_coll_t c = IC_COLL_COUNT;
+        ck_assert_int_eq(ic_coll_find(ic_coll_name((ic_coll_t)i), &c), 0);
+        ck_assert_int_eq((int)c, i);
+    }
+    ic_coll_t c = IC_COLL_BCAST;
+    ck_assert_int_eq(ic_coll_find("bcats", &c), -1);
+    ck_assert_int_eq(ic_coll_find("", &c), -1);
+    ck_assert_int_eq(ic_coll_find("unknown", &c), -1);
+    ck_assert_int_eq(ic_coll_find(NULL, &c), -1);
+    ck_assert_int_eq((int)c, IC_COLL_BCAST);
 }
 END_TEST
 

@@ -27,6 +27,7 @@ static const struct {
     {"collectives", suite_collectives},
     {"bench_fit", suite_bench_fit},
     {"placement", suite_placement},
+    {"table", suite_table},
 };
 
 int main(int argc, char **argv)

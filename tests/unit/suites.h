@@ -16,5 +16,6 @@ Suite *suite_primitives(void);
 Suite *suite_collectives(void);
 Suite *suite_bench_fit(void);
 Suite *suite_placement(void);
+Suite *suite_table(void);
 
 #endif

@@ -1,0 +1,102 @@
+#!/bin/sh
+# table.sh -- intercom-info's tuning table commands: --check prints every
+# problem as FILE:LINE: and a one-line summary, with exit status 0 for a
+# clean table, 1 for one with problems or refused, 2 for one that cannot be
+# read; `table` names the rule that decides a call, or leaves it to the
+# model; the example table of README.md is clean.  The parser itself is
+# tested by the unit tests (check_intercom table).  Run from the top of the
+# build tree (make check).
+set -u
+[ -x ./intercom-info ] || { echo "no ./intercom-info"; exit 99; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/ic-table.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+export ASAN_OPTIONS
+status=0
+fail() {
+    echo "FAIL: $*"
+    status=1
+}
+
+cat >"$work/good.tbl" <<'EOF'
+# a clean table
+intercom-tuning 1
+made-by: intercom-tune -p 4
+alpha: 2e-05
+nodes: 2
+bcast     any any 0-8K  any         mst
+bcast     4   2   8K-*  any         2x2:d1=scatter_collect,d0=mst
+allreduce any any any   commutative recursive_doubling
+EOF
+./intercom-info --check "$work/good.tbl" >"$work/out" 2>"$work/err"
+rc=$?
+[ $rc -eq 0 ] || fail "--check of a clean table: exit status $rc"
+[ -s "$work/err" ] && fail "--check wrote on stderr: $(cat "$work/err")"
+[ "$(wc -l <"$work/out")" -eq 1 ] || fail "--check of a clean table: not one line: $(cat "$work/out")"
+grep -q "^$work/good.tbl: 3 rules kept, 0 lines skipped, 0 problems; model alpha 2e-05; 2 nodes; made by: intercom-tune -p 4\$" "$work/out" ||
+    fail "--check summary: $(cat "$work/out")"
+
+# problems: every one FILE:LINE:, then the summary; the rest is used
+{
+    cat "$work/good.tbl"
+    echo "bcats any any any any mst"
+    echo "bcast any any 4096-1024 any mst"
+    echo "bcast any any any any pipelinex"
+} >"$work/bad.tbl"
+./intercom-info --check "$work/bad.tbl" >"$work/out" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "--check of a table with problems: exit status $rc"
+cat >"$work/want" <<EOF
+$work/bad.tbl:9: unknown collective 'bcats'
+$work/bad.tbl:10: bytes range 4096-1024 is empty
+$work/bad.tbl:11: plan 'pipelinex' for bcast: no such algorithm for this collective (intercom-info list)
+EOF
+head -n 3 "$work/out" | cmp -s - "$work/want" || fail "--check messages: $(cat "$work/out")"
+sed -n 4p "$work/out" | grep -q "^$work/bad.tbl: 3 rules kept, 3 lines skipped, 3 problems;" ||
+    fail "--check summary: $(sed -n 4p "$work/out")"
+
+# refused: one message, the summary says so
+printf 'intercom-tuning 2\nbcast any any any any mst\n' >"$work/new.tbl"
+./intercom-info --check "$work/new.tbl" >"$work/out" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "--check of a newer version: exit status $rc"
+grep -q "^$work/new.tbl:1: tuning table version 2 is newer" "$work/out" || fail "--check of a newer version: $(cat "$work/out")"
+grep -q "^$work/new.tbl: refused" "$work/out" || fail "--check of a newer version: no summary"
+
+# unreadable
+./intercom-info --check "$work/none.tbl" >"$work/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] || fail "--check of a missing file: exit status $rc"
+grep -q "^$work/none.tbl: cannot read: " "$work/out" || fail "--check of a missing file: $(cat "$work/out")"
+./intercom-info --check >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--check without a file: not a usage error"
+
+# which rule decides
+./intercom-info table "$work/bad.tbl" bcast -p 4 -n 65536 --ranks-per-node 2 >"$work/out" 2>"$work/err"
+rc=$?
+[ $rc -eq 0 ] || fail "table: exit status $rc"
+grep -Eq '^bcast +65536 +7 +2x2:d1=scatter_collect,d0=mst$' "$work/out" || fail "table: $(cat "$work/out")"
+[ "$(wc -l <"$work/err")" -eq 3 ] || fail "table: the file's problems are not on stderr: $(cat "$work/err")"
+./intercom-info table "$work/good.tbl" bcast -p 4 -n 65536 >"$work/out" 2>&1
+grep -Eq '^bcast +65536 +- +no rule: the model decides$' "$work/out" || fail "table, unknown ranks per node: $(cat "$work/out")"
+./intercom-info table "$work/good.tbl" -p 3 -n 300 --elem 4 --noncommutative >"$work/out" 2>&1
+grep -Eq '^allreduce +1200 +- +no rule: the model decides$' "$work/out" || fail "table, non-commutative: $(cat "$work/out")"
+grep -Eq '^bcast +1200 +6 +mst$' "$work/out" || fail "table, every collective: $(cat "$work/out")"
+[ "$(grep -c . "$work/out")" -eq 14 ] || fail "table: not a line per collective: $(cat "$work/out")"
+./intercom-info table "$work/none.tbl" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "table of a missing file: exit status not 2"
+./intercom-info table "$work/good.tbl" --alpha 1 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "table accepted an option of choose"
+
+# the example of README.md's "Tuning tables" is a clean table
+readme=${IC_SRCDIR:-${srcdir:-..}}/README.md
+if [ -f "$readme" ]; then
+    awk '/^### Tuning tables/ { in_sec = 1 } in_sec && /^```/ { if (block) exit; block = 1; next }
+         block { print }' "$readme" >"$work/readme.tbl"
+    grep -q '^intercom-tuning 1$' "$work/readme.tbl" || fail "no example table in $readme"
+    ./intercom-info --check "$work/readme.tbl" >"$work/out" 2>&1 ||
+        fail "README.md's example table: $(cat "$work/out")"
+fi
+
+[ $status -eq 0 ] && echo "intercom-info --check and table"
+exit $status
