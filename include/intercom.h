@@ -168,6 +168,15 @@ const char *IC_Algorithm_name(IC_Coll coll, int i);
  * rank of a communicator must force the same algorithm. */
 int IC_Set_algorithm(IC_Coll coll, const char *name);
 
+/* Use the tuning table in the file at path (README, "Tuning tables") for
+ * every later automatic choice on this process, in place of
+ * INTERCOM_TUNING_FILE's or the installed default; NULL goes back to
+ * those.  Problems in the file are reported once on world rank 0 and
+ * their lines skipped.  Returns MPI_SUCCESS, or MPI_ERR_ARG when the file
+ * cannot be read or is not a tuning table (the table in use stays).
+ * Every process must load the same table. */
+int IC_Tuning_load(const char *path);
+
 /* Number of cores of the calling process's node (hwloc).  A run with more
  * ranks per node than cores times the operating system's scheduler rather
  * than the algorithms; the benchmark says so when it sees one. */

@@ -150,6 +150,7 @@ static int pick_model(ic_ctx_t *ctx)
     ctx->cost = &ic_env()->cost;
     ctx->cost_in = NULL;
     ctx->node_ranks = 0;
+    ctx->rpn = 0;
     ctx->order = NULL;
     ctx->chunk = ic_env()->chunk;
     if (MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
@@ -159,6 +160,7 @@ static int pick_model(ic_ctx_t *ctx)
         if (rc == MPI_SUCCESS && nsize == ctx->size) {
             ctx->cost = &ic_env()->cost_node;
             ctx->chunk = ic_env()->chunk_node;
+            ctx->rpn = ctx->size;
         }
     }
     if (ctx->size < 4) /* no mesh has two dimensions of 2 or more */
@@ -173,6 +175,8 @@ static int pick_model(ic_ctx_t *ctx)
     int identity = 1;
     for (int i = 0; i < ctx->size; i++)
         identity &= order[i] == i;
+    if (q >= 1)
+        ctx->rpn = q;
     if (q >= 2 && q < ctx->size) {
         ctx->cost = &ic_env()->cost;
         ctx->cost_in = &ic_env()->cost_node;
@@ -185,6 +189,14 @@ static int pick_model(ic_ctx_t *ctx)
 out:
     free(order);
     return MPI_SUCCESS;
+}
+
+void ic_ctx_forget_decisions(void)
+{
+    for (ic_ctx_t *c = live; c; c = c->next) {
+        memset(c->decisions, 0, sizeof(c->decisions));
+        c->table_ok = 1;
+    }
 }
 
 MPI_Comm ic_self_comm(void)
@@ -230,6 +242,7 @@ int ic_ctx_get(MPI_Comm comm, ic_ctx_t **out)
         rc = pick_model(ctx);
     if (rc != MPI_SUCCESS)
         goto out;
+    ctx->table_ok = ic_tuning_agree(ctx->comm, ctx->rank);
     ic_sched_init(&ctx->sched, ctx->rank, ctx->size);
     ctx->next = live;
     if (live)

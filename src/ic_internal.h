@@ -49,6 +49,10 @@ typedef struct ic_ctx {
     const ic_cost_params_t *cost;    /* the selector's model for this comm */
     const ic_cost_params_t *cost_in; /* two levels: lines inside a node ... */
     int node_ranks;                  /* ... of this many ranks (0: one level) */
+    int rpn;                         /* ranks on each of its nodes when every
+                                        node holds as many (size on one node),
+                                        0 unknown: the tuning table's RPN    */
+    int table_ok;                    /* its ranks agree on the tuning table  */
     int *order;                      /* placement: rank at each mesh position,
                                         NULL = identity (context.c)         */
     size_t chunk;                    /* piece size of long messages (bytes,
@@ -66,6 +70,18 @@ typedef struct ic_ctx {
 /* Context of comm, created (collectively: MPI_Comm_dup) on first use.
  * Returns an MPI error code. */
 int ic_ctx_get(MPI_Comm comm, ic_ctx_t **ctx);
+
+/* Drop every context's cached decisions (a new tuning table), and trust
+ * that all ranks loaded the same table. */
+void ic_ctx_forget_decisions(void);
+
+/* The tuning table in use (src/tuning.c), NULL: none; the file it came
+ * from.  ic_tuning_agree: do all ranks of comm see the same table?
+ * Collective on comm; rank 0 warns once when not. */
+struct ic_table;
+const struct ic_table *ic_tuning_table(void);
+const char *ic_tuning_source(void);
+int ic_tuning_agree(MPI_Comm comm, int rank);
 
 /* A private copy of MPI_COMM_SELF whose errors return (made on first use,
  * not collective; freed at MPI_Finalize), for local checks that need a

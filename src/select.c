@@ -7,18 +7,24 @@
  *      REDUCE_SCATTER_BLOCK): an algorithm's name or a mesh plan in the
  *      text form of algorithms/plan.h, if it can serve the call; otherwise
  *      one warning per collective and process, and automatic selection;
- *   2. automatic: ic_choose_plan() (tuning/choose.c) prices every usable
+ *   2. the tuning table (src/tuning.c: IC_Tuning_load, INTERCOM_TUNING_FILE
+ *      or the installed default): the first rule that matches the call and
+ *      whose plan can serve it (tuning/table.c), when the communicator's
+ *      ranks agree on the table;
+ *   3. automatic: ic_choose_plan() (tuning/choose.c) prices every usable
  *      1-D algorithm and mesh plan with its closed-form cost under the
  *      alpha, beta, gamma of the environment (only plans on the shape of
  *      INTERCOM_MESH when it has the communicator's size); the cheapest
  *      wins.  Decisions are cached per communicator.
- * Parameters a forced plan leaves out (segment, radix) come from the same
- * model.  The inputs are only arguments that MPI requires to agree across
- * ranks, so every rank reaches the same decision without communicating.
+ * Parameters a forced plan or a rule leaves out (segment, radix) come from
+ * the same model; decisions of 2 and 3 are cached per communicator.  The inputs are only arguments
+ * that MPI requires to agree across ranks, so every rank reaches the same decision without
+ * communicating.
  */
 #include "config.h"
 #include "ic_internal.h"
 #include "choose.h"
+#include "table.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -117,6 +123,23 @@ static const int *mesh_shape(const ic_coll_args_t *a, int *nshape)
     return e->mesh_dims;
 }
 
+/* A plan as written (forced, or a tuning table's rule) made ready to run:
+ * the byte-counted collectives take segments in bytes and count units of
+ * elem bytes; what it leaves out (segment, radix) comes from the model. */
+static void resolve_written(const ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
+{
+    if (!ic_coll_reduces(a->coll))
+        ic_plan_scale_params(pl, 1, elem ? elem : 1);
+    ic_model_t m = ic_model_of(ctx->cost, elem), mnode;
+    if (ctx->cost_in) {
+        mnode = ic_model_of(ctx->cost_in, elem);
+        m.node = &mnode;
+        m.node_ranks = ctx->node_ranks;
+    }
+    ic_plan_resolve(pl, a, &m);
+    a->seg = pl->param;
+}
+
 int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
 {
     ic_coll_t c = a->coll;
@@ -126,18 +149,7 @@ int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
         const char *why = NULL;
         if (ic_plan_usable(f, a, &why)) {
             *pl = *f;
-            /* the byte-counted collectives take parameters in bytes and
-             * count units of elem bytes */
-            if (!ic_coll_reduces(c))
-                ic_plan_scale_params(pl, 1, elem ? elem : 1);
-            ic_model_t m = ic_model_of(ctx->cost, elem), mnode;
-            if (ctx->cost_in) {
-                mnode = ic_model_of(ctx->cost_in, elem);
-                m.node = &mnode;
-                m.node_ranks = ctx->node_ranks;
-            }
-            ic_plan_resolve(pl, a, &m);
-            a->seg = pl->param;
+            resolve_written(ctx, a, elem, pl);
             return 0;
         }
         char msg[400], text[IC_PLAN_TEXT_MAX];
@@ -160,17 +172,30 @@ int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
     }
     double best_t = 0;
     long priced = 0;
-    int nshape = 0;
-    const int *shape = mesh_shape(a, &nshape);
-    if (ic_choose_plan(a, ctx->cost, ctx->cost_in, ctx->node_ranks, elem, shape, nshape, pl,
-                       &best_t, &priced) != 0)
-        return -1;
-    a->seg = pl->param;
+    int nshape = 0, line = 0;
+    const ic_table_t *tb = ctx->table_ok ? ic_tuning_table() : NULL;
+    if (tb)
+        line = ic_table_lookup(tb, a, bytes, ctx->rpn, pl);
+    if (line > 0) {
+        resolve_written(ctx, a, elem, pl);
+    } else {
+        const int *shape = mesh_shape(a, &nshape);
+        if (ic_choose_plan(a, ctx->cost, ctx->cost_in, ctx->node_ranks, elem, shape, nshape, pl,
+                           &best_t, &priced) != 0)
+            return -1;
+        a->seg = pl->param;
+    }
     if (ic_env()->verbose && ctx->rank == 0) {
         char text[IC_PLAN_TEXT_MAX];
         ic_plan_format(pl, text, sizeof(text));
-        fprintf(stderr, "InterCom: %s p=%d bytes=%zu root=%d -> %s (predicted %.3g s, %ld plans)\n",
-                ic_coll_name(c), a->size, bytes, a->root, text, best_t, priced);
+        if (line > 0)
+            fprintf(stderr, "InterCom: %s p=%d bytes=%zu root=%d -> %s (tuning table %s:%d)\n",
+                    ic_coll_name(c), a->size, bytes, a->root, text, ic_tuning_source(), line);
+        else
+            fprintf(stderr,
+                    "InterCom: %s p=%d bytes=%zu root=%d -> %s (model: predicted %.3g s, %ld "
+                    "plans)\n",
+                    ic_coll_name(c), a->size, bytes, a->root, text, best_t, priced);
     }
     ic_decision_t *d = &ctx->decisions[ctx->next_decision++ % IC_DECISION_CACHE];
     d->valid = 1;

@@ -126,7 +126,7 @@ static void help(FILE *f)
                "       intercom-info schedule COLL PLAN -n COUNT [OPTIONS]\n"
                "       intercom-info predict COLL PLAN -n COUNT [OPTIONS]\n"
                "       intercom-info --check FILE\n"
-               "       intercom-info table FILE [COLL] [OPTIONS]\n"
+               "       intercom-info table FILE|auto [COLL] [OPTIONS]\n"
                "       intercom-info --help | --version\n"
                "\n"
                "commands:\n");
@@ -154,13 +154,14 @@ static void help(FILE *f)
                  "skipped, how the table was made); exit status 0 when the file is clean, 1 when "
                  "it has problems or is refused as a whole (a newer version, not a table), 2 when "
                  "it cannot be read");
-    ic_help_item(f, "table FILE [COLL]",
+    ic_help_item(f, "table FILE|auto [COLL]",
                  "which rule of the tuning table FILE decides a call of COLL (or of every "
                  "collective) described by the options, and its plan, or \"no rule: the model "
                  "decides\"; problems of the file go to standard error, and the rest of it is "
-                 "used");
+                 "used; auto: the table the library reads (INTERCOM_TUNING_FILE, else the "
+                 "installed default), and where it came from");
     ic_help_item(f, "--help, -h", "this help, then exit 0");
-    ic_help_item(f, "--version", "the version, then exit 0");
+    ic_help_item(f, "--version", "the version and the tuning table the library reads, then exit 0");
     fprintf(f, "\n"
                "A PLAN is an algorithm's name (optionally with its segment or radix, "
                "pipeline(4096)) or a mesh plan: the shape, then one step per dimension in the "
@@ -423,6 +424,18 @@ static int cmd_table(const char *path, const char *cname, int p, size_t n, size_
         fprintf(stderr, "intercom-info: unknown collective '%s'\n", cname);
         return 2;
     }
+    char found[1024];
+    if (!strcmp(path, "auto")) { /* the table the library would read */
+        path = ic_tuning_path(found, sizeof(found));
+        if (!path) {
+            printf("no tuning table (INTERCOM_TUNING_FILE unset or none, no %s): the model "
+                   "decides every call\n",
+                   ic_tuning_default_path());
+            return 0;
+        }
+        printf("the library's table: %s (%s)\n", path,
+               getenv("INTERCOM_TUNING_FILE") ? "INTERCOM_TUNING_FILE" : "the installed default");
+    }
     ic_table_t *t;
     int rc = load_table(path, stderr, &t);
     if (rc)
@@ -484,7 +497,10 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cmd, "--version")) {
+        char found[1024];
+        const char *tp = ic_tuning_path(found, sizeof(found));
         printf("intercom-info (InterCom) %s\n", PACKAGE_VERSION);
+        printf("tuning table: %s\n", tp ? tp : "none (the model decides)");
         return 0;
     }
     if (!strcmp(cmd, "--algorithms"))

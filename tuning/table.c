@@ -1047,3 +1047,31 @@ size_t ic_table_skipped(const ic_table_t *t)
 {
     return t->skipped;
 }
+
+/* ------------------------------------------------------- where it is */
+
+#ifndef IC_PKGDATADIR
+#define IC_PKGDATADIR "/usr/local/share/intercom"
+#endif
+
+const char *ic_tuning_default_path(void)
+{
+    return IC_PKGDATADIR "/tuning.tbl";
+}
+
+const char *ic_tuning_path(char *buf, size_t len)
+{
+    const char *v = getenv("INTERCOM_TUNING_FILE");
+    if (v) {
+        if (!*v || strcmp(v, "none") == 0)
+            return NULL;
+        snprintf(buf, len, "%s", v);
+        return buf;
+    }
+    FILE *f = fopen(ic_tuning_default_path(), "r");
+    if (!f)
+        return NULL;
+    fclose(f);
+    snprintf(buf, len, "%s", ic_tuning_default_path());
+    return buf;
+}

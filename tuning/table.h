@@ -158,6 +158,15 @@ int ic_table_write(const ic_table_t *t, FILE *f);
  * len bytes, NUL included); returns the length it needs (as snprintf). */
 int ic_table_format_rule(const ic_table_rule_t *r, char *buf, size_t len);
 
+/* The file the library takes its table from when the program loads none
+ * (IC_Tuning_load): the one INTERCOM_TUNING_FILE names ("none" or empty:
+ * no table), else the installed default ic_tuning_default_path() when it
+ * exists; NULL: no table.  The path goes to buf (len bytes).  One rule
+ * for the library (src/tuning.c) and intercom-info. */
+const char *ic_tuning_path(char *buf, size_t len);
+/* $(pkgdatadir)/tuning.tbl of the installation. */
+const char *ic_tuning_default_path(void);
+
 /* Accessors. */
 const char *ic_table_name(const ic_table_t *t);
 size_t ic_table_rule_count(const ic_table_t *t);

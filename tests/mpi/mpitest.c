@@ -211,6 +211,51 @@ static int nregistered(IC_Coll coll)
     return shape && *shape ? 0 : IC_Algorithm_count(coll);
 }
 
+/* MT_TABLE set: each algorithm is chosen by a tuning table instead of
+ * IC_Set_algorithm.  The table, written by every rank alike and loaded
+ * with IC_Tuning_load, holds first a rule for communicators of a million
+ * ranks and more with another algorithm (it must never decide here),
+ * then the rule for every call of the collective.  "auto": no table. */
+static const char *const coll_names[IC_COLL_ID_COUNT] = {"bcast",
+                                                         "reduce",
+                                                         "allreduce",
+                                                         "allgather",
+                                                         "allgatherv",
+                                                         "reduce_scatter",
+                                                         "reduce_scatter_block",
+                                                         "scatter",
+                                                         "scatterv",
+                                                         "gather",
+                                                         "gatherv",
+                                                         "barrier"};
+
+static int by_table(IC_Coll coll, const char *name)
+{
+    if (!name) {
+        IC_Set_algorithm(coll, NULL);
+        return IC_Tuning_load(NULL);
+    }
+    const char *other = NULL;
+    for (int i = 0; i < IC_Algorithm_count(coll) && !other; i++)
+        if (strcmp(IC_Algorithm_name(coll, i), name) != 0)
+            other = IC_Algorithm_name(coll, i);
+    char path[] = "/tmp/intercom-mt-table-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f)
+        return MPI_ERR_OTHER;
+    const char *cname = coll_names[coll];
+    fprintf(f, "intercom-tuning 1\n# written by mpitest.c (MT_TABLE)\n");
+    if (other)
+        fprintf(f, "%s 1000000-* any 0-* any %s\n", cname, other);
+    fprintf(f, "%s 1-* any 0-* any %s\n", cname, name);
+    int ok = fclose(f) == 0;
+    int rc = ok ? IC_Tuning_load(path) : MPI_ERR_OTHER;
+    remove(path);
+    IC_Set_algorithm(coll, NULL);
+    return rc;
+}
+
 int mt_nalgs(IC_Coll coll)
 {
     mesh_plans(coll);
@@ -224,8 +269,14 @@ const char *mt_alg(IC_Coll coll, int i)
     const char *name = i < nreg                  ? IC_Algorithm_name(coll, i)
                        : i < nreg + mesh_n[coll] ? mesh_plan[coll][i - nreg]
                                                  : NULL;
-    if (IC_Set_algorithm(coll, name) != MPI_SUCCESS)
+    const char *table = getenv("MT_TABLE");
+    if (table && *table) {
+        if (by_table(coll, name) != MPI_SUCCESS)
+            mt_failx("a tuning table choosing %s for collective %d failed to load",
+                     name ? name : "auto", (int)coll);
+    } else if (IC_Set_algorithm(coll, name) != MPI_SUCCESS) {
         mt_failx("IC_Set_algorithm(%d, %s) failed", (int)coll, name ? name : "NULL");
+    }
     return name ? name : "auto";
 }
 
