@@ -27,23 +27,6 @@
 #include <string.h>
 #include <time.h>
 
-static const char *coll_name(IC_Coll c)
-{
-    static const char *const n[] = {"bcast",
-                                    "reduce",
-                                    "allreduce",
-                                    "allgather",
-                                    "allgatherv",
-                                    "reduce_scatter",
-                                    "reduce_scatter_block",
-                                    "scatter",
-                                    "scatterv",
-                                    "gather",
-                                    "gatherv",
-                                    "barrier"};
-    return (int)c >= 0 && (int)c < IC_COLL_ID_COUNT ? n[c] : "?";
-}
-
 /* ------------------------------------------------------ counts, displs */
 
 void mt_counts(int *counts, int p, long total, int pattern, int which)
@@ -188,8 +171,16 @@ int mt_run_red(MPI_Comm comm, const char *comm_name, const mt_red_t *r, int alg_
     MPI_Op op = r->op->op;
     int is_reduce = r->coll == IC_COLL_ID_REDUCE;
     char extra[64];
-    mt_case_t c = {coll_name(r->coll), alg,     comm,        comm_name,   is_reduce ? r->root : -1,
-                   r->count,           t->name, r->op->name, r->in_place, NULL};
+    mt_case_t c = {mt_coll_name(r->coll),
+                   alg,
+                   comm,
+                   comm_name,
+                   is_reduce ? r->root : -1,
+                   r->count,
+                   t->name,
+                   r->op->name,
+                   r->in_place,
+                   NULL};
 
     int *counts = NULL;
     long nin, nout;
@@ -597,8 +588,8 @@ int mt_run_move(MPI_Comm comm, const char *comm_name, const mt_move_t *m, int al
     int rooted = cl == IC_COLL_ID_BCAST || cl == IC_COLL_ID_GATHER || cl == IC_COLL_ID_GATHERV ||
                  cl == IC_COLL_ID_SCATTER || cl == IC_COLL_ID_SCATTERV;
     char extra[96] = "";
-    x.c = (mt_case_t){coll_name(cl), alg,         comm, comm_name,   rooted ? m->root : -1,
-                      m->count,      m->tp->name, NULL, m->in_place, NULL};
+    x.c = (mt_case_t){mt_coll_name(cl), alg,         comm, comm_name,   rooted ? m->root : -1,
+                      m->count,         m->tp->name, NULL, m->in_place, NULL};
     if (v_variant)
         snprintf(extra, sizeof(extra), "counts=%s displs=%s%s", mt_pattern_name(m->pattern),
                  mt_displs_name(m->dkind), m->junk ? " junk-args" : "");

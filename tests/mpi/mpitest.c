@@ -216,18 +216,22 @@ static int nregistered(IC_Coll coll)
  * with IC_Tuning_load, holds first a rule for communicators of a million
  * ranks and more with another algorithm (it must never decide here),
  * then the rule for every call of the collective.  "auto": no table. */
-static const char *const coll_names[IC_COLL_ID_COUNT] = {"bcast",
-                                                         "reduce",
-                                                         "allreduce",
-                                                         "allgather",
-                                                         "allgatherv",
-                                                         "reduce_scatter",
-                                                         "reduce_scatter_block",
-                                                         "scatter",
-                                                         "scatterv",
-                                                         "gather",
-                                                         "gatherv",
-                                                         "barrier"};
+const char *mt_coll_name(IC_Coll c)
+{
+    static const char *const n[] = {"bcast",
+                                    "reduce",
+                                    "allreduce",
+                                    "allgather",
+                                    "allgatherv",
+                                    "reduce_scatter",
+                                    "reduce_scatter_block",
+                                    "scatter",
+                                    "scatterv",
+                                    "gather",
+                                    "gatherv",
+                                    "barrier"};
+    return (int)c >= 0 && (int)c < IC_COLL_ID_COUNT ? n[c] : "?";
+}
 
 static int by_table(IC_Coll coll, const char *name)
 {
@@ -244,7 +248,7 @@ static int by_table(IC_Coll coll, const char *name)
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f)
         return MPI_ERR_OTHER;
-    const char *cname = coll_names[coll];
+    const char *cname = mt_coll_name(coll);
     fprintf(f, "intercom-tuning 1\n# written by mpitest.c (MT_TABLE)\n");
     if (other)
         fprintf(f, "%s 1000000-* any 0-* any %s\n", cname, other);

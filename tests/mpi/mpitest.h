@@ -46,6 +46,9 @@ int mt_init(int *argc, char ***argv, const char *name);
  * Returns the process exit status (0 pass, 1 fail). */
 int mt_finalize(void);
 
+/* The collective's name as InterCom writes it ("bcast", ...; "?"). */
+const char *mt_coll_name(IC_Coll c);
+
 extern MPI_Comm mt_world; /* duplicate of MPI_COMM_WORLD, errors return */
 extern int mt_rank, mt_size;
 extern long mt_ncases; /* cases run by this process */
