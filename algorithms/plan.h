@@ -135,11 +135,10 @@ int ic_plan_step_shrinks(ic_step_kind_t k);
 /* Can plan pl serve the call a?  If not and why != NULL, *why says why.
  * A mesh plan needs dims multiplying to a->size; with a non-commutative
  * op it needs order-keeping steps that combine along the fastest
- * dimension first (rank order is then kept) and the identity placement;
- * reduce_scatter mesh plans use scratch up to twice the vector, so they
- * serve only calls below a->bounded_from (a reduce from there on runs on
- * pieces of the vector, each paying its start-ups, and its price says
- * so). */
+ * dimension first (rank order is then kept) and the identity placement.
+ * Long reductions are served too: from a->bounded_from on, reduce and
+ * reduce_scatter plans run on pieces of the vector (ic_plan_pieces), each
+ * paying its start-ups, and their price says so. */
 int ic_plan_usable(const ic_plan_t *pl, const ic_coll_args_t *a, const char **why);
 
 /* Fill the parameters left 0 from the steps' segment rules under model m

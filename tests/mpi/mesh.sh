@@ -4,9 +4,9 @@
 # algorithm that can be a mesh step along every dimension, fastest or
 # slowest dimension first, and mixes), against the vendor MPI, on the
 # meshes 2x2, 2x3, 3x2, 2x4, 1x5, 5x1, 2x2x2 and 3x3 (9 ranks on 2 cores:
-# oversubscribed).  INTERCOM_SCRATCH_SLACK lifts the scratch bound that
-# keeps mesh reductions to one rank or to blocks below 64 KiB by default,
-# so they run at every count of the tests.  The registered 1-D algorithms
+# oversubscribed).  INTERCOM_SCRATCH_SLACK lifts the scratch bound, so the
+# reductions run whole (beyond 64 KiB they would run in pieces, which the
+# simulator's sweep and chunked.sh's runs cover).  The registered 1-D algorithms
 # are not forced again here (the plain runs do that).
 #
 # Run by `make check` through run-mpi.sh (from the top build directory);
