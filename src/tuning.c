@@ -14,7 +14,7 @@
  * The ranks of a communicator must decide alike, so they must see the
  * same table: a context compares a hash of the table's text across its
  * ranks when it is made (ic_tuning_agree, collective, with the rest of the
- * context's set-up) and consults the table only when all agree; otherwise
+ * context's set-up; ic_table_hash) and consults the table only when all agree; otherwise
  * the model decides for that communicator, with one warning.
  */
 #include "config.h"
@@ -25,8 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static ic_table_t *table;        /* the table in use, NULL: none */
-static unsigned long table_hash; /* of its text; 0 without a table */
+static ic_table_t *table; /* the table in use, NULL: none */
 static char table_path[1024];
 static int table_loaded; /* by IC_Tuning_load */
 static int table_looked; /* the environment and the default were read */
@@ -39,29 +38,14 @@ static void report(void *ctx, const char *msg)
         fprintf(stderr, "InterCom: warning: %s\n", msg);
 }
 
-static unsigned long hash_text(const char *text, size_t len)
-{
-    unsigned long h = 1469598103UL;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)text[i]) * 1099511628211UL;
-    return h ? h : 1;
-}
-
 /* Read and parse path into the table in use; 0, or -1 (reported). */
 static int load(const char *path)
 {
-    char *text = NULL;
-    size_t len = 0;
-    if (ic_table_read_file(path, &text, &len, report, NULL) != 0)
-        return -1;
-    ic_table_t *t = ic_table_parse(text, len, path, report, NULL);
-    unsigned long h = hash_text(text, len);
-    free(text);
+    ic_table_t *t = ic_table_load(path, report, NULL);
     if (!t)
         return -1;
     ic_table_free(table);
     table = t;
-    table_hash = h;
     snprintf(table_path, sizeof(table_path), "%s", path);
     return 0;
 }
@@ -70,7 +54,6 @@ static void drop(void)
 {
     ic_table_free(table);
     table = NULL;
-    table_hash = 0;
     table_path[0] = 0;
 }
 
@@ -95,10 +78,10 @@ const char *ic_tuning_source(void)
 int ic_tuning_agree(MPI_Comm comm, int rank)
 {
     ic_tuning_table();
-    unsigned long h[2] = {table_hash, ~table_hash};
+    unsigned long mine = ic_table_hash(table), h[2] = {mine, ~mine};
     if (PMPI_Allreduce(MPI_IN_PLACE, h, 2, MPI_UNSIGNED_LONG, MPI_MAX, comm) != MPI_SUCCESS)
         return 0;
-    int same = h[0] == table_hash && h[1] == ~table_hash;
+    int same = h[0] == mine && h[1] == ~mine;
     if (!same && !disagree_warned && rank == 0) {
         disagree_warned = 1;
         fprintf(stderr, "InterCom: warning: the ranks of a communicator see different tuning "

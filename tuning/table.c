@@ -39,7 +39,8 @@ struct ic_table {
     ic_table_rule_t *rules;
     size_t nrules, cap;
     size_t problems, skipped;
-    int last_line; /* the source's last line; added rules come after it */
+    int last_line;      /* the source's last line; added rules come after it */
+    unsigned long hash; /* of the parsed text (ic_table_hash) */
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -744,7 +745,16 @@ ic_table_t *ic_table_parse(const char *text, size_t len, const char *name, ic_ta
         return NULL;
     }
     ps.t->last_line = ps.line;
+    unsigned long h = 1469598103UL; /* FNV-1a over the text */
+    for (size_t i = 0; text && i < len; i++)
+        h = (h ^ (unsigned char)text[i]) * 1099511628211UL;
+    ps.t->hash = h ? h : 1;
     return ps.t;
+}
+
+unsigned long ic_table_hash(const ic_table_t *t)
+{
+    return t ? t->hash : 0;
 }
 
 int ic_table_read_file(const char *path, char **text, size_t *len, ic_table_diag_fn diag, void *ctx)

@@ -177,6 +177,9 @@ size_t ic_table_header_count(const ic_table_t *t);
 int ic_table_header_entry(const ic_table_t *t, size_t i, const char **key, const char **value);
 /* The value of key, NULL when absent. */
 const char *ic_table_get(const ic_table_t *t, const char *key);
+/* A hash of the text the table was parsed from (never 0; 0 for NULL or a
+ * table built in memory): ranks compare it to know they read the same. */
+unsigned long ic_table_hash(const ic_table_t *t);
 /* Problems reported while parsing, and lines skipped for them. */
 size_t ic_table_problems(const ic_table_t *t);
 size_t ic_table_skipped(const ic_table_t *t);
