@@ -275,34 +275,34 @@ void ic_bench_describe(ic_bench_t *b)
 #endif
 }
 
-ic_table_t *ic_bench_fit_table(ic_bench_t *b, const char *name, const char *title)
+ic_rtable_t *ic_bench_fit_table(ic_bench_t *b, const char *name, const char *title)
 {
     ic_report_info(b->rep, "fit units",
                    "r_inf MB/s (1e6 B/s), n_1/2 bytes, t0 time (text: with its unit; CSV, JSON: "
                    "seconds), pi0 kHz (1e3 per s)");
-    ic_table_t *t = ic_report_table(b->rep, name, title);
-    ic_table_col(t, "region", NULL, IC_COL_STR, NULL);
-    ic_table_col(t, "n_from", "from[B]", IC_COL_INT, NULL);
-    ic_table_col(t, "n_to", "to[B]", IC_COL_INT, NULL);
-    ic_table_col(t, "points", NULL, IC_COL_INT, NULL);
-    ic_table_col(t, "r_inf", "r_inf[MB/s]", IC_COL_NUM, "%.4g");
-    ic_table_col(t, "n_1/2", "n_1/2[B]", IC_COL_NUM, "%.4g");
-    ic_table_col(t, "t0", NULL, IC_COL_SEC, NULL);
-    ic_table_col(t, "pi0", "pi0[kHz]", IC_COL_NUM, "%.4g");
-    ic_table_col(t, "rms_err_percent", "rms_err[%]", IC_COL_NUM, "%.2f");
+    ic_rtable_t *t = ic_report_table(b->rep, name, title);
+    ic_rtable_col(t, "region", NULL, IC_COL_STR, NULL);
+    ic_rtable_col(t, "n_from", "from[B]", IC_COL_INT, NULL);
+    ic_rtable_col(t, "n_to", "to[B]", IC_COL_INT, NULL);
+    ic_rtable_col(t, "points", NULL, IC_COL_INT, NULL);
+    ic_rtable_col(t, "r_inf", "r_inf[MB/s]", IC_COL_NUM, "%.4g");
+    ic_rtable_col(t, "n_1/2", "n_1/2[B]", IC_COL_NUM, "%.4g");
+    ic_rtable_col(t, "t0", NULL, IC_COL_SEC, NULL);
+    ic_rtable_col(t, "pi0", "pi0[kHz]", IC_COL_NUM, "%.4g");
+    ic_rtable_col(t, "rms_err_percent", "rms_err[%]", IC_COL_NUM, "%.2f");
     return t;
 }
 
-void ic_bench_fit_row(ic_table_t *t, const char *label, const ic_hockney_t *h)
+void ic_bench_fit_row(ic_rtable_t *t, const char *label, const ic_hockney_t *h)
 {
-    ic_table_row(t);
-    ic_table_str(t, label);
-    ic_table_num(t, h->n_lo);
-    ic_table_num(t, h->n_hi);
-    ic_table_num(t, h->npoints);
-    ic_table_num(t, isinf(h->r_inf) ? NAN : h->r_inf / 1e6);
-    ic_table_num(t, h->n_half);
-    ic_table_num(t, h->t0);
-    ic_table_num(t, h->pi0 / 1e3);
-    ic_table_num(t, h->rms_rel * 100);
+    ic_rtable_row(t);
+    ic_rtable_str(t, label);
+    ic_rtable_num(t, h->n_lo);
+    ic_rtable_num(t, h->n_hi);
+    ic_rtable_num(t, h->npoints);
+    ic_rtable_num(t, isinf(h->r_inf) ? NAN : h->r_inf / 1e6);
+    ic_rtable_num(t, h->n_half);
+    ic_rtable_num(t, h->t0);
+    ic_rtable_num(t, h->pi0 / 1e3);
+    ic_rtable_num(t, h->rms_rel * 100);
 }

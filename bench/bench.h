@@ -146,8 +146,8 @@ void ic_bench_sleep(double s);
 void *ic_bench_alloc(const ic_bench_t *b, size_t bytes);
 
 /* Add a Hockney fit as a row of a table made by ic_bench_fit_table(). */
-ic_table_t *ic_bench_fit_table(ic_bench_t *b, const char *name, const char *title);
-void ic_bench_fit_row(ic_table_t *t, const char *label, const ic_hockney_t *h);
+ic_rtable_t *ic_bench_fit_table(ic_bench_t *b, const char *name, const char *title);
+void ic_bench_fit_row(ic_rtable_t *t, const char *label, const ic_hockney_t *h);
 
 /* ------------------------------------------------- ping-pong sweeps */
 
@@ -190,7 +190,7 @@ int ic_bench_pingpong_fit(const size_t *sizes, int nsizes, const ic_stats_t *sta
 double ic_bench_pingpong_fit_time(const ic_pp_fit_t *f, double n);
 /* Rows of a fit table (ic_bench_fit_table): the summary labelled `label`,
  * and, with several regions, one row per region labelled prefix + range. */
-void ic_bench_pingpong_fit_rows(ic_table_t *t, const char *label, const char *prefix,
+void ic_bench_pingpong_fit_rows(ic_rtable_t *t, const char *label, const char *prefix,
                                 const ic_pp_fit_t *f);
 
 #ifdef __cplusplus

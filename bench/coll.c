@@ -11,7 +11,7 @@
  * beat (fit.h: ic_time_floor), InterCom's algorithm (IC_Last_algorithm)
  * and the cost model's predicted time of that algorithm (ic_predict with
  * this run's alpha, beta, gamma and the parameters the library derives
- * from them, model_t).  --plot adds the figure of the ratios.
+ * from them, ic_bench_model_t).  --plot adds the figure of the ratios.
  *
  * Method.
  *   - alpha and beta: a COMMS1 ping-pong between ranks 0 and p-1 in the same
@@ -49,6 +49,7 @@
  */
 #include "config.h"
 #include "bench.h"
+#include "point.h"
 #include "choose.h"
 #include "intercom.h"
 
@@ -57,24 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { LIB_VENDOR = 0, LIB_IC = 1 };
 enum { TAG_BARRIER_CHECK = 301 };
-
-typedef struct point {
-    MPI_Comm comm;
-    ic_coll_t c;
-    int p, rank, root;
-    MPI_Datatype type;
-    size_t esz;
-    size_t count; /* bcast / reduce / allreduce elements          */
-    size_t blk;   /* even block (elements)                         */
-    int *counts;  /* per-rank blocks (elements)                    */
-    int *displs;  /* packed displacements (elements)               */
-    size_t total; /* elements of the whole vector                  */
-    char *sbuf;   /* input (root pattern for bcast)                */
-    char *out[2]; /* vendor / InterCom outputs                      */
-    size_t sbytes, rbytes, cmp_bytes;
-} point_t;
 
 typedef struct result {
     ic_stats_t v, i;
@@ -84,228 +68,14 @@ typedef struct result {
     char alg[IC_PLAN_TEXT_MAX + 48];
 } result_t;
 
-/* This run's model: the library's cost parameters (tuning/cost.h) with the
- * fitted alpha, beta and gamma, the rest derived from them as the library
- * does (ic_cost_defaults, ic_cost_derive).  alpha_min is no model
- * parameter but a measurement (the shortest one-way time of the
- * ping-pong's shortest message), for the time floor (fit.h). */
-typedef struct model {
-    ic_cost_params_t cost;
-    double alpha_min;
-} model_t;
-
-/* ------------------------------------------------------------- data */
-
-static int type_of(const char *name, MPI_Datatype *t)
-{
-    if (!name || !strcmp(name, "int"))
-        *t = MPI_INT;
-    else if (!strcmp(name, "double"))
-        *t = MPI_DOUBLE;
-    else if (!strcmp(name, "float"))
-        *t = MPI_FLOAT;
-    else if (!strcmp(name, "long"))
-        *t = MPI_LONG;
-    else
-        return -1;
-    return 0;
-}
-
-/* Small integers (|v| <= 510): sums over up to 2^20 ranks are exact in
- * every type, so any summation order gives the same bits. */
-static void fill_values(char *buf, size_t n, MPI_Datatype t, int rank)
-{
-    for (size_t i = 0; i < n; i++) {
-        long v = (long)(((size_t)rank * 131u + i * 7u + 3u) % 1021u) - 510;
-        if (t == MPI_INT)
-            ((int *)buf)[i] = (int)v;
-        else if (t == MPI_DOUBLE)
-            ((double *)buf)[i] = (double)v;
-        else if (t == MPI_FLOAT)
-            ((float *)buf)[i] = (float)v;
-        else
-            ((long *)buf)[i] = v;
-    }
-}
-
-static int is_v(ic_coll_t c)
-{
-    return c == IC_COLL_ALLGATHERV || c == IC_COLL_GATHERV || c == IC_COLL_SCATTERV ||
-           c == IC_COLL_REDUCE_SCATTER;
-}
-
-/* Lay out a point of about `bytes` bytes; allocates the buffers. */
-static void point_setup(ic_bench_t *b, point_t *pt, ic_coll_t c, size_t bytes, MPI_Datatype t,
-                        int root)
-{
-    memset(pt, 0, sizeof(*pt));
-    pt->comm = b->comm;
-    pt->c = c;
-    pt->p = b->size;
-    pt->rank = b->rank;
-    pt->root = root;
-    pt->type = t;
-    int sz;
-    MPI_Type_size(t, &sz);
-    pt->esz = (size_t)sz;
-    int p = pt->p, me = pt->rank, is_root = me == root;
-    size_t elems = bytes / pt->esz;
-    pt->count = elems > 0 ? elems : 1;
-    pt->blk = elems / (size_t)p > 0 ? elems / (size_t)p : 1;
-    pt->counts = ic_bench_alloc(b, (size_t)p * sizeof(int));
-    pt->displs = ic_bench_alloc(b, (size_t)p * sizeof(int));
-    size_t tot = 0;
-    for (int i = 0; i < p; i++) {
-        size_t k = pt->blk;
-        if (is_v(c)) /* 3/4 and 5/4 of the even block, alternating */
-            k = i % 2 ? pt->blk + pt->blk / 4 : pt->blk - pt->blk / 4;
-        pt->counts[i] = (int)k;
-        pt->displs[i] = (int)tot;
-        tot += k;
-    }
-    size_t own = (size_t)pt->counts[me], in = 0, out = 0;
-    int sig = 1; /* is the result defined on this rank */
-    switch (c) {
-    case IC_COLL_BCAST:
-        pt->total = pt->count;
-        in = is_root ? pt->count : 0;
-        out = pt->count;
-        break;
-    case IC_COLL_REDUCE:
-    case IC_COLL_ALLREDUCE:
-        pt->total = pt->count;
-        in = out = pt->count;
-        sig = c == IC_COLL_ALLREDUCE || is_root;
-        break;
-    case IC_COLL_ALLGATHER:
-    case IC_COLL_ALLGATHERV:
-        pt->total = tot;
-        in = own;
-        out = tot;
-        break;
-    case IC_COLL_REDUCE_SCATTER:
-    case IC_COLL_REDUCE_SCATTER_BLOCK:
-        pt->total = tot;
-        in = tot;
-        out = own;
-        break;
-    case IC_COLL_SCATTER:
-    case IC_COLL_SCATTERV:
-        pt->total = tot;
-        in = is_root ? tot : 0;
-        out = own;
-        break;
-    case IC_COLL_GATHER:
-    case IC_COLL_GATHERV:
-        pt->total = tot;
-        in = own;
-        out = is_root ? tot : 0;
-        sig = is_root;
-        break;
-    default: /* barrier */
-        pt->total = 0;
-        sig = 0;
-        break;
-    }
-    pt->sbytes = in * pt->esz;
-    pt->rbytes = out * pt->esz;
-    pt->cmp_bytes = sig ? pt->rbytes : 0;
-    pt->sbuf = ic_bench_alloc(b, pt->sbytes);
-    pt->out[0] = ic_bench_alloc(b, pt->rbytes);
-    pt->out[1] = ic_bench_alloc(b, pt->rbytes);
-    fill_values(pt->sbuf, in, t, me);
-}
-
-static void point_free(point_t *pt)
-{
-    free(pt->counts);
-    free(pt->displs);
-    free(pt->sbuf);
-    free(pt->out[0]);
-    free(pt->out[1]);
-}
-
-/* Inputs in place, outputs poisoned. */
-static void point_reset(point_t *pt, int lib)
-{
-    if (pt->c == IC_COLL_BCAST && pt->rank == pt->root)
-        memcpy(pt->out[lib], pt->sbuf, pt->rbytes);
-    else if (pt->rbytes)
-        memset(pt->out[lib], 0xA5, pt->rbytes);
-}
-
 /* ------------------------------------------------------------- calls */
-
-static int call(const point_t *pt, int lib)
-{
-    MPI_Comm comm = pt->comm;
-    MPI_Datatype t = pt->type;
-    int root = pt->root, n = (int)pt->count, blk = (int)pt->blk;
-    int own = pt->counts[pt->rank];
-    void *s = pt->sbuf, *r = pt->out[lib];
-    const int *cs = pt->counts, *ds = pt->displs;
-    int ic = lib == LIB_IC;
-    switch (pt->c) {
-    case IC_COLL_BCAST:
-        return ic ? IC_Bcast(r, n, t, root, comm) : MPI_Bcast(r, n, t, root, comm);
-    case IC_COLL_REDUCE:
-        return ic ? IC_Reduce(s, r, n, t, MPI_SUM, root, comm)
-                  : MPI_Reduce(s, r, n, t, MPI_SUM, root, comm);
-    case IC_COLL_ALLREDUCE:
-        return ic ? IC_Allreduce(s, r, n, t, MPI_SUM, comm)
-                  : MPI_Allreduce(s, r, n, t, MPI_SUM, comm);
-    case IC_COLL_ALLGATHER:
-        return ic ? IC_Allgather(s, blk, t, r, blk, t, comm)
-                  : MPI_Allgather(s, blk, t, r, blk, t, comm);
-    case IC_COLL_ALLGATHERV:
-        return ic ? IC_Allgatherv(s, own, t, r, cs, ds, t, comm)
-                  : MPI_Allgatherv(s, own, t, r, cs, ds, t, comm);
-    case IC_COLL_REDUCE_SCATTER:
-        return ic ? IC_Reduce_scatter(s, r, cs, t, MPI_SUM, comm)
-                  : MPI_Reduce_scatter(s, r, cs, t, MPI_SUM, comm);
-    case IC_COLL_REDUCE_SCATTER_BLOCK:
-        return ic ? IC_Reduce_scatter_block(s, r, blk, t, MPI_SUM, comm)
-                  : MPI_Reduce_scatter_block(s, r, blk, t, MPI_SUM, comm);
-    case IC_COLL_SCATTER:
-        return ic ? IC_Scatter(s, blk, t, r, blk, t, root, comm)
-                  : MPI_Scatter(s, blk, t, r, blk, t, root, comm);
-    case IC_COLL_SCATTERV:
-        return ic ? IC_Scatterv(s, cs, ds, t, r, own, t, root, comm)
-                  : MPI_Scatterv(s, cs, ds, t, r, own, t, root, comm);
-    case IC_COLL_GATHER:
-        return ic ? IC_Gather(s, blk, t, r, blk, t, root, comm)
-                  : MPI_Gather(s, blk, t, r, blk, t, root, comm);
-    case IC_COLL_GATHERV:
-        return ic ? IC_Gatherv(s, own, t, r, cs, ds, t, root, comm)
-                  : MPI_Gatherv(s, own, t, r, cs, ds, t, root, comm);
-    default:
-        return ic ? IC_Barrier(comm) : MPI_Barrier(comm);
-    }
-}
-
-/* One timed call of one library on this rank, `settle` seconds after the
- * ranks met in a barrier. */
-static double timed_call(const point_t *pt, int lib, int *errors, double settle)
-{
-    point_reset((point_t *)pt, lib);
-    if (settle > 0) {
-        MPI_Barrier(pt->comm);
-        ic_bench_sleep(settle);
-    }
-    MPI_Barrier(pt->comm);
-    double t0 = MPI_Wtime();
-    int rc = call(pt, lib);
-    double t = MPI_Wtime() - t0;
-    *errors += rc != MPI_SUCCESS;
-    return t;
-}
 
 /* The barrier's promise: rank 0 enters late; the last rank sends it a
  * message right after leaving.  Had anyone left before rank 0 entered,
  * the message could already be there when rank 0 looks, before entering.
  * A correct barrier can never fail this check.  Returns 1 on violation
  * (rank 0). */
-static int barrier_check(const point_t *pt, int lib)
+static int barrier_check(const ic_point_t *pt, int lib)
 {
     int p = pt->p, me = pt->rank, bad = 0, flag = 0, token = 1;
     if (p < 2)
@@ -316,7 +86,7 @@ static int barrier_check(const point_t *pt, int lib)
         MPI_Iprobe(p - 1, TAG_BARRIER_CHECK, pt->comm, &flag, MPI_STATUS_IGNORE);
         bad = flag;
     }
-    if (lib == LIB_IC)
+    if (lib == IC_LIB_IC)
         IC_Barrier(pt->comm);
     else
         MPI_Barrier(pt->comm);
@@ -333,14 +103,14 @@ static int barrier_check(const point_t *pt, int lib)
  * less certain than --spread and fewer than IC_COLL_ROUNDS rounds ran,
  * asks for another round (not with --reps: exactly that many).  What is
  * still less certain after the last round is marked noise (ic_compare). */
-static void measure(ic_bench_t *b, const point_t *pt, result_t *res)
+static void measure(ic_bench_t *b, const ic_point_t *pt, result_t *res)
 {
     int errors = 0, mism = 0;
     double est = 0, gest = 0;
     for (int w = 0; w < b->o.warmup; w++) {
         double t0 = MPI_Wtime(); /* a whole repetition: both calls, barriers, checks */
         for (int lib = 0; lib < 2; lib++)
-            timed_call(pt, lib, &errors, b->o.settle);
+            ic_point_timed(pt, lib, &errors, b->o.settle);
         if (pt->cmp_bytes)
             mism += memcmp(pt->out[0], pt->out[1], pt->cmp_bytes) != 0;
         est = MPI_Wtime() - t0;
@@ -360,12 +130,12 @@ static void measure(ic_bench_t *b, const point_t *pt, result_t *res)
     for (int round = 0; round < rounds && more; round++) {
         for (int r0 = 0; r0 < reps; r0 += blk) {
             /* which library goes first alternates over the whole point */
-            int first = ((have + r0) / blk) % 2 ? LIB_IC : LIB_VENDOR;
+            int first = ((have + r0) / blk) % 2 ? IC_LIB_IC : IC_LIB_VENDOR;
             int end = r0 + blk < reps ? r0 + blk : reps;
             for (int k = 0; k < 2; k++) {
                 int lib = k ? !first : first;
                 for (int r = r0; r < end; r++)
-                    t[2 * r + lib] = timed_call(pt, lib, &errors, b->o.settle);
+                    t[2 * r + lib] = ic_point_timed(pt, lib, &errors, b->o.settle);
             }
             if (pt->cmp_bytes && memcmp(pt->out[0], pt->out[1], pt->cmp_bytes) != 0)
                 mism++;
@@ -385,7 +155,7 @@ static void measure(ic_bench_t *b, const point_t *pt, result_t *res)
         MPI_Bcast(&more, 1, MPI_INT, 0, pt->comm);
     }
     if (pt->c == IC_COLL_BARRIER)
-        mism += barrier_check(pt, LIB_VENDOR) + barrier_check(pt, LIB_IC);
+        mism += barrier_check(pt, IC_LIB_VENDOR) + barrier_check(pt, IC_LIB_IC);
     int local[2] = {mism, errors}, sum[2] = {0, 0};
     MPI_Reduce(local, sum, 2, MPI_INT, MPI_SUM, 0, pt->comm);
     if (b->rank == 0) {
@@ -400,171 +170,39 @@ static void measure(ic_bench_t *b, const point_t *pt, result_t *res)
     free(t);
 }
 
-/* ------------------------------------------------------ model, bound */
-
-/* Cost-model prediction of plan `name` (IC_Last_algorithm) for this point (rank 0). */
-static double predict(const point_t *pt, const char *name, const model_t *m)
-{
-    ic_plan_t plan;
-    if (!name || ic_plan_parse(pt->c, name, &plan, NULL) != 0 || isnan(m->cost.alpha))
-        return NAN;
-    int p = pt->p;
-    size_t *counts = calloc((size_t)p, sizeof(size_t));
-    if (!counts)
-        return NAN;
-    ic_coll_args_t a;
-    memset(&a, 0, sizeof(a));
-    a.coll = pt->c;
-    a.size = p;
-    a.root = pt->root;
-    a.commutative = 1;
-    size_t elem = pt->esz;
-    a.bounded_from = ic_bounded_from(ic_scratch_slack(), elem);
-    switch (pt->c) {
-    case IC_COLL_BCAST:
-    case IC_COLL_REDUCE:
-    case IC_COLL_ALLREDUCE:
-        a.count = pt->count;
-        break;
-    case IC_COLL_REDUCE_SCATTER:
-    case IC_COLL_REDUCE_SCATTER_BLOCK:
-        for (int i = 0; i < p; i++)
-            counts[i] = (size_t)pt->counts[i];
-        a.counts = counts;
-        a.count = pt->total;
-        break;
-    case IC_COLL_BARRIER:
-        elem = 1;
-        break;
-    default: /* the gather family works in bytes (src/api.c) */
-        for (int i = 0; i < p; i++)
-            counts[i] = (size_t)pt->counts[i] * pt->esz;
-        a.counts = counts;
-        a.sendcount = a.recvcount = counts[0];
-        elem = 1;
-        break;
-    }
-    double t = ic_predict_plan(&plan, &a, &m->cost, elem);
-    free(counts);
-    return t < 0 ? NAN : t;
-}
-
-/* alpha, beta from a ping-pong fit between ranks 0 and p-1; gamma from
- * MPI_Reduce_local; the rest derived as the library does for a
- * communicator across nodes, or within one (node).  Collective; the answer
- * is the same on every rank. */
-static void fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int node, model_t *m)
-{
-    double v[4] = {NAN, NAN, NAN, NAN};
-    ic_bench_opts_t saved = b->o;
-    b->o.budget = 0.05;
-    b->o.max_reps = 200;
-    b->o.reps = 0;
-    b->o.sizes = NULL;
-    b->o.min_size = b->o.max_size = -1;
-    b->o.factor = 0;
-    if (b->size > 1) {
-        size_t *sizes;
-        size_t top = max_bytes < 65536 ? 65536 : max_bytes > (4u << 20) ? 4u << 20 : max_bytes;
-        int ns = ic_bench_sizes(b, 1, top, 4, &sizes);
-        ic_pp_result_t res;
-        ic_bench_pingpong_sweep(b, b->comm, 0, b->size - 1, sizes, ns, 0, "coll: ping-pong", &res);
-        ic_pp_fit_t fit;
-        if (b->rank == 0) {
-            b->failures += res.failures;
-            int ok =
-                ic_bench_pingpong_fit(sizes, ns, res.stats, 1, saved.nbps, saved.bps, &fit) >= 0;
-            if (ok) {
-                ic_table_t *f = ic_bench_fit_table(b, "pingpong_fit",
-                                                   "Ping-pong between ranks 0 and p-1: alpha = "
-                                                   "t0, beta = 1/r_inf");
-                ic_bench_pingpong_fit_rows(f, fit.nregions > 1 ? "summary" : "all", "  ", &fit);
-            }
-            if (ns > 0)
-                v[3] = res.stats[0].min;
-            if (ok && fit.summary.t0 > 0 && fit.summary.r_inf > 0 && !isinf(fit.summary.r_inf)) {
-                v[0] = fit.summary.t0;
-                v[1] = 1.0 / fit.summary.r_inf;
-            } else if (ns > 0) {
-                /* timings too noisy for the model: the shortest message's time
-                 * and the longest message's time per byte */
-                v[0] = res.stats[0].median;
-                v[1] = res.stats[ns - 1].median / (double)sizes[ns - 1];
-                ic_report_note(b->rep,
-                               "the ping-pong fit is unusable (t0 <= 0 or r_inf not "
-                               "finite): alpha = t(%zu B), beta = t(%zu B) / %zu B",
-                               sizes[0], sizes[ns - 1], sizes[ns - 1]);
-            }
-            free(res.stats);
-        }
-        free(sizes);
-    }
-    b->o = saved;
-    /* gamma: time per byte of MPI_Reduce_local */
-    if (b->rank == 0) {
-        int esz;
-        MPI_Type_size(type, &esz);
-        size_t n = (256u << 10) / (size_t)esz;
-        char *x = ic_bench_alloc(b, n * (size_t)esz), *y = ic_bench_alloc(b, n * (size_t)esz);
-        fill_values(x, n, type, 1);
-        fill_values(y, n, type, 2);
-        double t[9];
-        for (int r = 0; r < 11; r++) {
-            double t0 = MPI_Wtime();
-            MPI_Reduce_local(x, y, (int)n, type, MPI_SUM);
-            if (r >= 2)
-                t[r - 2] = MPI_Wtime() - t0;
-            fill_values(y, n, type, 2); /* keep values small */
-        }
-        v[2] = ic_median(t, 9) / (double)(n * (size_t)esz);
-        free(x);
-        free(y);
-    }
-    MPI_Bcast(v, 4, MPI_DOUBLE, 0, b->comm);
-    if (node)
-        ic_cost_defaults_node(&m->cost);
-    else
-        ic_cost_defaults(&m->cost);
-    m->cost.alpha = v[0];
-    m->cost.beta = v[1];
-    m->cost.gamma = v[2];
-    ic_cost_derive(&m->cost, node); /* as src/env.c */
-    m->alpha_min = v[3];
-}
-
 /* ------------------------------------------------------------ tables */
 
 /* The main table.  `floor`: whether the run has a time floor (fit.h:
  * ic_time_floor) -- not on one node, where shared memory's ping-pong
  * bounds nothing a collective does. */
-static ic_table_t *coll_table(ic_bench_t *b, const char *name, const char *title, int floor)
+static ic_rtable_t *coll_table(ic_bench_t *b, const char *name, const char *title, int floor)
 {
-    ic_table_t *t = ic_report_table(b->rep, name, title);
-    ic_table_col(t, "op", NULL, IC_COL_STR, NULL);
-    ic_table_col(t, "p", NULL, IC_COL_INT, NULL);
-    ic_table_col(t, "bytes", NULL, IC_COL_INT, NULL);
-    ic_table_col(t, "reps", NULL, IC_COL_INT, NULL);
-    ic_table_col(t, "vendor", NULL, IC_COL_SEC, NULL);
-    ic_table_col(t, "vendor_iqr", "v_iqr%", IC_COL_NUM, "%.0f");
-    ic_table_col(t, "intercom", NULL, IC_COL_SEC, NULL);
-    ic_table_col(t, "intercom_iqr", "i_iqr%", IC_COL_NUM, "%.0f");
-    ic_table_col(t, "ratio", "vendor/ic", IC_COL_NUM, "%.2f");
-    ic_table_col(t, "verdict", NULL, IC_COL_STR, NULL);
+    ic_rtable_t *t = ic_report_table(b->rep, name, title);
+    ic_rtable_col(t, "op", NULL, IC_COL_STR, NULL);
+    ic_rtable_col(t, "p", NULL, IC_COL_INT, NULL);
+    ic_rtable_col(t, "bytes", NULL, IC_COL_INT, NULL);
+    ic_rtable_col(t, "reps", NULL, IC_COL_INT, NULL);
+    ic_rtable_col(t, "vendor", NULL, IC_COL_SEC, NULL);
+    ic_rtable_col(t, "vendor_iqr", "v_iqr%", IC_COL_NUM, "%.0f");
+    ic_rtable_col(t, "intercom", NULL, IC_COL_SEC, NULL);
+    ic_rtable_col(t, "intercom_iqr", "i_iqr%", IC_COL_NUM, "%.0f");
+    ic_rtable_col(t, "ratio", "vendor/ic", IC_COL_NUM, "%.2f");
+    ic_rtable_col(t, "verdict", NULL, IC_COL_STR, NULL);
     if (floor) {
-        ic_table_col(t, "bound", NULL, IC_COL_SEC, NULL);
-        ic_table_col(t, "ic_over_bound", "ic/bound", IC_COL_NUM, "%.2f");
+        ic_rtable_col(t, "bound", NULL, IC_COL_SEC, NULL);
+        ic_rtable_col(t, "ic_over_bound", "ic/bound", IC_COL_NUM, "%.2f");
     }
-    ic_table_col(t, "predicted", NULL, IC_COL_SEC, NULL);
-    ic_table_col(t, "algorithm", NULL, IC_COL_STR, NULL);
-    ic_table_col(t, "check", NULL, IC_COL_STR, NULL);
-    ic_table_col(t, "vendor_min", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
-    ic_table_col(t, "vendor_q1", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
-    ic_table_col(t, "vendor_q3", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
-    ic_table_col(t, "vendor_max", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
-    ic_table_col(t, "intercom_min", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
-    ic_table_col(t, "intercom_q1", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
-    ic_table_col(t, "intercom_q3", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
-    ic_table_col(t, "intercom_max", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
+    ic_rtable_col(t, "predicted", NULL, IC_COL_SEC, NULL);
+    ic_rtable_col(t, "algorithm", NULL, IC_COL_STR, NULL);
+    ic_rtable_col(t, "check", NULL, IC_COL_STR, NULL);
+    ic_rtable_col(t, "vendor_min", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
+    ic_rtable_col(t, "vendor_q1", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
+    ic_rtable_col(t, "vendor_q3", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
+    ic_rtable_col(t, "vendor_max", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
+    ic_rtable_col(t, "intercom_min", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
+    ic_rtable_col(t, "intercom_q1", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
+    ic_rtable_col(t, "intercom_q3", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
+    ic_rtable_col(t, "intercom_max", NULL, IC_COL_SEC | IC_COL_DETAIL, NULL);
     return t;
 }
 
@@ -573,52 +211,52 @@ static double rel_iqr(const ic_stats_t *s)
     return ic_rel_spread(s) * 100;
 }
 
-static void coll_row(ic_table_t *t, const point_t *pt, const result_t *r, int floor, double bound,
+static void coll_row(ic_rtable_t *t, const ic_point_t *pt, const result_t *r, int floor, double bound,
                      double pred)
 {
-    ic_table_row(t);
-    ic_table_str(t, ic_coll_name(pt->c));
-    ic_table_num(t, pt->p);
-    ic_table_num(t, (double)(pt->total * pt->esz));
-    ic_table_num(t, r->reps);
-    ic_table_num(t, r->v.median);
-    ic_table_num(t, rel_iqr(&r->v));
-    ic_table_num(t, r->i.median);
-    ic_table_num(t, rel_iqr(&r->i));
-    ic_table_num(t, r->i.median > 0 ? r->v.median / r->i.median : NAN);
-    ic_table_str(t, ic_cmp_name(r->verdict));
+    ic_rtable_row(t);
+    ic_rtable_str(t, ic_coll_name(pt->c));
+    ic_rtable_num(t, pt->p);
+    ic_rtable_num(t, (double)(pt->total * pt->esz));
+    ic_rtable_num(t, r->reps);
+    ic_rtable_num(t, r->v.median);
+    ic_rtable_num(t, rel_iqr(&r->v));
+    ic_rtable_num(t, r->i.median);
+    ic_rtable_num(t, rel_iqr(&r->i));
+    ic_rtable_num(t, r->i.median > 0 ? r->v.median / r->i.median : NAN);
+    ic_rtable_str(t, ic_cmp_name(r->verdict));
     if (floor) {
-        ic_table_num(t, bound);
-        ic_table_num(t, bound > 0 ? r->i.median / bound : NAN);
+        ic_rtable_num(t, bound);
+        ic_rtable_num(t, bound > 0 ? r->i.median / bound : NAN);
     }
-    ic_table_num(t, pred);
-    ic_table_str(t, r->alg);
-    ic_table_str(t, r->mismatch ? "MISMATCH" : "ok");
-    ic_table_num(t, r->v.min);
-    ic_table_num(t, r->v.q1);
-    ic_table_num(t, r->v.q3);
-    ic_table_num(t, r->v.max);
-    ic_table_num(t, r->i.min);
-    ic_table_num(t, r->i.q1);
-    ic_table_num(t, r->i.q3);
-    ic_table_num(t, r->i.max);
+    ic_rtable_num(t, pred);
+    ic_rtable_str(t, r->alg);
+    ic_rtable_str(t, r->mismatch ? "MISMATCH" : "ok");
+    ic_rtable_num(t, r->v.min);
+    ic_rtable_num(t, r->v.q1);
+    ic_rtable_num(t, r->v.q3);
+    ic_rtable_num(t, r->v.max);
+    ic_rtable_num(t, r->i.min);
+    ic_rtable_num(t, r->i.q1);
+    ic_rtable_num(t, r->i.q3);
+    ic_rtable_num(t, r->i.max);
 }
 
 /* The summary a reader sees first: a headline and one row per operation
  * (rank 0). */
-static void coll_summary(ic_bench_t *b, ic_table_t *st, const ic_coll_t *ops, int nops,
+static void coll_summary(ic_bench_t *b, ic_rtable_t *st, const ic_coll_t *ops, int nops,
                          const ic_cmp_summary_t *per, const ic_cmp_summary_t *all)
 {
     for (int k = 0; k <= nops; k++) {
         const ic_cmp_summary_t *s = k < nops ? &per[k] : all;
-        ic_table_row(st);
-        ic_table_str(st, k < nops ? ic_coll_name(ops[k]) : "all");
-        ic_table_num(st, ic_cmp_total(s));
-        ic_table_num(st, s->count[IC_CMP_FASTER]);
-        ic_table_num(st, s->count[IC_CMP_SLOWER]);
-        ic_table_num(st, s->count[IC_CMP_SAME]);
-        ic_table_num(st, s->count[IC_CMP_NOISE]);
-        ic_table_num(st, ic_cmp_geomean(s));
+        ic_rtable_row(st);
+        ic_rtable_str(st, k < nops ? ic_coll_name(ops[k]) : "all");
+        ic_rtable_num(st, ic_cmp_total(s));
+        ic_rtable_num(st, s->count[IC_CMP_FASTER]);
+        ic_rtable_num(st, s->count[IC_CMP_SLOWER]);
+        ic_rtable_num(st, s->count[IC_CMP_SAME]);
+        ic_rtable_num(st, s->count[IC_CMP_NOISE]);
+        ic_rtable_num(st, ic_cmp_geomean(s));
     }
     ic_report_headline(
         b->rep, "summary",
@@ -724,24 +362,24 @@ static void ratio_figure(ic_bench_t *b, figure_t *f, const size_t *sizes, int ns
 static void table2(ic_bench_t *b, const double *ratio_bcast, const double *ratio_allreduce,
                    const double *tv, const double *ti, const size_t *sizes, int ns)
 {
-    ic_table_t *t =
+    ic_rtable_t *t =
         ic_report_table(b->rep, "table2", "mitra-1995 Table 2 layout: vendor time / InterCom time");
-    ic_table_col(t, "bytes", NULL, IC_COL_INT, NULL);
-    ic_table_col(t, "bcast_ratio", "Broadcast vendor/InterCom", IC_COL_NUM, "%.2f");
-    ic_table_col(t, "allreduce_ratio", "Sum-to-all vendor/InterCom", IC_COL_NUM, "%.2f");
-    ic_table_col(t, "bcast_vendor", NULL, IC_COL_SEC, NULL);
-    ic_table_col(t, "bcast_intercom", NULL, IC_COL_SEC, NULL);
-    ic_table_col(t, "allreduce_vendor", NULL, IC_COL_SEC, NULL);
-    ic_table_col(t, "allreduce_intercom", NULL, IC_COL_SEC, NULL);
+    ic_rtable_col(t, "bytes", NULL, IC_COL_INT, NULL);
+    ic_rtable_col(t, "bcast_ratio", "Broadcast vendor/InterCom", IC_COL_NUM, "%.2f");
+    ic_rtable_col(t, "allreduce_ratio", "Sum-to-all vendor/InterCom", IC_COL_NUM, "%.2f");
+    ic_rtable_col(t, "bcast_vendor", NULL, IC_COL_SEC, NULL);
+    ic_rtable_col(t, "bcast_intercom", NULL, IC_COL_SEC, NULL);
+    ic_rtable_col(t, "allreduce_vendor", NULL, IC_COL_SEC, NULL);
+    ic_rtable_col(t, "allreduce_intercom", NULL, IC_COL_SEC, NULL);
     for (int i = 0; i < ns; i++) {
-        ic_table_row(t);
-        ic_table_num(t, (double)sizes[i]);
-        ic_table_num(t, ratio_bcast[i]);
-        ic_table_num(t, ratio_allreduce[i]);
-        ic_table_num(t, tv[i]);
-        ic_table_num(t, ti[i]);
-        ic_table_num(t, tv[ns + i]);
-        ic_table_num(t, ti[ns + i]);
+        ic_rtable_row(t);
+        ic_rtable_num(t, (double)sizes[i]);
+        ic_rtable_num(t, ratio_bcast[i]);
+        ic_rtable_num(t, ratio_allreduce[i]);
+        ic_rtable_num(t, tv[i]);
+        ic_rtable_num(t, ti[i]);
+        ic_rtable_num(t, tv[ns + i]);
+        ic_rtable_num(t, ti[ns + i]);
     }
 }
 
@@ -751,7 +389,7 @@ int ic_bench_coll(ic_bench_t *b)
     int nops;
     MPI_Datatype type;
     const char *tname = b->o.type ? b->o.type : b->o.table2 ? "double" : "int";
-    if (type_of(tname, &type) != 0) {
+    if (ic_bench_type(tname, &type) != 0) {
         if (b->rank == 0)
             fprintf(stderr, "intercom-bench coll: --type must be int, long, float or double\n");
         return 2;
@@ -797,21 +435,9 @@ int ic_bench_coll(ic_bench_t *b)
     ic_bench_describe(b);
     /* One node (every rank shares memory with rank 0's node): no time
      * floor, see coll_table. */
-    int floor = 1, one = 0;
-    {
-        MPI_Comm node;
-        int here = 0;
-        if (MPI_Comm_split_type(b->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
-            MPI_SUCCESS) {
-            MPI_Comm_size(node, &here);
-            MPI_Comm_free(&node);
-        }
-        int all = here == b->size;
-        MPI_Allreduce(&all, &one, 1, MPI_INT, MPI_LAND, b->comm);
-        floor = !one && b->size > 1;
-    }
-    model_t m;
-    fit_model(b, type, max_bytes, one, &m);
+    int one = ic_bench_one_node(b), floor = !one && b->size > 1;
+    ic_bench_model_t m;
+    ic_bench_fit_model(b, type, max_bytes, one, &m);
     if (b->o.selector_fit && !isnan(m.cost.alpha)) {
         char v[32];
         snprintf(v, sizeof(v), "%.9g", m.cost.alpha);
@@ -821,7 +447,7 @@ int ic_bench_coll(ic_bench_t *b)
         snprintf(v, sizeof(v), "%.9g", m.cost.gamma);
         setenv("INTERCOM_GAMMA", v, 1);
     }
-    ic_table_t *t = NULL, *st = NULL;
+    ic_rtable_t *t = NULL, *st = NULL;
     ic_cmp_summary_t per[IC_COLL_COUNT], all;
     memset(per, 0, sizeof(per));
     memset(&all, 0, sizeof(all));
@@ -863,13 +489,13 @@ int ic_bench_coll(ic_bench_t *b)
         st = ic_report_table(b->rep, "summary",
                              "Summary per operation: sizes where InterCom is faster or slower "
                              "beyond noise; geomean = geometric mean of vendor/InterCom");
-        ic_table_col(st, "op", NULL, IC_COL_STR, NULL);
-        ic_table_col(st, "sizes", NULL, IC_COL_INT, NULL);
-        ic_table_col(st, "faster", NULL, IC_COL_INT, NULL);
-        ic_table_col(st, "slower", NULL, IC_COL_INT, NULL);
-        ic_table_col(st, "same", NULL, IC_COL_INT, NULL);
-        ic_table_col(st, "noise", NULL, IC_COL_INT, NULL);
-        ic_table_col(st, "geomean", NULL, IC_COL_NUM, "%.2f");
+        ic_rtable_col(st, "op", NULL, IC_COL_STR, NULL);
+        ic_rtable_col(st, "sizes", NULL, IC_COL_INT, NULL);
+        ic_rtable_col(st, "faster", NULL, IC_COL_INT, NULL);
+        ic_rtable_col(st, "slower", NULL, IC_COL_INT, NULL);
+        ic_rtable_col(st, "same", NULL, IC_COL_INT, NULL);
+        ic_rtable_col(st, "noise", NULL, IC_COL_INT, NULL);
+        ic_rtable_col(st, "geomean", NULL, IC_COL_NUM, "%.2f");
         t = coll_table(b, "coll", "Collectives: vendor MPI against InterCom", floor);
     }
     double *t2v = NULL, *t2i = NULL;
@@ -889,8 +515,8 @@ int ic_bench_coll(ic_bench_t *b)
         int nalg = b->o.algorithms ? IC_Algorithm_count(id) : 0;
         for (int si = 0; si < (c == IC_COLL_BARRIER ? 1 : ns); si++) {
             size_t bytes = c == IC_COLL_BARRIER ? 0 : sizes[si];
-            point_t pt;
-            point_setup(b, &pt, c, bytes, type, b->o.root);
+            ic_point_t pt;
+            ic_point_setup(b, &pt, c, bytes, type, b->o.root);
             double n = (double)(pt.total * pt.esz);
             double bound = !floor || isnan(m.alpha_min) ? NAN
                                                         : ic_time_floor(c, b->size, n, m.alpha_min,
@@ -907,7 +533,7 @@ int ic_bench_coll(ic_bench_t *b)
                 if (b->rank != 0)
                     continue;
                 char label[80];
-                double pred = predict(&pt, res.alg, &m);
+                double pred = ic_point_predict(&pt, res.alg, &m);
                 if (nalg && !force && strlen(res.alg) + 8 < sizeof(res.alg))
                     strcat(res.alg, " (auto)");
                 /* the plan that ran may add its parameter: "pipeline(4096)" */
@@ -949,7 +575,7 @@ int ic_bench_coll(ic_bench_t *b)
             }
             if (nalg)
                 IC_Set_algorithm(id, NULL);
-            point_free(&pt);
+            ic_point_free(&pt);
         }
         if (b->rank == 0 && b->o.plot && c != IC_COLL_BARRIER)
             fig_finish(b, &fig);

@@ -69,8 +69,8 @@ typedef struct comet {
     MPI_Comm cart;
     int r, c;         /* mesh rows and columns  */
     int i, j;         /* this rank's position   */
-    ic_table_t *t;    /* rank 0                 */
-    ic_table_t *fits; /* rank 0                 */
+    ic_rtable_t *t;    /* rank 0                 */
+    ic_rtable_t *fits; /* rank 0                 */
     size_t *sizes;
     int ns;
     double n_half1; /* hop-1 echo n_1/2 (for contention loads) */
@@ -83,18 +83,18 @@ static void row(comet_t *cm, const char *kernel, const char *variant, double hop
 {
     if (cm->b->rank != 0)
         return;
-    ic_table_t *t = cm->t;
-    ic_table_row(t);
-    ic_table_str(t, kernel);
-    ic_table_str(t, variant);
-    ic_table_num(t, hops);
-    ic_table_num(t, bytes);
-    ic_table_num(t, n);
-    ic_table_num(t, st->n);
-    ic_table_num(t, st->median);
-    ic_table_num(t, st->min);
-    ic_table_num(t, bytes > 0 && st->median > 0 ? bytes / st->median / 1e6 : NAN);
-    ic_table_str(t, bad ? "FAILED" : "ok");
+    ic_rtable_t *t = cm->t;
+    ic_rtable_row(t);
+    ic_rtable_str(t, kernel);
+    ic_rtable_str(t, variant);
+    ic_rtable_num(t, hops);
+    ic_rtable_num(t, bytes);
+    ic_rtable_num(t, n);
+    ic_rtable_num(t, st->n);
+    ic_rtable_num(t, st->median);
+    ic_rtable_num(t, st->min);
+    ic_rtable_num(t, bytes > 0 && st->median > 0 ? bytes / st->median / 1e6 : NAN);
+    ic_rtable_str(t, bad ? "FAILED" : "ok");
     cm->b->failures += bad != 0;
 }
 
@@ -841,16 +841,16 @@ int ic_bench_comet(ic_bench_t *b)
                                "(echo, exchange), ranks (bcast, barrier), doubles (gsum, "
                                "overlap DAXPY length), local order ld (matrix kernels)");
         cm.t = ic_report_table(b->rep, "comet", "CoMet kernels");
-        ic_table_col(cm.t, "kernel", NULL, IC_COL_STR, NULL);
-        ic_table_col(cm.t, "variant", NULL, IC_COL_STR, NULL);
-        ic_table_col(cm.t, "hops", NULL, IC_COL_INT, NULL);
-        ic_table_col(cm.t, "bytes", NULL, IC_COL_INT, NULL);
-        ic_table_col(cm.t, "n", NULL, IC_COL_INT, NULL);
-        ic_table_col(cm.t, "reps", NULL, IC_COL_INT, NULL);
-        ic_table_col(cm.t, "time", "time(median)", IC_COL_SEC, NULL);
-        ic_table_col(cm.t, "time_min", "min", IC_COL_SEC, NULL);
-        ic_table_col(cm.t, "rate", "MB/s", IC_COL_NUM, "%.4g");
-        ic_table_col(cm.t, "check", NULL, IC_COL_STR, NULL);
+        ic_rtable_col(cm.t, "kernel", NULL, IC_COL_STR, NULL);
+        ic_rtable_col(cm.t, "variant", NULL, IC_COL_STR, NULL);
+        ic_rtable_col(cm.t, "hops", NULL, IC_COL_INT, NULL);
+        ic_rtable_col(cm.t, "bytes", NULL, IC_COL_INT, NULL);
+        ic_rtable_col(cm.t, "n", NULL, IC_COL_INT, NULL);
+        ic_rtable_col(cm.t, "reps", NULL, IC_COL_INT, NULL);
+        ic_rtable_col(cm.t, "time", "time(median)", IC_COL_SEC, NULL);
+        ic_rtable_col(cm.t, "time_min", "min", IC_COL_SEC, NULL);
+        ic_rtable_col(cm.t, "rate", "MB/s", IC_COL_NUM, "%.4g");
+        ic_rtable_col(cm.t, "check", NULL, IC_COL_STR, NULL);
         cm.fits = ic_bench_fit_table(b, "comet_fits",
                                      "Echo and exchange fits per hop distance: t_startup = t0, "
                                      "t_per_byte = 1 / r_inf");

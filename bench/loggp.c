@@ -254,29 +254,29 @@ int ic_bench_loggp(ic_bench_t *b)
                        "al-tawil-moritz Figure 2: barrier-separated, delayed "
                        "receive on P1, %d warm-up iterations",
                        warmup);
-        ic_table_t *t = ic_report_table(r, "loggp", "Timers per send mode and length (medians)");
-        ic_table_col(t, "mode", NULL, IC_COL_STR, NULL);
-        ic_table_col(t, "bytes", NULL, IC_COL_INT, NULL);
-        ic_table_col(t, "reps", NULL, IC_COL_INT, NULL);
-        ic_table_col(t, "o_s", NULL, IC_COL_SEC, NULL);
-        ic_table_col(t, "o_r", NULL, IC_COL_SEC, NULL);
-        ic_table_col(t, "recv_wait", "recv(timer21)", IC_COL_SEC, NULL);
-        ic_table_col(t, "recv_delayed", "recv(timer12)", IC_COL_SEC, NULL);
-        ic_table_col(t, "send_back", "send(timer22)", IC_COL_SEC, NULL);
-        ic_table_col(t, "delta", NULL, IC_COL_SEC, NULL);
+        ic_rtable_t *t = ic_report_table(r, "loggp", "Timers per send mode and length (medians)");
+        ic_rtable_col(t, "mode", NULL, IC_COL_STR, NULL);
+        ic_rtable_col(t, "bytes", NULL, IC_COL_INT, NULL);
+        ic_rtable_col(t, "reps", NULL, IC_COL_INT, NULL);
+        ic_rtable_col(t, "o_s", NULL, IC_COL_SEC, NULL);
+        ic_rtable_col(t, "o_r", NULL, IC_COL_SEC, NULL);
+        ic_rtable_col(t, "recv_wait", "recv(timer21)", IC_COL_SEC, NULL);
+        ic_rtable_col(t, "recv_delayed", "recv(timer12)", IC_COL_SEC, NULL);
+        ic_rtable_col(t, "send_back", "send(timer22)", IC_COL_SEC, NULL);
+        ic_rtable_col(t, "delta", NULL, IC_COL_SEC, NULL);
         for (int k = 0; k < NMODES; k++)
             for (int i = 0; use[k] && i < ns; i++) {
                 const cell_t *c = &cells[k * ns + i];
-                ic_table_row(t);
-                ic_table_str(t, all_modes[k].name);
-                ic_table_num(t, (double)sizes[i]);
-                ic_table_num(t, c->reps);
-                ic_table_num(t, c->o_s);
-                ic_table_num(t, o_r_of(&all_modes[k], c));
-                ic_table_num(t, c->t21);
-                ic_table_num(t, c->t12);
-                ic_table_num(t, c->t22);
-                ic_table_num(t, c->delta);
+                ic_rtable_row(t);
+                ic_rtable_str(t, all_modes[k].name);
+                ic_rtable_num(t, (double)sizes[i]);
+                ic_rtable_num(t, c->reps);
+                ic_rtable_num(t, c->o_s);
+                ic_rtable_num(t, o_r_of(&all_modes[k], c));
+                ic_rtable_num(t, c->t21);
+                ic_rtable_num(t, c->t12);
+                ic_rtable_num(t, c->t22);
+                ic_rtable_num(t, c->delta);
             }
         /* L: blocking synchronous (or, without it, blocking standard) */
         int lk = use[1] ? 1 : use[0] ? 0 : -1;
@@ -287,16 +287,16 @@ int ic_bench_loggp(ic_bench_t *b)
                            sizes[0]);
         }
         double kmax = (double)sizes[ns - 1];
-        ic_table_t *sg = ic_report_table(r, "signature", "LogGP signature per send mode");
-        ic_table_col(sg, "mode", NULL, IC_COL_STR, NULL);
-        ic_table_col(sg, "L", NULL, IC_COL_SEC, NULL);
-        ic_table_col(sg, "o_s_short", "o_s(short)", IC_COL_SEC, NULL);
-        ic_table_col(sg, "o_s_long", "o_s(long)", IC_COL_SEC, NULL);
-        ic_table_col(sg, "o_r_short", "o_r(short)", IC_COL_SEC, NULL);
-        ic_table_col(sg, "o_r_long", "o_r(long)", IC_COL_SEC, NULL);
-        ic_table_col(sg, "g", NULL, IC_COL_SEC, NULL);
-        ic_table_col(sg, "G", "G[s/B]", IC_COL_NUM, "%.4g");
-        ic_table_col(sg, "1/G", "1/G[MB/s]", IC_COL_NUM, "%.4g");
+        ic_rtable_t *sg = ic_report_table(r, "signature", "LogGP signature per send mode");
+        ic_rtable_col(sg, "mode", NULL, IC_COL_STR, NULL);
+        ic_rtable_col(sg, "L", NULL, IC_COL_SEC, NULL);
+        ic_rtable_col(sg, "o_s_short", "o_s(short)", IC_COL_SEC, NULL);
+        ic_rtable_col(sg, "o_s_long", "o_s(long)", IC_COL_SEC, NULL);
+        ic_rtable_col(sg, "o_r_short", "o_r(short)", IC_COL_SEC, NULL);
+        ic_rtable_col(sg, "o_r_long", "o_r(long)", IC_COL_SEC, NULL);
+        ic_rtable_col(sg, "g", NULL, IC_COL_SEC, NULL);
+        ic_rtable_col(sg, "G", "G[s/B]", IC_COL_NUM, "%.4g");
+        ic_rtable_col(sg, "1/G", "1/G[MB/s]", IC_COL_NUM, "%.4g");
         for (int k = 0; k < NMODES; k++) {
             if (!use[k])
                 continue;
@@ -310,16 +310,16 @@ int ic_bench_loggp(ic_bench_t *b)
                 G = (cells[kb * ns + ns - 1].t12 - cells[kn * ns + ns - 1].t21) / kmax;
             else if (use[kb] && ns > 1 && kmax > (double)sizes[0])
                 G = (cells[kb * ns + ns - 1].t12 - cells[kb * ns].t12) / (kmax - (double)sizes[0]);
-            ic_table_row(sg);
-            ic_table_str(sg, m->name);
-            ic_table_num(sg, L);
-            ic_table_num(sg, s0->o_s);
-            ic_table_num(sg, s1->o_s);
-            ic_table_num(sg, o_r_of(m, s0));
-            ic_table_num(sg, o_r_of(m, s1));
-            ic_table_num(sg, s0->o_s);
-            ic_table_num(sg, G);
-            ic_table_num(sg, G > 0 ? 1e-6 / G : NAN);
+            ic_rtable_row(sg);
+            ic_rtable_str(sg, m->name);
+            ic_rtable_num(sg, L);
+            ic_rtable_num(sg, s0->o_s);
+            ic_rtable_num(sg, s1->o_s);
+            ic_rtable_num(sg, o_r_of(m, s0));
+            ic_rtable_num(sg, o_r_of(m, s1));
+            ic_rtable_num(sg, s0->o_s);
+            ic_rtable_num(sg, G);
+            ic_rtable_num(sg, G > 0 ? 1e-6 / G : NAN);
         }
         ic_report_note(r,
                        "short = %zu B, long = %zu B; g = o_s(short) (the paper's "

@@ -162,7 +162,7 @@ double ic_bench_pingpong_fit_time(const ic_pp_fit_t *f, double n)
     return ic_hockney_time_regions(f->region, f->bps, f->nregions - 1, n);
 }
 
-void ic_bench_pingpong_fit_rows(ic_table_t *t, const char *label, const char *prefix,
+void ic_bench_pingpong_fit_rows(ic_rtable_t *t, const char *label, const char *prefix,
                                 const ic_pp_fit_t *f)
 {
     ic_bench_fit_row(t, label, &f->summary);
@@ -261,32 +261,32 @@ int ic_bench_pingpong(ic_bench_t *b, int exchange)
                            fit.nregions);
     }
 
-    ic_table_t *t = ic_report_table(r, name, exchange ? "COMMS2 exchange" : "COMMS1 ping-pong");
-    ic_table_col(t, "bytes", NULL, IC_COL_INT, NULL);
-    ic_table_col(t, "n", exchange ? "n(2x)" : "n", IC_COL_INT, NULL);
-    ic_table_col(t, "reps", NULL, IC_COL_INT, NULL);
-    ic_table_col(t, "t", "t(median)", IC_COL_SEC, NULL);
-    ic_table_col(t, "t_min", NULL, IC_COL_SEC, NULL);
-    ic_table_col(t, "t_max", NULL, IC_COL_SEC, NULL);
-    ic_table_col(t, "rate", "rate[MB/s]", IC_COL_NUM, "%.4g");
-    ic_table_col(t, "t_fit", NULL, IC_COL_SEC, NULL);
-    ic_table_col(t, "err", "err[%]", IC_COL_NUM, "%+.1f");
+    ic_rtable_t *t = ic_report_table(r, name, exchange ? "COMMS2 exchange" : "COMMS1 ping-pong");
+    ic_rtable_col(t, "bytes", NULL, IC_COL_INT, NULL);
+    ic_rtable_col(t, "n", exchange ? "n(2x)" : "n", IC_COL_INT, NULL);
+    ic_rtable_col(t, "reps", NULL, IC_COL_INT, NULL);
+    ic_rtable_col(t, "t", "t(median)", IC_COL_SEC, NULL);
+    ic_rtable_col(t, "t_min", NULL, IC_COL_SEC, NULL);
+    ic_rtable_col(t, "t_max", NULL, IC_COL_SEC, NULL);
+    ic_rtable_col(t, "rate", "rate[MB/s]", IC_COL_NUM, "%.4g");
+    ic_rtable_col(t, "t_fit", NULL, IC_COL_SEC, NULL);
+    ic_rtable_col(t, "err", "err[%]", IC_COL_NUM, "%+.1f");
     for (int i = 0; i < ns; i++) {
         double n = (double)sizes[i] * scale, tm = res.stats[i].median;
         double tf = frc >= 0 ? ic_bench_pingpong_fit_time(&fit, n) : NAN;
-        ic_table_row(t);
-        ic_table_num(t, (double)sizes[i]);
-        ic_table_num(t, n);
-        ic_table_num(t, res.stats[i].n);
-        ic_table_num(t, tm);
-        ic_table_num(t, res.stats[i].min);
-        ic_table_num(t, res.stats[i].max);
-        ic_table_num(t, tm > 0 ? n / tm / 1e6 : NAN);
-        ic_table_num(t, tf);
-        ic_table_num(t, tm > 0 ? (tf - tm) / tm * 100 : NAN);
+        ic_rtable_row(t);
+        ic_rtable_num(t, (double)sizes[i]);
+        ic_rtable_num(t, n);
+        ic_rtable_num(t, res.stats[i].n);
+        ic_rtable_num(t, tm);
+        ic_rtable_num(t, res.stats[i].min);
+        ic_rtable_num(t, res.stats[i].max);
+        ic_rtable_num(t, tm > 0 ? n / tm / 1e6 : NAN);
+        ic_rtable_num(t, tf);
+        ic_rtable_num(t, tm > 0 ? (tf - tm) / tm * 100 : NAN);
     }
     if (frc >= 0) {
-        ic_table_t *f =
+        ic_rtable_t *f =
             ic_bench_fit_table(b, "fits", "Least-squares fits of t = (n + n_1/2) / r_inf");
         ic_bench_pingpong_fit_rows(f, fit.nregions > 1 ? "summary" : "all", "  ", &fit);
         if (fit.nregions > 1)

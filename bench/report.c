@@ -22,13 +22,13 @@ typedef struct col {
     int detail; /* not in the text table */
 } col_t;
 
-struct ic_table {
+struct ic_rtable {
     char *name, *title;
     col_t *cols;
     int ncols;
     cell_t *cells; /* nrows x ncols */
     int nrows, cap, cur;
-    ic_table_t *next;
+    ic_rtable_t *next;
 };
 
 typedef struct info {
@@ -43,7 +43,7 @@ struct ic_report {
     int ninfo;
     char **notes;
     int nnotes;
-    ic_table_t *tables, *last;
+    ic_rtable_t *tables, *last;
 };
 
 /* Out of memory in the benchmark's bookkeeping: nothing sensible remains. */
@@ -94,7 +94,7 @@ void ic_report_free(ic_report_t *r)
     for (int i = 0; i < r->nnotes; i++)
         free(r->notes[i]);
     free(r->notes);
-    for (ic_table_t *t = r->tables, *n; t; t = n) {
+    for (ic_rtable_t *t = r->tables, *n; t; t = n) {
         n = t->next;
         for (int c = 0; c < t->ncols; c++) {
             free(t->cols[c].key);
@@ -162,9 +162,9 @@ void ic_report_note(ic_report_t *r, const char *fmt, ...)
     va_end(ap);
 }
 
-ic_table_t *ic_report_table(ic_report_t *r, const char *name, const char *title)
+ic_rtable_t *ic_report_table(ic_report_t *r, const char *name, const char *title)
 {
-    ic_table_t *t = xrealloc(NULL, sizeof(*t));
+    ic_rtable_t *t = xrealloc(NULL, sizeof(*t));
     memset(t, 0, sizeof(*t));
     t->name = xstrdup(name);
     t->title = xstrdup(title ? title : name);
@@ -176,7 +176,7 @@ ic_table_t *ic_report_table(ic_report_t *r, const char *name, const char *title)
     return t;
 }
 
-void ic_table_col(ic_table_t *t, const char *key, const char *head, int kind, const char *fmt)
+void ic_rtable_col(ic_rtable_t *t, const char *key, const char *head, int kind, const char *fmt)
 {
     t->cols = xrealloc(t->cols, (size_t)(t->ncols + 1) * sizeof(*t->cols));
     col_t *c = &t->cols[t->ncols++];
@@ -187,7 +187,7 @@ void ic_table_col(ic_table_t *t, const char *key, const char *head, int kind, co
     c->detail = (kind & IC_COL_DETAIL) != 0;
 }
 
-void ic_table_row(ic_table_t *t)
+void ic_rtable_row(ic_rtable_t *t)
 {
     if (t->nrows == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 16;
@@ -198,14 +198,14 @@ void ic_table_row(ic_table_t *t)
     t->cur = 0;
 }
 
-static cell_t *next_cell(ic_table_t *t)
+static cell_t *next_cell(ic_rtable_t *t)
 {
     if (t->nrows == 0 || t->cur >= t->ncols)
         return NULL;
     return &t->cells[(size_t)(t->nrows - 1) * (size_t)t->ncols + (size_t)t->cur++];
 }
 
-void ic_table_str(ic_table_t *t, const char *s)
+void ic_rtable_str(ic_rtable_t *t, const char *s)
 {
     cell_t *c = next_cell(t);
     if (!c)
@@ -215,7 +215,7 @@ void ic_table_str(ic_table_t *t, const char *s)
     c->v = NAN;
 }
 
-void ic_table_num(ic_table_t *t, double v)
+void ic_rtable_num(ic_rtable_t *t, double v)
 {
     cell_t *c = next_cell(t);
     if (!c)
@@ -224,7 +224,7 @@ void ic_table_num(ic_table_t *t, double v)
     c->v = v;
 }
 
-int ic_table_nrows(const ic_table_t *t)
+int ic_rtable_nrows(const ic_rtable_t *t)
 {
     return t->nrows;
 }
@@ -313,7 +313,7 @@ static void write_text(const ic_report_t *r, FILE *out)
     for (int i = 0; i < r->nnotes; i++)
         write_wrapped(out, r->notes[i]);
     char buf[256];
-    for (const ic_table_t *t = r->tables; t; t = t->next) {
+    for (const ic_rtable_t *t = r->tables; t; t = t->next) {
         int *w = calloc((size_t)t->ncols, sizeof(int));
         if (!w)
             return;
@@ -381,7 +381,7 @@ static void write_csv(const ic_report_t *r, FILE *out)
     for (int i = 0; i < r->nnotes; i++)
         fprintf(out, "# %s\n", r->notes[i]);
     int first = 1;
-    for (const ic_table_t *t = r->tables; t; t = t->next) {
+    for (const ic_rtable_t *t = r->tables; t; t = t->next) {
         fprintf(out, "%s# table: %s\n", first ? "" : "\n", t->name);
         first = 0;
         for (int c = 0; c < t->ncols; c++) {
@@ -470,7 +470,7 @@ static void write_json(const ic_report_t *r, FILE *out)
         json_str(out, r->notes[i]);
     }
     fprintf(out, "%s],\n  \"tables\": [", r->nnotes ? "\n  " : "");
-    for (const ic_table_t *t = r->tables; t; t = t->next) {
+    for (const ic_rtable_t *t = r->tables; t; t = t->next) {
         fprintf(out, "%s\n    {\"name\": ", t == r->tables ? "" : ",");
         json_str(out, t->name);
         fputs(", \"title\": ", out);

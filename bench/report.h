@@ -33,7 +33,7 @@ typedef enum ic_col_kind {
 typedef enum ic_format { IC_FMT_TEXT = 0, IC_FMT_CSV, IC_FMT_JSON } ic_format_t;
 
 typedef struct ic_report ic_report_t;
-typedef struct ic_table ic_table_t;
+typedef struct ic_rtable ic_rtable_t;
 
 ic_report_t *ic_report_new(const char *command);
 void ic_report_free(ic_report_t *r);
@@ -60,17 +60,17 @@ void ic_report_note(ic_report_t *r, const char *fmt, ...)
     ;
 
 /* A table: name (a key for JSON/CSV) and a title line for text output. */
-ic_table_t *ic_report_table(ic_report_t *r, const char *name, const char *title);
+ic_rtable_t *ic_report_table(ic_report_t *r, const char *name, const char *title);
 /* Column: key (CSV/JSON), head (text header; NULL = key), kind (possibly
  * with IC_COL_DETAIL or'ed in), printf format for IC_COL_NUM (NULL =
  * "%.4g"). */
-void ic_table_col(ic_table_t *t, const char *key, const char *head, int kind, const char *fmt);
+void ic_rtable_col(ic_rtable_t *t, const char *key, const char *head, int kind, const char *fmt);
 /* Append a row; then set its cells in column order (missing cells stay
  * empty). */
-void ic_table_row(ic_table_t *t);
-void ic_table_str(ic_table_t *t, const char *s);
-void ic_table_num(ic_table_t *t, double v);
-int ic_table_nrows(const ic_table_t *t);
+void ic_rtable_row(ic_rtable_t *t);
+void ic_rtable_str(ic_rtable_t *t, const char *s);
+void ic_rtable_num(ic_rtable_t *t, double v);
+int ic_rtable_nrows(const ic_rtable_t *t);
 
 void ic_report_write(const ic_report_t *r, FILE *out, ic_format_t fmt);
 

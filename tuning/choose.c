@@ -70,12 +70,35 @@ typedef struct search {
     const ic_model_t *m;
     const ic_algorithm_t *algs[16]; /* the collective's mesh steps */
     int nalgs;
-    ic_plan_t cur, best;
-    double best_t;
-    int have;
+    ic_plan_t cur;
+    ic_plan_t *top; /* the k cheapest so far, cheapest first */
+    double *top_t;
+    int k, have;
     long priced;
     memo_t *memo;
 } search_t;
+
+/* Whether a plan of cost x would enter the k cheapest. */
+static int search_admits(const search_t *S, double x)
+{
+    return S->have < S->k || x < S->top_t[S->k - 1];
+}
+
+/* Enter plan pl of cost x among the k cheapest (after every plan of equal
+ * cost met before it: ties go to the plan met first). */
+static void search_add(search_t *S, const ic_plan_t *pl, double x)
+{
+    if (!search_admits(S, x))
+        return;
+    int i = S->have < S->k ? S->have++ : S->k - 1;
+    while (i > 0 && S->top_t[i - 1] > x) {
+        S->top[i] = S->top[i - 1];
+        S->top_t[i] = S->top_t[i - 1];
+        i--;
+    }
+    S->top[i] = *pl;
+    S->top_t[i] = x;
+}
 
 static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v,
                         const ic_model_t *m)
@@ -110,15 +133,13 @@ static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v,
  * (branch and bound: costs only grow). */
 static void try_steps(search_t *S, int t, double v, double sofar)
 {
-    if (S->have && sofar >= S->best_t)
+    if (!search_admits(S, sofar))
         return;
     if (t == S->cur.ndims) {
         if (!ic_plan_usable(&S->cur, S->a, NULL))
             return;
         S->priced++;
-        S->best = S->cur;
-        S->best_t = sofar;
-        S->have = 1;
+        search_add(S, &S->cur, sofar);
         return;
     }
     int d = S->cur.dims[S->cur.step[t].dim];
@@ -195,10 +216,12 @@ static void try_shapes(search_t *S, int t, int rest, int maxk)
     }
 }
 
-int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, const ic_cost_params_t *node,
-                   int node_ranks, size_t elem, const int *shape, int nshape, ic_plan_t *best,
-                   double *t, long *priced)
+int ic_choose_plans(const ic_coll_args_t *a, const ic_cost_params_t *c,
+                    const ic_cost_params_t *node, int node_ranks, size_t elem, const int *shape,
+                    int nshape, int k, ic_plan_t *plans, double *t, long *priced)
 {
+    if (k < 1)
+        return 0;
     ic_model_t m = ic_model_of(c, elem), mnode;
     if (node && node_ranks >= 2 && node_ranks < a->size) {
         mnode = ic_model_of(node, elem);
@@ -209,6 +232,9 @@ int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, const ic_
     memset(&S, 0, sizeof(S));
     S.a = a;
     S.m = &m;
+    S.k = k;
+    S.top = plans;
+    S.top_t = t;
     int forced_shape = shape && nshape >= 1;
     int shape_p = 1;
     for (int i = 0; forced_shape && i < nshape; i++)
@@ -224,11 +250,8 @@ int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, const ic_
             ic_plan_t pl = ic_plan_1d(alg, 0);
             double x = ic_plan_cost(&pl, a, &m);
             S.priced++;
-            if (x >= 0 && (!S.have || x < S.best_t)) {
-                S.best = pl;
-                S.best_t = x;
-                S.have = 1;
-            }
+            if (x >= 0)
+                search_add(&S, &pl, x);
         }
     }
     for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++)
@@ -249,15 +272,23 @@ int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, const ic_
         }
     }
     free(S.memo);
-    if (!S.have && forced_shape) /* no plan on that shape can serve the call */
-        return ic_choose_plan(a, c, node, node_ranks, elem, NULL, 0, best, t, priced);
-    if (!S.have)
-        return -1;
-    ic_plan_resolve(&S.best, a, &m);
-    *best = S.best;
-    if (t)
-        *t = S.best_t;
     if (priced)
         *priced = S.priced;
+    if (!S.have && forced_shape) /* no plan on that shape can serve the call */
+        return ic_choose_plans(a, c, node, node_ranks, elem, NULL, 0, k, plans, t, priced);
+    for (int i = 0; i < S.have; i++)
+        ic_plan_resolve(&plans[i], a, &m);
+    return S.have;
+}
+
+int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, const ic_cost_params_t *node,
+                   int node_ranks, size_t elem, const int *shape, int nshape, ic_plan_t *best,
+                   double *t, long *priced)
+{
+    double bt = 0;
+    if (ic_choose_plans(a, c, node, node_ranks, elem, shape, nshape, 1, best, &bt, priced) < 1)
+        return -1;
+    if (t)
+        *t = bt;
     return 0;
 }

@@ -87,6 +87,15 @@ int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, const ic_
                    int node_ranks, size_t elem, const int *shape, int nshape, ic_plan_t *best,
                    double *t, long *priced);
 
+/* The same search keeping the k cheapest plans (k >= 1), cheapest first,
+ * into plans[] and their predicted times into t[] (k entries each; ties in
+ * the order met), parameters resolved: the candidates an autotuner
+ * measures.  Returns how many it found (0 when nothing can serve the
+ * call). */
+int ic_choose_plans(const ic_coll_args_t *a, const ic_cost_params_t *c,
+                    const ic_cost_params_t *node, int node_ranks, size_t elem, const int *shape,
+                    int nshape, int k, ic_plan_t *plans, double *t, long *priced);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,367 @@
+/*
+ * point.c -- see point.h.
+ */
+#include "config.h"
+#include "point.h"
+#include "choose.h"
+#include "intercom.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ic_bench_type(const char *name, MPI_Datatype *t)
+{
+    if (!name || !strcmp(name, "int"))
+        *t = MPI_INT;
+    else if (!strcmp(name, "double"))
+        *t = MPI_DOUBLE;
+    else if (!strcmp(name, "float"))
+        *t = MPI_FLOAT;
+    else if (!strcmp(name, "long"))
+        *t = MPI_LONG;
+    else
+        return -1;
+    return 0;
+}
+
+/* Small integers (|v| <= 510): sums over up to 2^20 ranks are exact in
+ * every type, so any summation order gives the same bits. */
+static void fill_values(char *buf, size_t n, MPI_Datatype t, int rank)
+{
+    for (size_t i = 0; i < n; i++) {
+        long v = (long)(((size_t)rank * 131u + i * 7u + 3u) % 1021u) - 510;
+        if (t == MPI_INT)
+            ((int *)buf)[i] = (int)v;
+        else if (t == MPI_DOUBLE)
+            ((double *)buf)[i] = (double)v;
+        else if (t == MPI_FLOAT)
+            ((float *)buf)[i] = (float)v;
+        else
+            ((long *)buf)[i] = v;
+    }
+}
+
+static int is_v(ic_coll_t c)
+{
+    return c == IC_COLL_ALLGATHERV || c == IC_COLL_GATHERV || c == IC_COLL_SCATTERV ||
+           c == IC_COLL_REDUCE_SCATTER;
+}
+
+/* Lay out a point of about `bytes` bytes; allocates the buffers. */
+void ic_point_setup(ic_bench_t *b, ic_point_t *pt, ic_coll_t c, size_t bytes, MPI_Datatype t,
+                        int root)
+{
+    memset(pt, 0, sizeof(*pt));
+    pt->comm = b->comm;
+    pt->c = c;
+    pt->p = b->size;
+    pt->rank = b->rank;
+    pt->root = root;
+    pt->type = t;
+    int sz;
+    MPI_Type_size(t, &sz);
+    pt->esz = (size_t)sz;
+    int p = pt->p, me = pt->rank, is_root = me == root;
+    size_t elems = bytes / pt->esz;
+    pt->count = elems > 0 ? elems : 1;
+    pt->blk = elems / (size_t)p > 0 ? elems / (size_t)p : 1;
+    pt->counts = ic_bench_alloc(b, (size_t)p * sizeof(int));
+    pt->displs = ic_bench_alloc(b, (size_t)p * sizeof(int));
+    size_t tot = 0;
+    for (int i = 0; i < p; i++) {
+        size_t k = pt->blk;
+        if (is_v(c)) /* 3/4 and 5/4 of the even block, alternating */
+            k = i % 2 ? pt->blk + pt->blk / 4 : pt->blk - pt->blk / 4;
+        pt->counts[i] = (int)k;
+        pt->displs[i] = (int)tot;
+        tot += k;
+    }
+    size_t own = (size_t)pt->counts[me], in = 0, out = 0;
+    int sig = 1; /* is the result defined on this rank */
+    switch (c) {
+    case IC_COLL_BCAST:
+        pt->total = pt->count;
+        in = is_root ? pt->count : 0;
+        out = pt->count;
+        break;
+    case IC_COLL_REDUCE:
+    case IC_COLL_ALLREDUCE:
+        pt->total = pt->count;
+        in = out = pt->count;
+        sig = c == IC_COLL_ALLREDUCE || is_root;
+        break;
+    case IC_COLL_ALLGATHER:
+    case IC_COLL_ALLGATHERV:
+        pt->total = tot;
+        in = own;
+        out = tot;
+        break;
+    case IC_COLL_REDUCE_SCATTER:
+    case IC_COLL_REDUCE_SCATTER_BLOCK:
+        pt->total = tot;
+        in = tot;
+        out = own;
+        break;
+    case IC_COLL_SCATTER:
+    case IC_COLL_SCATTERV:
+        pt->total = tot;
+        in = is_root ? tot : 0;
+        out = own;
+        break;
+    case IC_COLL_GATHER:
+    case IC_COLL_GATHERV:
+        pt->total = tot;
+        in = own;
+        out = is_root ? tot : 0;
+        sig = is_root;
+        break;
+    default: /* barrier */
+        pt->total = 0;
+        sig = 0;
+        break;
+    }
+    pt->sbytes = in * pt->esz;
+    pt->rbytes = out * pt->esz;
+    pt->cmp_bytes = sig ? pt->rbytes : 0;
+    pt->sbuf = ic_bench_alloc(b, pt->sbytes);
+    pt->out[0] = ic_bench_alloc(b, pt->rbytes);
+    pt->out[1] = ic_bench_alloc(b, pt->rbytes);
+    fill_values(pt->sbuf, in, t, me);
+}
+
+void ic_point_free(ic_point_t *pt)
+{
+    free(pt->counts);
+    free(pt->displs);
+    free(pt->sbuf);
+    free(pt->out[0]);
+    free(pt->out[1]);
+}
+
+/* Inputs in place, outputs poisoned. */
+void ic_point_reset(ic_point_t *pt, int lib)
+{
+    if (pt->c == IC_COLL_BCAST && pt->rank == pt->root)
+        memcpy(pt->out[lib], pt->sbuf, pt->rbytes);
+    else if (pt->rbytes)
+        memset(pt->out[lib], 0xA5, pt->rbytes);
+}
+
+/* ------------------------------------------------------------- calls */
+
+int ic_point_call(const ic_point_t *pt, int lib)
+{
+    MPI_Comm comm = pt->comm;
+    MPI_Datatype t = pt->type;
+    int root = pt->root, n = (int)pt->count, blk = (int)pt->blk;
+    int own = pt->counts[pt->rank];
+    void *s = pt->sbuf, *r = pt->out[lib];
+    const int *cs = pt->counts, *ds = pt->displs;
+    int ic = lib == IC_LIB_IC;
+    switch (pt->c) {
+    case IC_COLL_BCAST:
+        return ic ? IC_Bcast(r, n, t, root, comm) : MPI_Bcast(r, n, t, root, comm);
+    case IC_COLL_REDUCE:
+        return ic ? IC_Reduce(s, r, n, t, MPI_SUM, root, comm)
+                  : MPI_Reduce(s, r, n, t, MPI_SUM, root, comm);
+    case IC_COLL_ALLREDUCE:
+        return ic ? IC_Allreduce(s, r, n, t, MPI_SUM, comm)
+                  : MPI_Allreduce(s, r, n, t, MPI_SUM, comm);
+    case IC_COLL_ALLGATHER:
+        return ic ? IC_Allgather(s, blk, t, r, blk, t, comm)
+                  : MPI_Allgather(s, blk, t, r, blk, t, comm);
+    case IC_COLL_ALLGATHERV:
+        return ic ? IC_Allgatherv(s, own, t, r, cs, ds, t, comm)
+                  : MPI_Allgatherv(s, own, t, r, cs, ds, t, comm);
+    case IC_COLL_REDUCE_SCATTER:
+        return ic ? IC_Reduce_scatter(s, r, cs, t, MPI_SUM, comm)
+                  : MPI_Reduce_scatter(s, r, cs, t, MPI_SUM, comm);
+    case IC_COLL_REDUCE_SCATTER_BLOCK:
+        return ic ? IC_Reduce_scatter_block(s, r, blk, t, MPI_SUM, comm)
+                  : MPI_Reduce_scatter_block(s, r, blk, t, MPI_SUM, comm);
+    case IC_COLL_SCATTER:
+        return ic ? IC_Scatter(s, blk, t, r, blk, t, root, comm)
+                  : MPI_Scatter(s, blk, t, r, blk, t, root, comm);
+    case IC_COLL_SCATTERV:
+        return ic ? IC_Scatterv(s, cs, ds, t, r, own, t, root, comm)
+                  : MPI_Scatterv(s, cs, ds, t, r, own, t, root, comm);
+    case IC_COLL_GATHER:
+        return ic ? IC_Gather(s, blk, t, r, blk, t, root, comm)
+                  : MPI_Gather(s, blk, t, r, blk, t, root, comm);
+    case IC_COLL_GATHERV:
+        return ic ? IC_Gatherv(s, own, t, r, cs, ds, t, root, comm)
+                  : MPI_Gatherv(s, own, t, r, cs, ds, t, root, comm);
+    default:
+        return ic ? IC_Barrier(comm) : MPI_Barrier(comm);
+    }
+}
+
+/* One timed call of one library on this rank, `settle` seconds after the
+ * ranks met in a barrier. */
+double ic_point_timed(const ic_point_t *pt, int lib, int *errors, double settle)
+{
+    ic_point_reset((ic_point_t *)pt, lib);
+    if (settle > 0) {
+        MPI_Barrier(pt->comm);
+        ic_bench_sleep(settle);
+    }
+    MPI_Barrier(pt->comm);
+    double t0 = MPI_Wtime();
+    int rc = ic_point_call(pt, lib);
+    double t = MPI_Wtime() - t0;
+    *errors += rc != MPI_SUCCESS;
+    return t;
+}
+
+/* The plan's prediction (point.h). */
+double ic_point_predict(const ic_point_t *pt, const char *name, const ic_bench_model_t *m)
+{
+    ic_plan_t plan;
+    if (!name || ic_plan_parse(pt->c, name, &plan, NULL) != 0 || isnan(m->cost.alpha))
+        return NAN;
+    int p = pt->p;
+    size_t *counts = calloc((size_t)p, sizeof(size_t));
+    if (!counts)
+        return NAN;
+    ic_coll_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.coll = pt->c;
+    a.size = p;
+    a.root = pt->root;
+    a.commutative = 1;
+    size_t elem = pt->esz;
+    a.bounded_from = ic_bounded_from(ic_scratch_slack(), elem);
+    switch (pt->c) {
+    case IC_COLL_BCAST:
+    case IC_COLL_REDUCE:
+    case IC_COLL_ALLREDUCE:
+        a.count = pt->count;
+        break;
+    case IC_COLL_REDUCE_SCATTER:
+    case IC_COLL_REDUCE_SCATTER_BLOCK:
+        for (int i = 0; i < p; i++)
+            counts[i] = (size_t)pt->counts[i];
+        a.counts = counts;
+        a.count = pt->total;
+        break;
+    case IC_COLL_BARRIER:
+        elem = 1;
+        break;
+    default: /* the gather family works in bytes (src/api.c) */
+        for (int i = 0; i < p; i++)
+            counts[i] = (size_t)pt->counts[i] * pt->esz;
+        a.counts = counts;
+        a.sendcount = a.recvcount = counts[0];
+        elem = 1;
+        break;
+    }
+    double t = ic_predict_plan(&plan, &a, &m->cost, elem);
+    free(counts);
+    return t < 0 ? NAN : t;
+}
+
+/* alpha, beta from a ping-pong fit between ranks 0 and p-1; gamma from
+ * MPI_Reduce_local; the rest derived as the library does for a
+ * communicator across nodes, or within one (node).  Collective; the answer
+ * is the same on every rank. */
+void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int node, ic_bench_model_t *m)
+{
+    double v[4] = {NAN, NAN, NAN, NAN};
+    ic_bench_opts_t saved = b->o;
+    b->o.budget = 0.05;
+    b->o.max_reps = 200;
+    b->o.reps = 0;
+    b->o.sizes = NULL;
+    b->o.min_size = b->o.max_size = -1;
+    b->o.factor = 0;
+    if (b->size > 1) {
+        size_t *sizes;
+        size_t top = max_bytes < 65536 ? 65536 : max_bytes > (4u << 20) ? 4u << 20 : max_bytes;
+        int ns = ic_bench_sizes(b, 1, top, 4, &sizes);
+        ic_pp_result_t res;
+        ic_bench_pingpong_sweep(b, b->comm, 0, b->size - 1, sizes, ns, 0, "coll: ping-pong", &res);
+        ic_pp_fit_t fit;
+        if (b->rank == 0) {
+            b->failures += res.failures;
+            int ok =
+                ic_bench_pingpong_fit(sizes, ns, res.stats, 1, saved.nbps, saved.bps, &fit) >= 0;
+            if (ok) {
+                ic_rtable_t *f = ic_bench_fit_table(b, "pingpong_fit",
+                                                   "Ping-pong between ranks 0 and p-1: alpha = "
+                                                   "t0, beta = 1/r_inf");
+                ic_bench_pingpong_fit_rows(f, fit.nregions > 1 ? "summary" : "all", "  ", &fit);
+            }
+            if (ns > 0)
+                v[3] = res.stats[0].min;
+            if (ok && fit.summary.t0 > 0 && fit.summary.r_inf > 0 && !isinf(fit.summary.r_inf)) {
+                v[0] = fit.summary.t0;
+                v[1] = 1.0 / fit.summary.r_inf;
+            } else if (ns > 0) {
+                /* timings too noisy for the model: the shortest message's time
+                 * and the longest message's time per byte */
+                v[0] = res.stats[0].median;
+                v[1] = res.stats[ns - 1].median / (double)sizes[ns - 1];
+                ic_report_note(b->rep,
+                               "the ping-pong fit is unusable (t0 <= 0 or r_inf not "
+                               "finite): alpha = t(%zu B), beta = t(%zu B) / %zu B",
+                               sizes[0], sizes[ns - 1], sizes[ns - 1]);
+            }
+            free(res.stats);
+        }
+        free(sizes);
+    }
+    b->o = saved;
+    /* gamma: time per byte of MPI_Reduce_local */
+    if (b->rank == 0) {
+        int esz;
+        MPI_Type_size(type, &esz);
+        size_t n = (256u << 10) / (size_t)esz;
+        char *x = ic_bench_alloc(b, n * (size_t)esz), *y = ic_bench_alloc(b, n * (size_t)esz);
+        fill_values(x, n, type, 1);
+        fill_values(y, n, type, 2);
+        double t[9];
+        for (int r = 0; r < 11; r++) {
+            double t0 = MPI_Wtime();
+            MPI_Reduce_local(x, y, (int)n, type, MPI_SUM);
+            if (r >= 2)
+                t[r - 2] = MPI_Wtime() - t0;
+            fill_values(y, n, type, 2); /* keep values small */
+        }
+        v[2] = ic_median(t, 9) / (double)(n * (size_t)esz);
+        free(x);
+        free(y);
+    }
+    MPI_Bcast(v, 4, MPI_DOUBLE, 0, b->comm);
+    if (node)
+        ic_cost_defaults_node(&m->cost);
+    else
+        ic_cost_defaults(&m->cost);
+    m->cost.alpha = v[0];
+    m->cost.beta = v[1];
+    m->cost.gamma = v[2];
+    ic_cost_derive(&m->cost, node); /* as src/env.c */
+    m->alpha_min = v[3];
+}
+
+
+int ic_bench_layout(const ic_bench_t *b, int *nodes, int *rpn)
+{
+    MPI_Comm node;
+    int here = b->size, lead = 0, mm[2], ext[2];
+    if (MPI_Comm_split_type(b->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+        MPI_SUCCESS) {
+        int r;
+        MPI_Comm_size(node, &here);
+        MPI_Comm_rank(node, &r);
+        lead = r == 0;
+        MPI_Comm_free(&node);
+    }
+    MPI_Allreduce(&lead, nodes, 1, MPI_INT, MPI_SUM, b->comm);
+    mm[0] = here;
+    mm[1] = -here;
+    MPI_Allreduce(mm, ext, 2, MPI_INT, MPI_MAX, b->comm);
+    *rpn = ext[0] == -ext[1] ? here : 0;
+    return *nodes == 1;
+}

@@ -1,0 +1,97 @@
+/*
+ * point.h -- one measured point of a collective, as `intercom-bench coll`
+ * and `intercom-tune` time it: its buffers and data, the call of either
+ * library, the run's fitted cost model and the model's prediction.
+ *
+ *   - bytes is the whole vector n: the broadcast message, the reduced
+ *     vector, the vector gathered, scattered or reduce-scattered (blocks
+ *     of n/p; the v-variants use uneven blocks of 3/4 and 5/4 of that,
+ *     alternating), as the tuning table counts a call's bytes;
+ *   - data are small integers (op MPI_SUM), so every reduction is exact in
+ *     any order and results compare bitwise;
+ *   - outputs are poisoned before each call, so a call that writes
+ *     nothing fails the comparison.
+ */
+#ifndef IC_BENCH_POINT_H
+#define IC_BENCH_POINT_H
+
+#include "bench.h"
+#include "cost.h"
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { IC_LIB_VENDOR = 0, IC_LIB_IC = 1 };
+
+typedef struct ic_point {
+    MPI_Comm comm;
+    ic_coll_t c;
+    int p, rank, root;
+    MPI_Datatype type;
+    size_t esz;
+    size_t count; /* bcast / reduce / allreduce elements          */
+    size_t blk;   /* even block (elements)                         */
+    int *counts;  /* per-rank blocks (elements)                    */
+    int *displs;  /* packed displacements (elements)               */
+    size_t total; /* elements of the whole vector                  */
+    char *sbuf;   /* input (root pattern for bcast)                */
+    char *out[2]; /* vendor / InterCom outputs                      */
+    size_t sbytes, rbytes, cmp_bytes; /* cmp_bytes: 0 where the result is undefined */
+} ic_point_t;
+
+/* This run's model: the library's cost parameters (tuning/cost.h) with the
+ * fitted alpha, beta and gamma, the rest derived from them as the library
+ * does (ic_cost_defaults, ic_cost_derive).  alpha_min is no model
+ * parameter but a measurement (the shortest one-way time of the
+ * ping-pong's shortest message), for the time floor (fit.h). */
+typedef struct ic_bench_model {
+    ic_cost_params_t cost;
+    double alpha_min;
+} ic_bench_model_t;
+
+/* --type NAME (int, long, float, double; NULL: int): 0, or -1. */
+int ic_bench_type(const char *name, MPI_Datatype *t);
+
+/* Lay out a point of about `bytes` bytes of collective c on b's
+ * communicator; allocates the buffers (aborts the run when it cannot). */
+void ic_point_setup(ic_bench_t *b, ic_point_t *pt, ic_coll_t c, size_t bytes, MPI_Datatype t,
+                    int root);
+void ic_point_free(ic_point_t *pt);
+/* Inputs in place, output lib poisoned. */
+void ic_point_reset(ic_point_t *pt, int lib);
+/* One call of library lib (IC_LIB_VENDOR, IC_LIB_IC) into out[lib]. */
+int ic_point_call(const ic_point_t *pt, int lib);
+/* One timed call (reset, [settle s idle], barrier, call) on this rank;
+ * *errors counts calls that did not return MPI_SUCCESS. */
+double ic_point_timed(const ic_point_t *pt, int lib, int *errors, double settle);
+
+/* How b's ranks sit on nodes (collective): *nodes, and *rpn the ranks
+ * of every node when all hold the same number (0 otherwise).  Returns
+ * whether all share one node. */
+int ic_bench_layout(const ic_bench_t *b, int *nodes, int *rpn);
+static inline int ic_bench_one_node(const ic_bench_t *b)
+{
+    int nodes, rpn;
+    return ic_bench_layout(b, &nodes, &rpn);
+}
+
+/* alpha, beta from a ping-pong fit between ranks 0 and p-1 (up to
+ * max_bytes, at least 64 KiB); gamma from MPI_Reduce_local of type; the
+ * rest derived as the library does for a communicator across nodes, or
+ * within one (node).  The fit goes to the report on rank 0 as table
+ * "pingpong_fit".  Collective; the answer is the same on every rank. */
+void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int node,
+                        ic_bench_model_t *m);
+
+/* Cost-model prediction (ic_predict_plan) of the plan of text `name` for
+ * the point, under m; NaN when it cannot be priced.  Any rank; O(p x
+ * schedule length). */
+double ic_point_predict(const ic_point_t *pt, const char *name, const ic_bench_model_t *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* IC_BENCH_POINT_H */
