@@ -52,6 +52,10 @@ typedef struct ic_bench_opts {
                          known to within PCT % (0: IC_COLL_SPREAD)           */
     int block;        /* --block N: calls per turn of a library (0, 1: one) */
     const char *type; /* --type int|double|float|char                    */
+    /* tune */
+    const char *output; /* -o FILE                                          */
+    int quick;          /* --quick                                          */
+    int candidates;     /* --candidates K (0: default)                      */
     /* loggp */
     const char *modes; /* --modes LIST                                    */
     /* comet */
@@ -89,6 +93,12 @@ int ic_bench_pingpong(ic_bench_t *b, int exchange); /* pingpong (COMMS1), exchan
 int ic_bench_loggp(ic_bench_t *b);
 int ic_bench_comet(ic_bench_t *b);
 int ic_bench_coll(ic_bench_t *b);
+/* made_by: the command line, for the table's header. */
+int ic_bench_tune(ic_bench_t *b, const char *made_by);
+
+/* The whole program: `intercom-bench SUBCOMMAND ...`, or with `fixed`
+ * the one subcommand of a program of its own (intercom-tune). */
+int ic_bench_main(int argc, char **argv, const char *fixed);
 
 /* ------------------------------------------------------------ helpers */
 

@@ -215,36 +215,28 @@ double ic_point_timed(const ic_point_t *pt, int lib, int *errors, double settle)
     return t;
 }
 
-/* The plan's prediction (point.h). */
-double ic_point_predict(const ic_point_t *pt, const char *name, const ic_bench_model_t *m)
+size_t ic_point_args(const ic_point_t *pt, ic_coll_args_t *a, size_t *counts)
 {
-    ic_plan_t plan;
-    if (!name || ic_plan_parse(pt->c, name, &plan, NULL) != 0 || isnan(m->cost.alpha))
-        return NAN;
     int p = pt->p;
-    size_t *counts = calloc((size_t)p, sizeof(size_t));
-    if (!counts)
-        return NAN;
-    ic_coll_args_t a;
-    memset(&a, 0, sizeof(a));
-    a.coll = pt->c;
-    a.size = p;
-    a.root = pt->root;
-    a.commutative = 1;
+    memset(a, 0, sizeof(*a));
+    a->coll = pt->c;
+    a->size = p;
+    a->root = pt->root;
+    a->commutative = 1;
     size_t elem = pt->esz;
-    a.bounded_from = ic_bounded_from(ic_scratch_slack(), elem);
+    a->bounded_from = ic_bounded_from(ic_scratch_slack(), elem);
     switch (pt->c) {
     case IC_COLL_BCAST:
     case IC_COLL_REDUCE:
     case IC_COLL_ALLREDUCE:
-        a.count = pt->count;
+        a->count = pt->count;
         break;
     case IC_COLL_REDUCE_SCATTER:
     case IC_COLL_REDUCE_SCATTER_BLOCK:
         for (int i = 0; i < p; i++)
             counts[i] = (size_t)pt->counts[i];
-        a.counts = counts;
-        a.count = pt->total;
+        a->counts = counts;
+        a->count = pt->total;
         break;
     case IC_COLL_BARRIER:
         elem = 1;
@@ -252,11 +244,25 @@ double ic_point_predict(const ic_point_t *pt, const char *name, const ic_bench_m
     default: /* the gather family works in bytes (src/api.c) */
         for (int i = 0; i < p; i++)
             counts[i] = (size_t)pt->counts[i] * pt->esz;
-        a.counts = counts;
-        a.sendcount = a.recvcount = counts[0];
+        a->counts = counts;
+        a->sendcount = a->recvcount = counts[0];
         elem = 1;
+        a->bounded_from = ic_bounded_from(ic_scratch_slack(), elem);
         break;
     }
+    return elem;
+}
+
+double ic_point_predict(const ic_point_t *pt, const char *name, const ic_bench_model_t *m)
+{
+    ic_plan_t plan;
+    if (!name || ic_plan_parse(pt->c, name, &plan, NULL) != 0 || isnan(m->cost.alpha))
+        return NAN;
+    size_t *counts = calloc((size_t)pt->p, sizeof(size_t));
+    if (!counts)
+        return NAN;
+    ic_coll_args_t a;
+    size_t elem = ic_point_args(pt, &a, counts);
     double t = ic_predict_plan(&plan, &a, &m->cost, elem);
     free(counts);
     return t < 0 ? NAN : t;

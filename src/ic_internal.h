@@ -82,6 +82,13 @@ struct ic_table;
 const struct ic_table *ic_tuning_table(void);
 const char *ic_tuning_source(void);
 int ic_tuning_agree(MPI_Comm comm, int rank);
+/* The model's parameters base (ic_env()->cost or ->cost_node) as the
+ * table in use measured them: the header's alpha, beta, gamma (and
+ * overhead, beta-x, x-min, else derived from them) replace the built-in
+ * ones at the level the table was made on (one node: within a node;
+ * several: across nodes), except where an INTERCOM_ variable sets one.
+ * base itself without a table or without those entries. */
+const ic_cost_params_t *ic_tuning_params(const ic_cost_params_t *base);
 
 /* A private copy of MPI_COMM_SELF whose errors return (made on first use,
  * not collective; freed at MPI_Finalize), for local checks that need a

@@ -126,13 +126,21 @@ static const int *mesh_shape(const ic_coll_args_t *a, int *nshape)
 /* A plan as written (forced, or a tuning table's rule) made ready to run:
  * the byte-counted collectives take segments in bytes and count units of
  * elem bytes; what it leaves out (segment, radix) comes from the model. */
+/* The model's parameters for ctx: the environment's, or the tuning
+ * table's measured ones where its ranks agree on a table that has them
+ * (ic_tuning_params). */
+static const ic_cost_params_t *cost_of(const ic_ctx_t *ctx, const ic_cost_params_t *base)
+{
+    return ctx->table_ok ? ic_tuning_params(base) : base;
+}
+
 static void resolve_written(const ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
 {
     if (!ic_coll_reduces(a->coll))
         ic_plan_scale_params(pl, 1, elem ? elem : 1);
-    ic_model_t m = ic_model_of(ctx->cost, elem), mnode;
+    ic_model_t m = ic_model_of(cost_of(ctx, ctx->cost), elem), mnode;
     if (ctx->cost_in) {
-        mnode = ic_model_of(ctx->cost_in, elem);
+        mnode = ic_model_of(cost_of(ctx, ctx->cost_in), elem);
         m.node = &mnode;
         m.node_ranks = ctx->node_ranks;
     }
@@ -180,7 +188,8 @@ int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
         resolve_written(ctx, a, elem, pl);
     } else {
         const int *shape = mesh_shape(a, &nshape);
-        if (ic_choose_plan(a, ctx->cost, ctx->cost_in, ctx->node_ranks, elem, shape, nshape, pl,
+        const ic_cost_params_t *in = ctx->cost_in ? cost_of(ctx, ctx->cost_in) : NULL;
+        if (ic_choose_plan(a, cost_of(ctx, ctx->cost), in, ctx->node_ranks, elem, shape, nshape, pl,
                            &best_t, &priced) != 0)
             return -1;
         a->seg = pl->param;

@@ -16,16 +16,24 @@
  * ranks when it is made (ic_tuning_agree, collective, with the rest of the
  * context's set-up; ic_table_hash) and consults the table only when all agree; otherwise
  * the model decides for that communicator, with one warning.
+ *
+ * A table made by intercom-tune also says what it measured (alpha, beta,
+ * gamma in its header): where the table has no rule, and to set a plan's
+ * segment sizes, the model then runs on those figures
+ * (ic_tuning_params) instead of the built-in guesses.
  */
 #include "config.h"
 #include "ic_internal.h"
 #include "table.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static ic_table_t *table; /* the table in use, NULL: none */
+static ic_cost_params_t tuned; /* its measured model ... */
+static int tuned_level = -1;   /* ... of this level (0: across nodes, 1: within one), -1: none */
 static char table_path[1024];
 static int table_loaded; /* by IC_Tuning_load */
 static int table_looked; /* the environment and the default were read */
@@ -38,6 +46,49 @@ static void report(void *ctx, const char *msg)
         fprintf(stderr, "InterCom: warning: %s\n", msg);
 }
 
+static int env_set(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v;
+}
+
+/* The measured model of table t (ic_tuning_params): into tuned, its level
+ * into tuned_level (-1 when t measured neither alpha nor beta). */
+static void take_params(const ic_table_t *t)
+{
+    const ic_table_header_t *h = ic_table_header(t);
+    tuned_level = -1;
+    if (isnan(h->alpha) && isnan(h->beta))
+        return;
+    int level = h->nodes == 1;
+    const ic_env_t *e = ic_env();
+    ic_cost_params_t c = level ? e->cost_node : e->cost;
+    if (!isnan(h->alpha) && !env_set("INTERCOM_ALPHA"))
+        c.alpha = h->alpha;
+    if (!isnan(h->beta) && !env_set("INTERCOM_BETA"))
+        c.beta = h->beta;
+    if (!isnan(h->gamma) && !env_set("INTERCOM_GAMMA"))
+        c.gamma = h->gamma;
+    ic_cost_params_t d = c; /* the terms that follow from alpha and beta */
+    ic_cost_derive(&d, level);
+    if (!env_set("INTERCOM_OVERHEAD"))
+        c.overhead = !isnan(h->overhead) ? h->overhead : d.overhead;
+    if (!env_set("INTERCOM_BETA_EXCHANGE"))
+        c.beta_x = !isnan(h->beta_x) ? h->beta_x : d.beta_x;
+    if (!env_set("INTERCOM_EXCHANGE_MIN"))
+        c.x_min = !isnan(h->x_min) ? (size_t)h->x_min : d.x_min;
+    tuned = c;
+    tuned_level = level;
+}
+
+const ic_cost_params_t *ic_tuning_params(const ic_cost_params_t *base)
+{
+    const ic_env_t *e = ic_env();
+    if (!ic_tuning_table() || tuned_level < 0)
+        return base;
+    return base == (tuned_level ? &e->cost_node : &e->cost) ? &tuned : base;
+}
+
 /* Read and parse path into the table in use; 0, or -1 (reported). */
 static int load(const char *path)
 {
@@ -46,6 +97,7 @@ static int load(const char *path)
         return -1;
     ic_table_free(table);
     table = t;
+    take_params(t);
     snprintf(table_path, sizeof(table_path), "%s", path);
     return 0;
 }
@@ -54,6 +106,7 @@ static void drop(void)
 {
     ic_table_free(table);
     table = NULL;
+    tuned_level = -1;
     table_path[0] = 0;
 }
 

@@ -1,0 +1,568 @@
+/*
+ * tune.c -- intercom-tune (`intercom-bench tune`): measure the machine the
+ * run is on, choose every collective's plan per message size by
+ * measurement, and write the tuning table (README.md, "Tuning tables";
+ * tuning/table.h).
+ *
+ * Method.
+ *   1. The model: alpha and beta from a COMMS1 ping-pong between ranks 0
+ *      and p-1, gamma from MPI_Reduce_local, the rest derived from them as
+ *      the library does (point.h: ic_bench_fit_model).
+ *   2. The built-in choice of every point: one call with automatic
+ *      selection and no table at all (INTERCOM_TUNING_FILE=none, set
+ *      before the first InterCom call), its plan read back with
+ *      IC_Last_algorithm, segment sizes included.
+ *   3. Every rank then loads a table holding only the fitted header
+ *      (IC_Tuning_load; a file per rank, so that no shared file system is
+ *      needed): from there on the library sets the segment sizes of a
+ *      plan forced without them exactly as it will under the written
+ *      table.  The candidates of a point: the model's --candidates
+ *      cheapest plans under the fitted figures (choose.h:
+ *      ic_choose_plans, meshes and hybrids included), the cheapest plan
+ *      on one line, and the built-in choice; each forced in turn with
+ *      IC_Set_algorithm.
+ *   4. Measurement, rounds of: every candidate in turn (the order rotating
+ *      from round to round) makes one untimed call, then a block of timed
+ *      calls, each after a barrier; a call's time is that of its slowest
+ *      rank.  So each candidate runs in its own steady state, its
+ *      schedule built before its first timed call, and slow drifts of the
+ *      machine hit all candidates alike.  Every call's result is compared
+ *      byte for byte with the vendor's; a candidate that differs is
+ *      reported as a failure and never chosen.  The winner has the lowest
+ *      median (rank 0 decides; every rank learns it).
+ *   5. The table: for each collective, consecutive sizes with the same
+ *      winner are one rule, which reaches half way (geometrically) to the
+ *      next measured size; the first starts at 0 bytes, the last is open.
+ *      RANKS is this p, RPN this run's ranks per node (any when nodes
+ *      hold different numbers), OP "commutative" for reductions (MPI_SUM
+ *      is measured; a non-commutative op is left to the model, which
+ *      keeps rank order).  The header records the fitted model, the
+ *      machine, the MPI library, the date and the command line.
+ */
+#include "config.h"
+#include "bench.h"
+#include "choose.h"
+#include "intercom.h"
+#include "point.h"
+#include "table.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Candidates per point: --candidates, plus the cheapest 1-D plan and the
+ * built-in choice. */
+#define TUNE_CANDIDATES 4
+#define TUNE_QUICK_CANDIDATES 3
+#define TUNE_MAX_CAND (16 + 2)
+#define TUNE_ROUNDS 4 /* rounds of interleaved blocks per point */
+
+typedef struct cand {
+    char text[IC_PLAN_TEXT_MAX];
+    const char *why; /* "model 1", "1-D", "built-in", ... */
+    double *t;       /* rank 0: the slowest rank's times */
+    int n, bad;
+    ic_stats_t s;
+} cand_t;
+
+/* What a point decided (rank 0). */
+typedef struct outcome {
+    ic_coll_t c;
+    size_t bytes;
+    char plan[IC_PLAN_TEXT_MAX];    /* the winner */
+    char builtin[IC_PLAN_TEXT_MAX]; /* the built-in choice */
+    double chosen, best; /* the winner's median, the fastest median */
+    double t_builtin, t_model, predicted;
+    int ncand;
+} outcome_t;
+
+/* The collectives of a default run, and of --quick: the five of the
+ * papers' tables first. */
+static const ic_coll_t quick_ops[] = {IC_COLL_BCAST, IC_COLL_REDUCE, IC_COLL_ALLREDUCE,
+                                      IC_COLL_ALLGATHER, IC_COLL_REDUCE_SCATTER_BLOCK};
+
+/* Plan text without its parameters: the library sets them for each call. */
+static void bare_text(const ic_plan_t *pl, char *buf, size_t len)
+{
+    ic_plan_t q = *pl;
+    q.param = 0;
+    for (int t = 0; t < IC_PLAN_MAXDIMS; t++)
+        q.step[t].param = 0;
+    ic_plan_format(&q, buf, len);
+}
+
+static int add_cand(cand_t *cs, int n, const char *text, const char *why)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(cs[i].text, text))
+            return n;
+    if (n == TUNE_MAX_CAND || !*text)
+        return n;
+    snprintf(cs[n].text, sizeof(cs[n].text), "%s", text);
+    cs[n].why = why;
+    return n + 1;
+}
+
+/* The candidates of point pt (rank 0; see the method above). */
+static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_model_t *m, int k, int nodes, int rpn,
+                      const char *builtin, cand_t *cs)
+{
+    static const char *const model_why[] = {"model 1", "model 2", "model 3", "model 4",
+                                            "model 5", "model 6", "model 7", "model 8",
+                                            "model 9", "model 10", "model 11", "model 12",
+                                            "model 13", "model 14", "model 15", "model 16"};
+    ic_plan_t plans[16];
+    double t[16];
+    size_t *counts = ic_bench_alloc(b, (size_t)pt->p * sizeof(size_t));
+    ic_coll_args_t a;
+    size_t elem = ic_point_args(pt, &a, counts);
+    ic_cost_params_t node;
+    ic_cost_defaults_node(&node);
+    ic_cost_derive(&node, 1);
+    /* two levels as the library prices them: ranks of a node consecutive */
+    int node_ranks = nodes > 1 && rpn >= 2 ? rpn : 0;
+    int n = 0, got = ic_choose_plans(&a, &m->cost, &node, node_ranks, elem, NULL, 0, k, plans, t,
+                                     NULL);
+    char text[IC_PLAN_TEXT_MAX];
+    for (int i = 0; i < got; i++) {
+        bare_text(&plans[i], text, sizeof(text));
+        n = add_cand(cs, n, text, model_why[i]);
+    }
+    int line[1] = {pt->p};
+    if (ic_choose_plans(&a, &m->cost, &node, node_ranks, elem, line, 1, 1, plans, t, NULL) == 1) {
+        bare_text(&plans[0], text, sizeof(text));
+        n = add_cand(cs, n, text, "best 1-D");
+    }
+    n = add_cand(cs, n, builtin, "built-in");
+    free(counts);
+    return n;
+}
+
+/* Time the candidates of pt; every rank.  ref: the vendor's result. */
+static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t *cs, int nc)
+{
+    IC_Coll id = (IC_Coll)pt->c;
+    int errors = 0;
+    /* one call each: warm-up, and the time of a turn */
+    double turn = 0, gturn = 0;
+    for (int j = 0; j < nc; j++) {
+        IC_Set_algorithm(id, cs[j].text);
+        for (int w = 0; w < (b->o.warmup > 0 ? b->o.warmup : 1); w++) {
+            double t0 = MPI_Wtime();
+            ic_point_timed(pt, IC_LIB_IC, &errors, 0);
+            if (w == 0)
+                turn += MPI_Wtime() - t0;
+        }
+    }
+    MPI_Allreduce(&turn, &gturn, 1, MPI_DOUBLE, MPI_MAX, pt->comm);
+    int reps = ic_bench_reps(b, gturn);
+    int rounds = reps < TUNE_ROUNDS ? reps : TUNE_ROUNDS;
+    int blk = (reps + rounds - 1) / rounds;
+    double *t = ic_bench_alloc(b, (size_t)blk * sizeof(double));
+    double *tmax = ic_bench_alloc(b, (size_t)blk * sizeof(double));
+    int *bad = ic_bench_alloc(b, (size_t)nc * sizeof(int));
+    memset(bad, 0, (size_t)nc * sizeof(int));
+    for (int j = 0; j < nc; j++) {
+        cs[j].n = 0;
+        cs[j].t = b->rank == 0 ? ic_bench_alloc(b, (size_t)rounds * (size_t)blk * sizeof(double))
+                               : NULL;
+    }
+    for (int r = 0; r < rounds; r++) {
+        for (int k = 0; k < nc; k++) {
+            int j = (k + r) % nc;
+            IC_Set_algorithm(id, cs[j].text);
+            int e0 = errors;
+            ic_point_timed(pt, IC_LIB_IC, &errors, 0); /* untimed: the turn's first call */
+            for (int i = 0; i < blk; i++)
+                t[i] = ic_point_timed(pt, IC_LIB_IC, &errors, b->o.settle);
+            bad[j] += errors != e0 ||
+                      (pt->cmp_bytes && memcmp(pt->out[IC_LIB_IC], ref, pt->cmp_bytes) != 0);
+            MPI_Reduce(t, tmax, blk, MPI_DOUBLE, MPI_MAX, 0, pt->comm);
+            if (b->rank == 0) {
+                memcpy(cs[j].t + cs[j].n, tmax, (size_t)blk * sizeof(double));
+                cs[j].n += blk;
+            }
+        }
+    }
+    IC_Set_algorithm(id, NULL);
+    int *gbad = ic_bench_alloc(b, (size_t)nc * sizeof(int));
+    MPI_Reduce(bad, gbad, nc, MPI_INT, MPI_SUM, 0, pt->comm);
+    if (b->rank == 0)
+        for (int j = 0; j < nc; j++) {
+            cs[j].bad = gbad[j];
+            ic_stats(cs[j].t, cs[j].n, &cs[j].s);
+        }
+    free(gbad);
+    free(bad);
+    free(t);
+    free(tmax);
+}
+
+/* ------------------------------------------------------------ table */
+
+static void header(ic_bench_t *b, ic_table_t *tb, const ic_bench_model_t *m, int nodes, int rpn,
+                   const char *made_by)
+{
+    char v[512];
+    const char *why;
+    snprintf(v, sizeof(v), "%.6g", m->cost.alpha);
+    ic_table_set(tb, "alpha", v, &why);
+    snprintf(v, sizeof(v), "%.6g", m->cost.beta);
+    ic_table_set(tb, "beta", v, &why);
+    snprintf(v, sizeof(v), "%.6g", m->cost.gamma);
+    ic_table_set(tb, "gamma", v, &why);
+    snprintf(v, sizeof(v), "%d", nodes);
+    ic_table_set(tb, "nodes", v, &why);
+    if (rpn > 0) {
+        snprintf(v, sizeof(v), "%d", rpn);
+        ic_table_set(tb, "ranks-per-node", v, &why);
+    }
+    if (!made_by)
+        return;
+    char host[MPI_MAX_PROCESSOR_NAME];
+    int len = 0;
+    MPI_Get_processor_name(host, &len);
+    snprintf(v, sizeof(v), "%s, %d cores per node, %d ranks", host, IC_Node_cores(), b->size);
+    ic_table_set(tb, "machine", v, &why);
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    MPI_Get_library_version(lib, &len);
+    lib[strcspn(lib, "\n\r#")] = 0;
+    ic_table_set(tb, "mpi", lib, &why);
+    time_t now = time(NULL);
+    struct tm tmv;
+    if (strftime(v, sizeof(v), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv)) > 0)
+        ic_table_set(tb, "date", v, &why);
+    ic_table_set(tb, "made-by", made_by, &why);
+}
+
+/* Rules of one collective from its outcomes o[0..n-1] (ascending sizes). */
+static int add_rules(ic_table_t *tb, const outcome_t *o, int n, int p, int rpn, const char **why)
+{
+    for (int i = 0; i < n;) {
+        int j = i;
+        while (j + 1 < n && !strcmp(o[j + 1].plan, o[i].plan))
+            j++;
+        ic_table_rule_t r;
+        memset(&r, 0, sizeof(r));
+        r.coll = o[i].c;
+        r.ranks_lo = r.ranks_hi = p;
+        r.ranks_per_node = rpn;
+        r.bytes_lo = i == 0 ? 0 : (uint64_t)floor(sqrt((double)o[i - 1].bytes * o[i].bytes)) + 1;
+        r.bytes_hi = j == n - 1 ? IC_TABLE_OPEN
+                                : (uint64_t)floor(sqrt((double)o[j].bytes * o[j + 1].bytes));
+        if (o[i].c == IC_COLL_BARRIER) {
+            r.bytes_lo = 0;
+            r.bytes_hi = IC_TABLE_OPEN;
+        }
+        r.op = ic_coll_reduces(o[i].c) ? IC_TABLE_OP_COMMUTATIVE : IC_TABLE_OP_ANY;
+        if (ic_plan_parse(o[i].c, o[i].plan, &r.plan, why) != 0 ||
+            ic_table_add_rule(tb, &r, why) != 0)
+            return -1;
+        i = j + 1;
+    }
+    return 0;
+}
+
+/* Every rank writes the header-only table to a file of its own and loads
+ * it (method, 3).  0, or -1 after a message (rank 0). */
+static int load_header(ic_bench_t *b, const ic_bench_model_t *m, int nodes, int rpn)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/intercom-tune-%ld-%d.tbl", dir && *dir ? dir : "/tmp",
+             (long)getpid(), b->rank);
+    ic_table_t *tb = ic_table_new("intercom-tune");
+    int ok = 0;
+    if (tb) {
+        header(b, tb, m, nodes, rpn, NULL);
+        FILE *f = fopen(path, "w");
+        ok = f && ic_table_write(tb, f) == 0;
+        if (f)
+            ok &= fclose(f) == 0;
+        ok = ok && IC_Tuning_load(path) == MPI_SUCCESS;
+        unlink(path);
+        ic_table_free(tb);
+    }
+    int all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, b->comm);
+    if (!all && b->rank == 0)
+        fprintf(stderr, "intercom-tune: cannot write and load the fitted model (%s)\n", path);
+    return all ? 0 : -1;
+}
+
+/* ----------------------------------------------------------- driver */
+
+static ic_rtable_t *tuned_table(ic_bench_t *b)
+{
+    ic_rtable_t *t =
+        ic_report_table(b->rep, "tuned",
+                        "Winners: the measured fastest candidate per collective and size, "
+                        "against its prediction and the built-in choice");
+    ic_rtable_col(t, "op", NULL, IC_COL_STR, NULL);
+    ic_rtable_col(t, "bytes", NULL, IC_COL_INT, NULL);
+    ic_rtable_col(t, "cands", NULL, IC_COL_INT, NULL);
+    ic_rtable_col(t, "measured", NULL, IC_COL_SEC, NULL);
+    ic_rtable_col(t, "predicted", NULL, IC_COL_SEC, NULL);
+    ic_rtable_col(t, "pred_over_meas", "pred/meas", IC_COL_NUM, "%.2f");
+    ic_rtable_col(t, "regret", "tuned/best", IC_COL_NUM, "%.2f");
+    ic_rtable_col(t, "builtin_regret", "built-in/best", IC_COL_NUM, "%.2f");
+    ic_rtable_col(t, "model_regret", "model1/best", IC_COL_NUM, "%.2f");
+    ic_rtable_col(t, "plan", NULL, IC_COL_STR, NULL);
+    ic_rtable_col(t, "builtin", "built-in", IC_COL_STR, NULL);
+    return t;
+}
+
+static ic_rtable_t *cand_table(ic_bench_t *b)
+{
+    ic_rtable_t *t = ic_report_table(b->rep, "candidates",
+                                     "Every candidate measured: median of the slowest rank's "
+                                     "time, spread, the cost model's prediction");
+    ic_rtable_col(t, "op", NULL, IC_COL_STR, NULL);
+    ic_rtable_col(t, "bytes", NULL, IC_COL_INT, NULL);
+    ic_rtable_col(t, "why", NULL, IC_COL_STR, NULL);
+    ic_rtable_col(t, "won", NULL, IC_COL_STR, NULL);
+    ic_rtable_col(t, "reps", NULL, IC_COL_INT, NULL);
+    ic_rtable_col(t, "median", NULL, IC_COL_SEC, NULL);
+    ic_rtable_col(t, "iqr", "iqr%", IC_COL_NUM, "%.0f");
+    ic_rtable_col(t, "predicted", NULL, IC_COL_SEC, NULL);
+    ic_rtable_col(t, "over_best", "/best", IC_COL_NUM, "%.2f");
+    ic_rtable_col(t, "check", NULL, IC_COL_STR, NULL);
+    ic_rtable_col(t, "plan", NULL, IC_COL_STR, NULL);
+    return t;
+}
+
+int ic_bench_tune(ic_bench_t *b, const char *made_by)
+{
+    /* the built-in choice is the model's without a table (method, 2) */
+    setenv("INTERCOM_TUNING_FILE", "none", 1);
+    ic_coll_t ops[IC_COLL_COUNT];
+    int nops = 0;
+    MPI_Datatype type;
+    if (ic_bench_type(b->o.type, &type) != 0) {
+        if (b->rank == 0)
+            fprintf(stderr, "intercom-tune: --type must be int, long, float or double\n");
+        return 2;
+    }
+    if (b->o.ops) {
+        const char *names[IC_COLL_COUNT];
+        int idx[IC_COLL_COUNT];
+        for (int c = 0; c < IC_COLL_COUNT; c++)
+            names[c] = ic_coll_name((ic_coll_t)c);
+        if ((nops = ic_bench_names(b, b->o.ops, names, IC_COLL_COUNT, idx, "operation")) < 0)
+            return 2;
+        for (int k = 0; k < nops; k++)
+            ops[k] = (ic_coll_t)idx[k];
+    } else if (b->o.quick) {
+        nops = (int)(sizeof(quick_ops) / sizeof(quick_ops[0]));
+        memcpy(ops, quick_ops, sizeof(quick_ops));
+    } else {
+        for (nops = 0; nops < IC_COLL_COUNT; nops++)
+            ops[nops] = (ic_coll_t)nops;
+    }
+    if (b->size < 2) {
+        if (b->rank == 0)
+            fprintf(stderr, "intercom-tune: needs at least 2 ranks (a communicator of one "
+                            "runs no algorithm)\n");
+        return 2;
+    }
+    int k = b->o.candidates > 0 ? b->o.candidates
+                                : b->o.quick ? TUNE_QUICK_CANDIDATES : TUNE_CANDIDATES;
+    if (k > 16)
+        k = 16;
+    ic_bench_defaults(b, b->o.quick ? 0.15 : 0.5, b->o.quick ? 40 : 400, 1);
+    size_t *sizes;
+    int ns = ic_bench_sizes(b, 8, b->o.quick ? 1u << 20 : 4u << 20, b->o.quick ? 8 : 4, &sizes);
+    size_t max_bytes = 0;
+    for (int i = 0; i < ns; i++)
+        max_bytes = sizes[i] > max_bytes ? sizes[i] : max_bytes;
+    const char *out = b->o.output ? b->o.output : "intercom-tuning.tbl";
+
+    ic_bench_describe(b);
+    int nodes = 1, rpn = 0;
+    int one = ic_bench_layout(b, &nodes, &rpn);
+    ic_bench_model_t m;
+    ic_bench_fit_model(b, type, max_bytes, one, &m);
+
+    /* the built-in choice of every point (no table: see main) */
+    int npts = 0;
+    for (int o = 0; o < nops; o++)
+        npts += ops[o] == IC_COLL_BARRIER ? 1 : ns;
+    char(*builtin)[IC_PLAN_TEXT_MAX] = ic_bench_alloc(b, (size_t)npts * IC_PLAN_TEXT_MAX);
+    for (int o = 0, q = 0; o < nops; o++)
+        for (int si = 0; si < (ops[o] == IC_COLL_BARRIER ? 1 : ns); si++, q++) {
+            ic_point_t pt;
+            ic_point_setup(b, &pt, ops[o], ops[o] == IC_COLL_BARRIER ? 0 : sizes[si], type, 0);
+            IC_Set_algorithm((IC_Coll)ops[o], NULL);
+            ic_point_reset(&pt, IC_LIB_IC);
+            ic_point_call(&pt, IC_LIB_IC);
+            snprintf(builtin[q], IC_PLAN_TEXT_MAX, "%s", IC_Last_algorithm((IC_Coll)ops[o]));
+            ic_point_free(&pt);
+        }
+    if (load_header(b, &m, nodes, rpn) != 0) {
+        free(builtin);
+        free(sizes);
+        return 1;
+    }
+
+    ic_rtable_t *tt = NULL, *ct = NULL;
+    ic_table_t *tb = NULL;
+    if (b->rank == 0) {
+        ic_report_info_num(b->rep, "alpha", m.cost.alpha, "s");
+        ic_report_info_num(b->rep, "beta", m.cost.beta, "s/B");
+        ic_report_info_num(b->rep, "gamma", m.cost.gamma, "s/B");
+        if (rpn > 0)
+            ic_report_info(b->rep, "layout", "%d node(s), %d ranks per node", nodes, rpn);
+        else
+            ic_report_info(b->rep, "layout", "%d nodes, uneven ranks per node", nodes);
+        ic_report_info(b->rep, "candidates",
+                       "the model's %d cheapest plans, the cheapest on one line, the built-in "
+                       "choice",
+                       k);
+        ic_report_note(b->rep,
+                       "times: median of the slowest rank's time over interleaved blocks of "
+                       "calls; the winner is the first candidate in the model's order that "
+                       "the fastest does not beat beyond noise (medians' 95%% intervals apart "
+                       "and more than %.0f%%); best: the fastest median; built-in/best: the "
+                       "regret of the library's choice without a table; model1/best: that of "
+                       "the model's favourite under the fitted figures; predicted: the cost "
+                       "model with the fitted figures",
+                       IC_COLL_EFFECT * 100);
+        tt = tuned_table(b);
+        ct = cand_table(b);
+        tb = ic_table_new(out);
+        if (!tb) {
+            fprintf(stderr, "intercom-tune: out of memory\n");
+            MPI_Abort(b->comm, 1);
+        }
+        header(b, tb, &m, nodes, rpn, made_by);
+    }
+    outcome_t *oc = ic_bench_alloc(b, (size_t)(ns > 0 ? ns : 1) * sizeof(outcome_t));
+    cand_t *cs = ic_bench_alloc(b, TUNE_MAX_CAND * sizeof(cand_t));
+    int done = 0, rc = 0;
+    for (int o = 0, q = 0; o < nops; o++) {
+        ic_coll_t c = ops[o];
+        int npoint = c == IC_COLL_BARRIER ? 1 : ns;
+        for (int si = 0; si < npoint; si++, q++) {
+            size_t bytes = c == IC_COLL_BARRIER ? 0 : sizes[si];
+            ic_point_t pt;
+            ic_point_setup(b, &pt, c, bytes, type, 0);
+            ic_bench_progress(b, "[tune] %s %zu B (%d/%d)", ic_coll_name(c), bytes, ++done, npts);
+            /* the vendor's result, the reference of every candidate */
+            ic_point_reset(&pt, IC_LIB_VENDOR);
+            ic_point_call(&pt, IC_LIB_VENDOR);
+            memset(cs, 0, TUNE_MAX_CAND * sizeof(cand_t));
+            int nc = 0;
+            if (b->rank == 0)
+                nc = candidates(b, &pt, &m, k, nodes, rpn, builtin[q], cs);
+            MPI_Bcast(&nc, 1, MPI_INT, 0, b->comm);
+            for (int j = 0; j < nc; j++)
+                MPI_Bcast(cs[j].text, IC_PLAN_TEXT_MAX, MPI_CHAR, 0, b->comm);
+            measure(b, &pt, pt.out[IC_LIB_VENDOR], cs, nc);
+            if (b->rank == 0) {
+                /* the fastest median, then the winner: the first candidate in
+                 * the model's order that the fastest does not beat beyond
+                 * noise (fit.h: ic_compare), so that a difference the
+                 * measurement cannot resolve keeps the model's preference */
+                int f = -1, w = -1, mj = -1, bj = -1;
+                for (int j = 0; j < nc; j++) {
+                    b->failures += cs[j].bad != 0;
+                    if (!cs[j].bad && (f < 0 || cs[j].s.median < cs[f].s.median))
+                        f = j;
+                    if (cs[j].why && !strcmp(cs[j].why, "model 1"))
+                        mj = j;
+                    if (!strcmp(cs[j].text, builtin[q]))
+                        bj = j;
+                }
+                for (int j = 0; j < nc && f >= 0 && w < 0; j++)
+                    if (!cs[j].bad &&
+                        ic_compare(&cs[j].s, &cs[f].s, INFINITY, IC_COLL_EFFECT) != IC_CMP_FASTER)
+                        w = j;
+                outcome_t *r = &oc[si];
+                memset(r, 0, sizeof(*r));
+                r->c = c;
+                r->bytes = pt.total * pt.esz; /* the call's bytes, as the table counts them */
+                r->ncand = nc;
+                snprintf(r->builtin, sizeof(r->builtin), "%s", builtin[q]);
+                if (w >= 0) {
+                    snprintf(r->plan, sizeof(r->plan), "%s", cs[w].text);
+                    r->chosen = cs[w].s.median;
+                    r->best = cs[f].s.median;
+                    r->predicted = ic_point_predict(&pt, cs[w].text, &m);
+                }
+                r->t_builtin = bj >= 0 ? cs[bj].s.median : NAN;
+                r->t_model = mj >= 0 ? cs[mj].s.median : NAN;
+                for (int j = 0; j < nc; j++) {
+                    ic_rtable_row(ct);
+                    ic_rtable_str(ct, ic_coll_name(c));
+                    ic_rtable_num(ct, (double)r->bytes);
+                    ic_rtable_str(ct, cs[j].why);
+                    ic_rtable_str(ct, j == w ? "*" : "");
+                    ic_rtable_num(ct, cs[j].n);
+                    ic_rtable_num(ct, cs[j].s.median);
+                    ic_rtable_num(ct, ic_rel_spread(&cs[j].s) * 100);
+                    ic_rtable_num(ct, ic_point_predict(&pt, cs[j].text, &m));
+                    ic_rtable_num(ct, r->best > 0 ? cs[j].s.median / r->best : NAN);
+                    ic_rtable_str(ct, cs[j].bad ? "MISMATCH" : "ok");
+                    ic_rtable_str(ct, cs[j].text);
+                }
+                if (w >= 0) {
+                    ic_rtable_row(tt);
+                    ic_rtable_str(tt, ic_coll_name(c));
+                    ic_rtable_num(tt, (double)r->bytes);
+                    ic_rtable_num(tt, nc);
+                    ic_rtable_num(tt, r->chosen);
+                    ic_rtable_num(tt, r->predicted);
+                    ic_rtable_num(tt, r->chosen > 0 ? r->predicted / r->chosen : NAN);
+                    ic_rtable_num(tt, r->chosen / r->best);
+                    ic_rtable_num(tt, r->t_builtin / r->best);
+                    ic_rtable_num(tt, r->t_model / r->best);
+                    ic_rtable_str(tt, r->plan);
+                    ic_rtable_str(tt, r->builtin);
+                }
+            }
+            for (int j = 0; j < nc; j++)
+                free(cs[j].t);
+            ic_point_free(&pt);
+        }
+        if (b->rank == 0) {
+            /* the sizes that found a winner */
+            int n = 0;
+            for (int i = 0; i < npoint; i++)
+                if (oc[i].plan[0] && (n == 0 || oc[i].bytes > oc[n - 1].bytes))
+                    oc[n++] = oc[i];
+            const char *why = NULL;
+            if (add_rules(tb, oc, n, b->size, rpn, &why) != 0) {
+                fprintf(stderr, "intercom-tune: %s: cannot add a rule: %s\n", ic_coll_name(c),
+                        why ? why : "?");
+                rc = 1;
+            }
+        }
+    }
+    ic_bench_progress_end(b);
+    IC_Tuning_load(NULL);
+    if (b->rank == 0) {
+        FILE *f = fopen(out, "w");
+        int ok = f && ic_table_write(tb, f) == 0;
+        if (f)
+            ok &= fclose(f) == 0;
+        if (!ok) {
+            fprintf(stderr, "intercom-tune: cannot write %s\n", out);
+            rc = 1;
+        } else {
+            ic_report_headline(b->rep, "table",
+                               "wrote %s: %zu rules for %d ranks; use it with "
+                               "INTERCOM_TUNING_FILE=%s or IC_Tuning_load",
+                               out, ic_table_rule_count(tb), b->size, out);
+        }
+        ic_table_free(tb);
+    }
+    MPI_Bcast(&rc, 1, MPI_INT, 0, b->comm);
+    free(cs);
+    free(oc);
+    free(builtin);
+    free(sizes);
+    return rc;
+}
