@@ -409,7 +409,7 @@ int ic_bench_main(int argc0, char **argv0, const char *fixed)
      * MPI_Init, on every rank that was started. */
     for (int i = 1; i < argc0; i++) {
         if (!strcmp(argv0[i], "--help") || !strcmp(argv0[i], "-h") ||
-            (i == 1 && !fixed && !strcmp(argv0[i], "help"))) {
+            (i == 1 && !strcmp(argv0[i], "help"))) {
             usage(stdout, only);
             return 0;
         }

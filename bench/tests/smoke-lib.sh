@@ -49,17 +49,17 @@ fail() {
 run_bench() {
     np=$1
     shift
-    echo "+ mpirun -n $np intercom-bench $*"
+    echo "+ mpirun -n $np $(basename "$bench") $*"
     $timeout_cmd sh "$runner" --np "$np" "$bench" "$@" >"$out" 2>"$err"
     rc=$?
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-        fail "intercom-bench $* did not finish within $limit s"
+        fail "$(basename "$bench") $* did not finish within $limit s"
     fi
     if [ $rc -eq 77 ]; then
         echo "SKIP: no MPI launcher"
         exit 77
     fi
-    [ $rc -eq 0 ] || fail "intercom-bench $* exited with status $rc"
+    [ $rc -eq 0 ] || fail "$(basename "$bench") $* exited with status $rc"
 }
 
 # Rows of CSV table NAME (without its header line).
