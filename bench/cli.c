@@ -103,7 +103,8 @@ static const struct {
     {"--ops", "LIST", S_COLL | S_TUNE,
      "collectives to time (default all): bcast,reduce,allreduce,..."},
     {"--root", "RANK", S_COLL, "root of the rooted collectives (default 0)"},
-    {"--type", "T", S_COLL | S_TUNE, "element type int (default; double with --table2), long, float"},
+    {"--type", "T", S_COLL | S_TUNE,
+     "element type int (default; double with --table2), long, float"},
     {"--table2", NULL, S_COLL, "mitra-1995 Table 2: bcast and allreduce at 16 B..1 MiB"},
     {"--algorithms", NULL, S_COLL, "time every registered algorithm (IC_Set_algorithm)"},
     {"--block", "N", S_COLL,
@@ -131,21 +132,20 @@ static const char *prog = "intercom-bench"; /* in messages */
 static void usage(FILE *f, unsigned only)
 {
     if (only == S_TUNE)
-        fprintf(f,
-                "intercom-tune -- measure this machine and write InterCom's tuning table\n"
-                "\n"
-                "usage: mpirun -n P intercom-tune [-o FILE] [OPTIONS]\n"
-                "       intercom-tune --help | --version\n"
-                "\n"
-                "It fits alpha and beta (COMMS1 ping-pong between ranks 0 and P-1) and gamma\n"
-                "(MPI_Reduce_local), ranks every plan of each collective and size with the\n"
-                "cost model, measures the cheapest few, the cheapest on one line and the\n"
-                "built-in choice side by side (interleaved blocks of calls, medians of the\n"
-                "slowest rank's time, every result checked against the vendor's), and writes\n"
-                "the winners as rules for P ranks, with the fitted model in the header. The\n"
-                "report prints, per winner, the measured against the predicted time and the\n"
-                "built-in choice's regret. Under SimGrid's smpirun it tunes for the simulated\n"
-                "platform.\n");
+        fprintf(f, "intercom-tune -- measure this machine and write InterCom's tuning table\n"
+                   "\n"
+                   "usage: mpirun -n P intercom-tune [-o FILE] [OPTIONS]\n"
+                   "       intercom-tune --help | --version\n"
+                   "\n"
+                   "It fits alpha and beta (COMMS1 ping-pong between ranks 0 and P-1) and gamma\n"
+                   "(MPI_Reduce_local), ranks every plan of each collective and size with the\n"
+                   "cost model, measures the cheapest few, the cheapest on one line and the\n"
+                   "built-in choice side by side (interleaved blocks of calls, medians of the\n"
+                   "slowest rank's time, every result checked against the vendor's), and writes\n"
+                   "the winners as rules for P ranks, with the fitted model in the header. The\n"
+                   "report prints, per winner, the measured against the predicted time and the\n"
+                   "built-in choice's regret. Under SimGrid's smpirun it tunes for the simulated\n"
+                   "platform.\n");
     else
         fprintf(f, "intercom-bench -- communication benchmarks, and InterCom against the vendor "
                    "MPI\n"

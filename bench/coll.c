@@ -211,8 +211,8 @@ static double rel_iqr(const ic_stats_t *s)
     return ic_rel_spread(s) * 100;
 }
 
-static void coll_row(ic_rtable_t *t, const ic_point_t *pt, const result_t *r, int floor, double bound,
-                     double pred)
+static void coll_row(ic_rtable_t *t, const ic_point_t *pt, const result_t *r, int floor,
+                     double bound, double pred)
 {
     ic_rtable_row(t);
     ic_rtable_str(t, ic_coll_name(pt->c));

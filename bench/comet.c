@@ -67,8 +67,8 @@ static const char *const kernel_names[] = {"echo",    "exchange",   "bcast",   "
 typedef struct comet {
     ic_bench_t *b;
     MPI_Comm cart;
-    int r, c;         /* mesh rows and columns  */
-    int i, j;         /* this rank's position   */
+    int r, c;          /* mesh rows and columns  */
+    int i, j;          /* this rank's position   */
     ic_rtable_t *t;    /* rank 0                 */
     ic_rtable_t *fits; /* rank 0                 */
     size_t *sizes;

@@ -51,7 +51,7 @@ static int is_v(ic_coll_t c)
 
 /* Lay out a point of about `bytes` bytes; allocates the buffers. */
 void ic_point_setup(ic_bench_t *b, ic_point_t *pt, ic_coll_t c, size_t bytes, MPI_Datatype t,
-                        int root)
+                    int root)
 {
     memset(pt, 0, sizeof(*pt));
     pt->comm = b->comm;
@@ -272,7 +272,8 @@ double ic_point_predict(const ic_point_t *pt, const char *name, const ic_bench_m
  * MPI_Reduce_local; the rest derived as the library does for a
  * communicator across nodes, or within one (node).  Collective; the answer
  * is the same on every rank. */
-void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int node, ic_bench_model_t *m)
+void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int node,
+                        ic_bench_model_t *m)
 {
     double v[4] = {NAN, NAN, NAN, NAN};
     ic_bench_opts_t saved = b->o;
@@ -295,8 +296,8 @@ void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int 
                 ic_bench_pingpong_fit(sizes, ns, res.stats, 1, saved.nbps, saved.bps, &fit) >= 0;
             if (ok) {
                 ic_rtable_t *f = ic_bench_fit_table(b, "pingpong_fit",
-                                                   "Ping-pong between ranks 0 and p-1: alpha = "
-                                                   "t0, beta = 1/r_inf");
+                                                    "Ping-pong between ranks 0 and p-1: alpha = "
+                                                    "t0, beta = 1/r_inf");
                 ic_bench_pingpong_fit_rows(f, fit.nregions > 1 ? "summary" : "all", "  ", &fit);
             }
             if (ns > 0)
@@ -350,7 +351,6 @@ void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int 
     ic_cost_derive(&m->cost, node); /* as src/env.c */
     m->alpha_min = v[3];
 }
-
 
 int ic_bench_layout(const ic_bench_t *b, int *nodes, int *rpn)
 {

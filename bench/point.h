@@ -32,13 +32,13 @@ typedef struct ic_point {
     int p, rank, root;
     MPI_Datatype type;
     size_t esz;
-    size_t count; /* bcast / reduce / allreduce elements          */
-    size_t blk;   /* even block (elements)                         */
-    int *counts;  /* per-rank blocks (elements)                    */
-    int *displs;  /* packed displacements (elements)               */
-    size_t total; /* elements of the whole vector                  */
-    char *sbuf;   /* input (root pattern for bcast)                */
-    char *out[2]; /* vendor / InterCom outputs                      */
+    size_t count;                     /* bcast / reduce / allreduce elements          */
+    size_t blk;                       /* even block (elements)                         */
+    int *counts;                      /* per-rank blocks (elements)                    */
+    int *displs;                      /* packed displacements (elements)               */
+    size_t total;                     /* elements of the whole vector                  */
+    char *sbuf;                       /* input (root pattern for bcast)                */
+    char *out[2];                     /* vendor / InterCom outputs                      */
     size_t sbytes, rbytes, cmp_bytes; /* cmp_bytes: 0 where the result is undefined */
 } ic_point_t;
 

@@ -74,7 +74,7 @@ typedef struct outcome {
     size_t bytes;
     char plan[IC_PLAN_TEXT_MAX];    /* the winner */
     char builtin[IC_PLAN_TEXT_MAX]; /* the built-in choice */
-    double chosen, best; /* the winner's median, the fastest median */
+    double chosen, best;            /* the winner's median, the fastest median */
     double t_builtin, t_model, predicted;
     int ncand;
 } outcome_t;
@@ -107,12 +107,12 @@ static int add_cand(cand_t *cs, int n, const char *text, const char *why)
 }
 
 /* The candidates of point pt (rank 0; see the method above). */
-static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_model_t *m, int k, int nodes, int rpn,
-                      const char *builtin, cand_t *cs)
+static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_model_t *m, int k,
+                      int nodes, int rpn, const char *builtin, cand_t *cs)
 {
-    static const char *const model_why[] = {"model 1", "model 2", "model 3", "model 4",
-                                            "model 5", "model 6", "model 7", "model 8",
-                                            "model 9", "model 10", "model 11", "model 12",
+    static const char *const model_why[] = {"model 1",  "model 2",  "model 3",  "model 4",
+                                            "model 5",  "model 6",  "model 7",  "model 8",
+                                            "model 9",  "model 10", "model 11", "model 12",
                                             "model 13", "model 14", "model 15", "model 16"};
     ic_plan_t plans[16];
     double t[16];
@@ -124,8 +124,8 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
     ic_cost_derive(&node, 1);
     /* two levels as the library prices them: ranks of a node consecutive */
     int node_ranks = nodes > 1 && rpn >= 2 ? rpn : 0;
-    int n = 0, got = ic_choose_plans(&a, &m->cost, &node, node_ranks, elem, NULL, 0, k, plans, t,
-                                     NULL);
+    int n = 0,
+        got = ic_choose_plans(&a, &m->cost, &node, node_ranks, elem, NULL, 0, k, plans, t, NULL);
     char text[IC_PLAN_TEXT_MAX];
     for (int i = 0; i < got; i++) {
         bare_text(&plans[i], text, sizeof(text));
@@ -167,8 +167,8 @@ static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t
     memset(bad, 0, (size_t)nc * sizeof(int));
     for (int j = 0; j < nc; j++) {
         cs[j].n = 0;
-        cs[j].t = b->rank == 0 ? ic_bench_alloc(b, (size_t)rounds * (size_t)blk * sizeof(double))
-                               : NULL;
+        cs[j].t =
+            b->rank == 0 ? ic_bench_alloc(b, (size_t)rounds * (size_t)blk * sizeof(double)) : NULL;
     }
     for (int r = 0; r < rounds; r++) {
         for (int k = 0; k < nc; k++) {
@@ -251,8 +251,8 @@ static int add_rules(ic_table_t *tb, const outcome_t *o, int n, int p, int rpn, 
         r.ranks_lo = r.ranks_hi = p;
         r.ranks_per_node = rpn;
         r.bytes_lo = i == 0 ? 0 : (uint64_t)floor(sqrt((double)o[i - 1].bytes * o[i].bytes)) + 1;
-        r.bytes_hi = j == n - 1 ? IC_TABLE_OPEN
-                                : (uint64_t)floor(sqrt((double)o[j].bytes * o[j + 1].bytes));
+        r.bytes_hi =
+            j == n - 1 ? IC_TABLE_OPEN : (uint64_t)floor(sqrt((double)o[j].bytes * o[j + 1].bytes));
         if (o[i].c == IC_COLL_BARRIER) {
             r.bytes_lo = 0;
             r.bytes_hi = IC_TABLE_OPEN;
@@ -369,7 +369,8 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
         return 2;
     }
     int k = b->o.candidates > 0 ? b->o.candidates
-                                : b->o.quick ? TUNE_QUICK_CANDIDATES : TUNE_CANDIDATES;
+            : b->o.quick        ? TUNE_QUICK_CANDIDATES
+                                : TUNE_CANDIDATES;
     if (k > 16)
         k = 16;
     ic_bench_defaults(b, b->o.quick ? 0.15 : 0.5, b->o.quick ? 40 : 400, 1);

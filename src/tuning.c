@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static ic_table_t *table; /* the table in use, NULL: none */
+static ic_table_t *table;      /* the table in use, NULL: none */
 static ic_cost_params_t tuned; /* its measured model ... */
 static int tuned_level = -1;   /* ... of this level (0: across nodes, 1: within one), -1: none */
 static char table_path[1024];
