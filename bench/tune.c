@@ -19,8 +19,9 @@
  *      table.  The candidates of a point: the model's --candidates
  *      cheapest plans under the fitted figures (choose.h:
  *      ic_choose_plans, meshes and hybrids included), the cheapest plan
- *      on one line, and the built-in choice; each forced in turn with
- *      IC_Set_algorithm.
+ *      on one line, and the built-in choice (as it ran without a table,
+ *      and with the segment sizes the fitted model sets); each forced in
+ *      turn with IC_Set_algorithm.
  *   4. Measurement, rounds of: every candidate in turn (the order rotating
  *      from round to round) makes one untimed call, then a block of timed
  *      calls, each after a barrier; a call's time is that of its slowest
@@ -57,7 +58,7 @@
  * built-in choice. */
 #define TUNE_CANDIDATES 4
 #define TUNE_QUICK_CANDIDATES 3
-#define TUNE_MAX_CAND (16 + 2)
+#define TUNE_MAX_CAND (16 + 3)
 #define TUNE_ROUNDS 4 /* rounds of interleaved blocks per point */
 
 typedef struct cand {
@@ -135,6 +136,13 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
     if (ic_choose_plans(&a, &m->cost, &node, node_ranks, elem, line, 1, 1, plans, t, NULL) == 1) {
         bare_text(&plans[0], text, sizeof(text));
         n = add_cand(cs, n, text, "best 1-D");
+    }
+    /* the built-in plan with the segment sizes the fitted model sets, then
+     * as the library without a table ran it */
+    ic_plan_t bp;
+    if (ic_plan_parse(pt->c, builtin, &bp, NULL) == 0) {
+        bare_text(&bp, text, sizeof(text));
+        n = add_cand(cs, n, text, "built-in, refit");
     }
     n = add_cand(cs, n, builtin, "built-in");
     free(counts);

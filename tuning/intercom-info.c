@@ -27,6 +27,7 @@
 #include "table.h"
 #include "help.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,16 @@ static const struct {
      "order are candidates"},
     {"--noncommutative", NULL, C_TABLE,
      "a reduction with a non-commutative operation: rules whose OP is commutative do not match"},
+    {"--table", "FILE|auto", C_CHOOSE,
+     "decide as the library does under this tuning table (auto: the one it reads): a rule "
+     "first, the model in the gaps, with the table's measured alpha, beta, gamma unless "
+     "--alpha, --beta, --gamma are given; the source column names what decided"},
+    {"--candidates", "K", C_CHOOSE,
+     "with COLL and -n: list the model's K cheapest plans with their predicted times "
+     "(default 10)"},
+    {"-n", "COUNT", C_CHOOSE,
+     "with COLL: one call of COUNT elements (the whole vector, as for table) instead of the "
+     "sweep"},
     {"-n", "COUNT", C_SCHEDULE | C_PREDICT | C_TABLE,
      "elements of the whole vector (bcast, reduce, allreduce: the message; the others: p "
      "blocks of COUNT/p); the call's bytes are COUNT times --elem (default 0)"},
@@ -122,7 +133,7 @@ static void help(FILE *f)
                "\n"
                "usage: intercom-info list\n"
                "       intercom-info --algorithms COLL\n"
-               "       intercom-info choose [OPTIONS]\n"
+               "       intercom-info choose [COLL -n COUNT] [OPTIONS]\n"
                "       intercom-info schedule COLL PLAN -n COUNT [OPTIONS]\n"
                "       intercom-info predict COLL PLAN -n COUNT [OPTIONS]\n"
                "       intercom-info --check FILE\n"
@@ -136,11 +147,13 @@ static void help(FILE *f)
     ic_help_item(f, "--algorithms COLL",
                  "the names of COLL's registered algorithms (its 1-D plans), one per line: the "
                  "names INTERCOM_<OP>_ALGORITHM and IC_Set_algorithm accept besides mesh plans");
-    ic_help_item(f, "choose",
+    ic_help_item(f, "choose [COLL]",
                  "for each collective and message size (8 B to 16 MiB, x8), the plan the "
-                 "cost-model selector picks (1-D algorithms and mesh plans) and its predicted "
-                 "time in seconds: the decision the library makes at run time with the same "
-                 "parameters");
+                 "library picks (1-D algorithms and mesh plans), its predicted time in seconds "
+                 "and the source that decided (the model, or a tuning table's rule with "
+                 "--table): the decision the library makes at run time with the same "
+                 "parameters; with COLL and -n, that one call's candidates, cheapest first, "
+                 "each with its predicted time, then the decision");
     ic_help_item(f, "schedule COLL PLAN",
                  "print the schedule of plan PLAN for collective COLL: rounds of sends, "
                  "receives, reductions and copies per rank");
@@ -236,9 +249,47 @@ static int cmd_list(void)
     return 0;
 }
 
-static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute, const int *shape,
-                      int nshape, int q)
+/* The table of choose --table (NULL: none) and what it says. */
+typedef struct choose_table {
+    ic_table_t *t;
+    const char *path;
+    int rpn; /* the ranks per node rules are matched for (0: unknown) */
+} choose_table_t;
+
+/* The decision for the call a of `bytes` bytes: the table's rule, else
+ * the model; its source into src. */
+static int decide(const ic_coll_args_t *a, size_t bytes, const ic_cost_params_t *c,
+                  const ic_cost_params_t *node, int q, size_t elem, const int *shape, int nshape,
+                  const choose_table_t *tb, ic_plan_t *pl, double *t, char *src, size_t srclen)
 {
+    int line = tb->t ? ic_table_lookup(tb->t, a, bytes, tb->rpn, pl) : 0;
+    if (q < 2 || q >= a->size)
+        q = 0; /* one level */
+    if (line > 0) {
+        ic_model_t m = ic_model_of(c, elem), mn;
+        if (q) {
+            mn = ic_model_of(node, elem);
+            m.node = &mn;
+            m.node_ranks = q;
+        }
+        ic_plan_resolve(pl, a, &m);
+        *t = ic_plan_cost(pl, a, &m);
+        snprintf(src, srclen, "%s:%d", tb->path, line);
+        return 0;
+    }
+    snprintf(src, srclen, "model");
+    return ic_choose_plan(a, c, q ? node : NULL, q, elem, shape, nshape, pl, t, NULL);
+}
+
+static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute, const int *shape,
+                      int nshape, int q, const char *cname, size_t n, const choose_table_t *tb,
+                      int k)
+{
+    ic_coll_t only = IC_COLL_COUNT;
+    if (cname && ic_coll_find(cname, &only)) {
+        fprintf(stderr, "intercom-info: unknown collective '%s'\n", cname);
+        return 2;
+    }
     ic_cost_params_t node;
     ic_cost_defaults_node(&node);
     ic_cost_derive(&node, 1); /* as the library within a node */
@@ -249,7 +300,44 @@ static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute, cons
            "gamma=%.3g s/B element=%zu B overhead=%.3g s%s\n",
            p, c->alpha, c->beta, c->beta_x, c->x_min, c->gamma, elem, c->overhead,
            commute ? "" : " non-commutative op");
-    printf("%-22s %10s  %-40s %12s\n", "collective", "bytes", "plan", "predicted_s");
+    if (tb->t) {
+        printf("tuning table: %s, rules for ", tb->path);
+        printf(tb->rpn ? "%d ranks per node" : "any ranks per node (RPN any)", tb->rpn);
+        printf("\n");
+    }
+    if (cname) { /* one call: its candidates, then the decision */
+        ic_coll_args_t a;
+        make_args(&a, only, p, n, elem, 0, ic_coll_reduces(only) ? commute : 1, counts);
+        size_t bytes = only == IC_COLL_BARRIER
+                           ? 0
+                           : (a.counts ? ic_blocks_total(a.counts, p) : a.count) * elem;
+        ic_plan_t *pls = calloc((size_t)k, sizeof(ic_plan_t));
+        double *ts = calloc((size_t)k, sizeof(double));
+        long priced = 0;
+        int got = pls && ts ? ic_choose_plans(&a, c, q ? &node : NULL, q, elem, shape, nshape, k,
+                                              pls, ts, &priced)
+                            : 0;
+        printf("%s of %zu B: the model's %d cheapest of %ld plans priced\n", ic_coll_name(only),
+               bytes, got, priced);
+        printf("%4s %12s  %s\n", "rank", "predicted_s", "plan");
+        for (int i = 0; i < got; i++) {
+            char text[IC_PLAN_TEXT_MAX];
+            ic_plan_format(&pls[i], text, sizeof(text));
+            printf("%4d %12.4g  %s\n", i + 1, ts[i], text);
+        }
+        free(pls);
+        free(ts);
+        ic_plan_t pl;
+        double t = 0;
+        char text[IC_PLAN_TEXT_MAX] = "(none)", src[1100];
+        if (decide(&a, bytes, c, &node, q, elem, shape, nshape, tb, &pl, &t, src, sizeof(src)) ==
+            0)
+            ic_plan_format(&pl, text, sizeof(text));
+        printf("decision: %s (predicted %.4g s), decided by %s\n", text, t, src);
+        free(counts);
+        return 0;
+    }
+    printf("%-22s %10s  %-40s %12s  %s\n", "collective", "bytes", "plan", "predicted_s", "source");
     for (int ci = 0; ci < IC_COLL_COUNT; ci++) {
         ic_coll_t coll = (ic_coll_t)ci;
         for (size_t bytes = 8; bytes <= ((size_t)16 << 20); bytes *= 8) {
@@ -258,13 +346,17 @@ static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute, cons
                 break;
             ic_coll_args_t a;
             make_args(&a, coll, p, elems, elem, 0, ic_coll_reduces(coll) ? commute : 1, counts);
+            size_t call_bytes = coll == IC_COLL_BARRIER
+                                    ? 0
+                                    : (a.counts ? ic_blocks_total(a.counts, p) : a.count) * elem;
             double t = 0;
             ic_plan_t pl;
-            char text[IC_PLAN_TEXT_MAX] = "(none)";
-            if (ic_choose_plan(&a, c, q ? &node : NULL, q, elem, shape, nshape, &pl, &t, NULL) == 0)
+            char text[IC_PLAN_TEXT_MAX] = "(none)", src[1100];
+            if (decide(&a, call_bytes, c, &node, q, elem, shape, nshape, tb, &pl, &t, src,
+                       sizeof(src)) == 0)
                 ic_plan_format(&pl, text, sizeof(text));
-            printf("%-22s %10zu  %-40s %12.4g\n", ic_coll_name(coll),
-                   coll == IC_COLL_BARRIER ? (size_t)0 : bytes, text, t);
+            printf("%-22s %10zu  %-40s %12.4g  %s\n", ic_coll_name(coll),
+                   coll == IC_COLL_BARRIER ? (size_t)0 : bytes, text, t, src);
         }
     }
     free(counts);
@@ -500,7 +592,12 @@ int main(int argc, char **argv)
         char found[1024];
         const char *tp = ic_tuning_path(found, sizeof(found));
         printf("intercom-info (InterCom) %s\n", PACKAGE_VERSION);
-        printf("tuning table: %s\n", tp ? tp : "none (the model decides)");
+        printf("built with: MPI %s, compiler %s, hwloc %s\n", IC_BUILD_MPI, IC_BUILD_CC,
+               IC_BUILD_HWLOC);
+        printf("tuning table: %s%s\n", tp ? tp : "none (the model decides)",
+               !tp                                ? ""
+               : getenv("INTERCOM_TUNING_FILE") ? " (INTERCOM_TUNING_FILE)"
+                                                : " (the installed default)");
         return 0;
     }
     if (!strcmp(cmd, "--algorithms"))
@@ -521,6 +618,8 @@ int main(int argc, char **argv)
     ic_cost_defaults(&c);
     const char *pos[3] = {NULL, NULL, NULL};
     int npos = 0, x_min_set = 0, overhead_set = 0, shape[IC_PLAN_MAXDIMS], nshape = 0, q = 0;
+    int model_set = 0, k = 10, n_set = 0;
+    const char *table = NULL;
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
@@ -528,7 +627,8 @@ int main(int argc, char **argv)
             return 0;
         }
         if (o[0] != '-') {
-            if (!(cbit & (C_SCHEDULE | C_PREDICT | C_TABLE)) || npos == 2)
+            if (!(cbit & (C_CHOOSE | C_SCHEDULE | C_PREDICT | C_TABLE)) || npos == 2 ||
+                (cbit == C_CHOOSE && npos == 1))
                 return usage_error("unexpected argument '%s'", o);
             pos[npos++] = o;
             continue;
@@ -554,17 +654,21 @@ int main(int argc, char **argv)
         if (!strcmp(o, "-p"))
             p = atoi(v);
         else if (!strcmp(o, "-n"))
-            n = (size_t)strtoull(v, NULL, 10);
+            n = (size_t)strtoull(v, NULL, 10), n_set = 1;
+        else if (!strcmp(o, "--table"))
+            table = v;
+        else if (!strcmp(o, "--candidates"))
+            k = atoi(v);
         else if (!strcmp(o, "--root"))
             root = atoi(v);
         else if (!strcmp(o, "--rank"))
             rank = atoi(v);
         else if (!strcmp(o, "--alpha"))
-            c.alpha = atof(v);
+            c.alpha = atof(v), model_set |= 1;
         else if (!strcmp(o, "--beta"))
-            c.beta = atof(v);
+            c.beta = atof(v), model_set |= 2;
         else if (!strcmp(o, "--gamma"))
-            c.gamma = atof(v);
+            c.gamma = atof(v), model_set |= 4;
         else if (!strcmp(o, "--beta-x"))
             c.beta_x = atof(v);
         else if (!strcmp(o, "--x-min"))
@@ -592,6 +696,43 @@ int main(int argc, char **argv)
         fprintf(stderr, "intercom-info: need p >= 1, elem >= 1, 0 <= root < p\n");
         return 2;
     }
+    choose_table_t tb = {NULL, NULL, 0};
+    char found[1024];
+    if (cbit == C_CHOOSE && table) {
+        tb.path = table;
+        if (!strcmp(table, "auto") && !(tb.path = ic_tuning_path(found, sizeof(found))))
+            printf("no tuning table (INTERCOM_TUNING_FILE unset or none, no %s): the model "
+                   "decides\n",
+                   ic_tuning_default_path());
+        int rc = tb.path ? load_table(tb.path, stderr, &tb.t) : 0;
+        if (rc)
+            return rc;
+        if (tb.t) { /* its measured model, as the library (src/tuning.c) */
+            const ic_table_header_t *h = ic_table_header(tb.t);
+            /* rules for --ranks-per-node, else for the table's machine */
+            tb.rpn = q ? q : h->nodes == 1 ? p : h->ranks_per_node;
+            if (!isnan(h->alpha) && !(model_set & 1))
+                c.alpha = h->alpha;
+            if (!isnan(h->beta) && !(model_set & 2))
+                c.beta = h->beta;
+            if (!isnan(h->gamma) && !(model_set & 4))
+                c.gamma = h->gamma;
+            if (!isnan(h->overhead) && !overhead_set)
+                c.overhead = h->overhead, overhead_set = 1;
+            if (!isnan(h->beta_x) && c.beta_x <= 0)
+                c.beta_x = h->beta_x;
+            if (!isnan(h->x_min) && !x_min_set)
+                c.x_min = (size_t)h->x_min, x_min_set = 1;
+        }
+    }
+    if (cbit == C_CHOOSE && (npos == 1) != n_set) {
+        ic_table_free(tb.t);
+        return usage_error("%s", "choose takes COLL and -n COUNT together, or neither");
+    }
+    if (k < 1 || k > 1000) {
+        ic_table_free(tb.t);
+        return usage_error("%s", "--candidates must be 1..1000");
+    }
     ic_cost_params_t derived = c; /* as the library across nodes */
     ic_cost_derive(&derived, 0);
     if (c.beta_x <= 0)
@@ -610,7 +751,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "intercom-info: --mesh has %ld ranks, -p %d\n", sp, p);
             return 2;
         }
-        return cmd_choose(p, &c, elem, commute, nshape ? shape : NULL, nshape, q);
+        int rc = cmd_choose(p, &c, elem, commute, nshape ? shape : NULL, nshape, q,
+                            npos ? pos[0] : NULL, n, &tb, k);
+        ic_table_free(tb.t);
+        return rc;
     }
     if (cbit == C_TABLE)
         return npos >= 1 ? cmd_table(pos[0], pos[1], p, n, elem, q, commute)
