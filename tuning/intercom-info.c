@@ -330,8 +330,7 @@ static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute, cons
         ic_plan_t pl;
         double t = 0;
         char text[IC_PLAN_TEXT_MAX] = "(none)", src[1100];
-        if (decide(&a, bytes, c, &node, q, elem, shape, nshape, tb, &pl, &t, src, sizeof(src)) ==
-            0)
+        if (decide(&a, bytes, c, &node, q, elem, shape, nshape, tb, &pl, &t, src, sizeof(src)) == 0)
             ic_plan_format(&pl, text, sizeof(text));
         printf("decision: %s (predicted %.4g s), decided by %s\n", text, t, src);
         free(counts);
@@ -595,7 +594,7 @@ int main(int argc, char **argv)
         printf("built with: MPI %s, compiler %s, hwloc %s\n", IC_BUILD_MPI, IC_BUILD_CC,
                IC_BUILD_HWLOC);
         printf("tuning table: %s%s\n", tp ? tp : "none (the model decides)",
-               !tp                                ? ""
+               !tp                              ? ""
                : getenv("INTERCOM_TUNING_FILE") ? " (INTERCOM_TUNING_FILE)"
                                                 : " (the installed default)");
         return 0;
@@ -618,7 +617,7 @@ int main(int argc, char **argv)
     ic_cost_defaults(&c);
     const char *pos[3] = {NULL, NULL, NULL};
     int npos = 0, x_min_set = 0, overhead_set = 0, shape[IC_PLAN_MAXDIMS], nshape = 0, q = 0;
-    int model_set = 0, k = 10, n_set = 0;
+    int model_set = 0, ncand = 10, n_set = 0;
     const char *table = NULL;
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i];
@@ -658,7 +657,7 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--table"))
             table = v;
         else if (!strcmp(o, "--candidates"))
-            k = atoi(v);
+            ncand = atoi(v);
         else if (!strcmp(o, "--root"))
             root = atoi(v);
         else if (!strcmp(o, "--rank"))
@@ -729,7 +728,7 @@ int main(int argc, char **argv)
         ic_table_free(tb.t);
         return usage_error("%s", "choose takes COLL and -n COUNT together, or neither");
     }
-    if (k < 1 || k > 1000) {
+    if (ncand < 1 || ncand > 1000) {
         ic_table_free(tb.t);
         return usage_error("%s", "--candidates must be 1..1000");
     }
@@ -752,7 +751,7 @@ int main(int argc, char **argv)
             return 2;
         }
         int rc = cmd_choose(p, &c, elem, commute, nshape ? shape : NULL, nshape, q,
-                            npos ? pos[0] : NULL, n, &tb, k);
+                            npos ? pos[0] : NULL, n, &tb, ncand);
         ic_table_free(tb.t);
         return rc;
     }

@@ -88,11 +88,33 @@ grep -Eq '^bcast +1200 +6 +mst$' "$work/out" || fail "table, every collective: $
 ./intercom-info table "$work/good.tbl" --alpha 1 >/dev/null 2>&1
 [ $? -eq 2 ] || fail "table accepted an option of choose"
 
+# choose decides as the library under a table: the rule, else the table's model
+cat >"$work/choose.tbl" <<'EOF2'
+intercom-tuning 1
+alpha: 0.005
+bcast 4 any 0-2K any binary_tree
+EOF2
+./intercom-info choose -p 4 --table "$work/choose.tbl" >"$work/out" 2>&1 || fail "choose --table: exit status $?"
+grep -q 'alpha=0.005 ' "$work/out" || fail "choose --table: not the table's alpha: $(head -n 2 "$work/out")"
+grep -Eq "^bcast +8 +binary_tree(\([0-9]+\))? .* $work/choose.tbl:3\$" "$work/out" || fail "choose --table: bcast 8 B not the rule's: $(cat "$work/out")"
+grep -Eq '^bcast +32768 .* model$' "$work/out" || fail "choose --table: bcast 32 KiB not the model's: $(cat "$work/out")"
+./intercom-info choose -p 4 --table "$work/choose.tbl" --alpha 1e-6 >"$work/out" 2>&1
+grep -q 'alpha=1e-06 ' "$work/out" || fail "choose --table --alpha: the option does not win"
+./intercom-info choose bcast -n 1024 -p 4 --table "$work/choose.tbl" --candidates 3 >"$work/out" 2>&1 ||
+    fail "choose COLL -n: exit status $?"
+[ "$(grep -Ec '^ +[123] +[0-9.e-]+ +[a-z0-9]' "$work/out")" -eq 3 ] || fail "choose COLL -n: not 3 candidates: $(cat "$work/out")"
+grep -Eq "^decision: binary_tree(\([0-9]+\))? .*decided by $work/choose.tbl:3\$" "$work/out" || fail "choose COLL -n: $(cat "$work/out")"
+./intercom-info choose bcast -p 4 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "choose COLL without -n: exit status not 2"
+
 # the example of README.md's "Tuning tables" is a clean table
 readme=${IC_SRCDIR:-${srcdir:-..}}/README.md
 if [ -f "$readme" ]; then
-    awk '/^### Tuning tables/ { in_sec = 1 } in_sec && /^```/ { if (block) exit; block = 1; next }
-         block { print }' "$readme" >"$work/readme.tbl"
+    # the section's first code block that is a table
+    awk '/^### Tuning tables/ { in_sec = 1 }
+         in_sec && /^```/ { if (block && text ~ /\nintercom-tuning 1\n/) { printf "%s", text; exit }
+                            block = !block; text = "\n"; next }
+         block { text = text $0 "\n" }' "$readme" | sed 1d >"$work/readme.tbl"
     grep -q '^intercom-tuning 1$' "$work/readme.tbl" || fail "no example table in $readme"
     ./intercom-info --check "$work/readme.tbl" >"$work/out" 2>&1 ||
         fail "README.md's example table: $(cat "$work/out")"
