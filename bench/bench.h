@@ -47,11 +47,12 @@ typedef struct ic_bench_opts {
     /* coll */
     const char *ops; /* --ops LIST                                      */
     int table2, algorithms, root, selector_fit;
-    double settle;    /* --settle S: idle time before each timed call       */
-    double spread;    /* --spread PCT: repeat a point until both medians are
-                         known to within PCT % (0: IC_COLL_SPREAD)           */
-    int block;        /* --block N: calls per turn of a library (0, 1: one) */
-    const char *type; /* --type int|double|float|char                    */
+    const char *tuned; /* --tuned FILE: also the automatic choice under that table */
+    double settle;     /* --settle S: idle time before each timed call       */
+    double spread;     /* --spread PCT: repeat a point until both medians are
+                          known to within PCT % (0: IC_COLL_SPREAD)           */
+    int block;         /* --block N: calls per turn of a library (0, 1: one) */
+    const char *type;  /* --type int|double|float|char                    */
     /* tune */
     const char *output; /* -o FILE                                          */
     int quick;          /* --quick                                          */

@@ -106,7 +106,12 @@ static const struct {
     {"--type", "T", S_COLL | S_TUNE,
      "element type int (default; double with --table2), long, float"},
     {"--table2", NULL, S_COLL, "mitra-1995 Table 2: bcast and allreduce at 16 B..1 MiB"},
-    {"--algorithms", NULL, S_COLL, "time every registered algorithm (IC_Set_algorithm)"},
+    {"--algorithms", NULL, S_COLL,
+     "time every registered algorithm (IC_Set_algorithm), and report each point's regret: "
+     "the automatic choice's time over the fastest variant's"},
+    {"--tuned", "FILE", S_COLL,
+     "also time the automatic choice under the tuning table FILE (IC_Tuning_load), side by "
+     "side with the choice without it, and report both regrets"},
     {"--block", "N", S_COLL,
      "the two libraries take turns every N calls (default 1): each runs in its own steady "
      "state on rate-limited links"},
@@ -359,6 +364,8 @@ static int parse(int argc, char **argv, unsigned cmd, ic_bench_opts_t *o, int ra
             o->table2 = 1;
         else if (!strcmp(a, "--algorithms"))
             o->algorithms = 1;
+        else if (!strcmp(a, "--tuned"))
+            o->tuned = v;
         else if (!strcmp(a, "--selector-fit"))
             o->selector_fit = 1;
         else if (!strcmp(a, "-o"))

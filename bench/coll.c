@@ -57,6 +57,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { TAG_BARRIER_CHECK = 301 };
 
@@ -357,6 +358,34 @@ static void ratio_figure(ic_bench_t *b, figure_t *f, const size_t *sizes, int ns
     b->failures += ic_plot_finish(pl) != 0;
 }
 
+/* ------------------------------------------------------------ regret */
+
+/* How close a choice came to the fastest variant over the points. */
+typedef struct regret {
+    int n, within110, over150;
+    double max;
+} regret_t;
+
+static void regret_add(regret_t *r, double x)
+{
+    if (isnan(x))
+        return;
+    r->n++;
+    r->within110 += x <= 1.10;
+    r->over150 += x > 1.5;
+    r->max = x > r->max ? x : r->max;
+}
+
+static void regret_headline(ic_bench_t *b, const char *key, const char *what, const regret_t *r)
+{
+    if (r->n == 0)
+        return;
+    ic_report_headline(b->rep, key,
+                       "regret of %s: within 1.10 of the fastest at %d of %d points (%.0f %%), "
+                       "above 1.5 at %d, at most %.2f",
+                       what, r->within110, r->n, 100.0 * r->within110 / r->n, r->over150, r->max);
+}
+
 /* ------------------------------------------------------------ driver */
 
 static void table2(ic_bench_t *b, const double *ratio_bcast, const double *ratio_allreduce,
@@ -503,6 +532,31 @@ int ic_bench_coll(ic_bench_t *b)
         t2v = ic_bench_alloc(b, 2 * (size_t)ns * sizeof(double));
         t2i = ic_bench_alloc(b, 2 * (size_t)ns * sizeof(double));
     }
+    ic_rtable_t *rt = NULL;
+    regret_t rg[2];
+    memset(rg, 0, sizeof(rg));
+    if (b->o.tuned) { /* every rank can read the table, or the run stops here */
+        int ok = access(b->o.tuned, R_OK) == 0, all_ok = 0;
+        MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, b->comm);
+        if (!all_ok) {
+            if (b->rank == 0)
+                fprintf(stderr, "intercom-bench coll: --tuned %s: not readable on every rank\n",
+                        b->o.tuned);
+            free(sizes);
+            return 2;
+        }
+    }
+    if (b->rank == 0 && (b->o.algorithms || b->o.tuned)) {
+        rt = ic_report_table(b->rep, "regret",
+                             "Regret: each choice's time over the fastest variant measured at "
+                             "that point (1.00: it was the fastest)");
+        ic_rtable_col(rt, "op", NULL, IC_COL_STR, NULL);
+        ic_rtable_col(rt, "bytes", NULL, IC_COL_INT, NULL);
+        ic_rtable_col(rt, "best", NULL, IC_COL_SEC, NULL);
+        ic_rtable_col(rt, "auto", "auto/best", IC_COL_NUM, "%.2f");
+        ic_rtable_col(rt, "tuned", "tuned/best", IC_COL_NUM, "%.2f");
+        ic_rtable_col(rt, "fastest", NULL, IC_COL_STR, NULL);
+    }
     figure_t fig;
     memset(&fig, 0, sizeof(fig));
     int npoints = 0, done = 0;
@@ -522,20 +576,36 @@ int ic_bench_coll(ic_bench_t *b)
                                                         : ic_time_floor(c, b->size, n, m.alpha_min,
                                                                         m.cost.beta, m.cost.gamma);
             ic_bench_progress(b, "[coll] %s %.0f B (%d/%d)", ic_coll_name(c), n, ++done, npoints);
-            for (int a = -1; a < nalg; a++) {
-                /* --algorithms: the automatic choice, then each one forced */
+            /* regret (--algorithms, --tuned): each variant's time over the best */
+            double t_best = INFINITY, t_auto = NAN, t_tuned = NAN;
+            char best_alg[sizeof(((result_t *)0)->alg)] = "-";
+            for (int a = b->o.tuned ? -2 : -1; a < nalg; a++) {
+                /* --tuned: the automatic choice under that table; then the
+                 * automatic choice; --algorithms: each one forced */
                 const char *force = a < 0 ? NULL : IC_Algorithm_name(id, a);
-                if (nalg)
+                if (nalg || b->o.tuned)
                     IC_Set_algorithm(id, force);
+                if (a == -2 && IC_Tuning_load(b->o.tuned) != MPI_SUCCESS)
+                    continue; /* reported by the library; checked before the loop */
                 result_t res;
                 memset(&res, 0, sizeof(res));
                 measure(b, &pt, &res);
+                if (a == -2)
+                    IC_Tuning_load(NULL);
                 if (b->rank != 0)
                     continue;
                 char label[80];
                 double pred = ic_point_predict(&pt, res.alg, &m);
-                if (nalg && !force && strlen(res.alg) + 8 < sizeof(res.alg))
-                    strcat(res.alg, " (auto)");
+                if ((nalg || b->o.tuned) && !force && strlen(res.alg) + 8 < sizeof(res.alg))
+                    strcat(res.alg, a == -2 ? " (tuned)" : " (auto)");
+                if (a == -2)
+                    t_tuned = res.i.median;
+                else if (a == -1)
+                    t_auto = res.i.median;
+                if (res.i.median < t_best && !res.mismatch) {
+                    t_best = res.i.median;
+                    memcpy(best_alg, res.alg, sizeof(best_alg));
+                }
                 /* the plan that ran may add its parameter: "pipeline(4096)" */
                 size_t fl = force ? strlen(force) : 0;
                 if (force && (strncmp(res.alg, force, fl) != 0 ||
@@ -573,8 +643,19 @@ int ic_bench_coll(ic_bench_t *b)
                     }
                 }
             }
-            if (nalg)
+            if (nalg || b->o.tuned)
                 IC_Set_algorithm(id, NULL);
+            if (b->rank == 0 && rt) {
+                ic_rtable_row(rt);
+                ic_rtable_str(rt, ic_coll_name(c));
+                ic_rtable_num(rt, n);
+                ic_rtable_num(rt, t_best);
+                ic_rtable_num(rt, t_auto / t_best);
+                ic_rtable_num(rt, t_tuned / t_best);
+                ic_rtable_str(rt, best_alg);
+                regret_add(&rg[0], t_auto / t_best);
+                regret_add(&rg[1], t_tuned / t_best);
+            }
             ic_point_free(&pt);
         }
         if (b->rank == 0 && b->o.plot && c != IC_COLL_BARRIER)
@@ -587,6 +668,11 @@ int ic_bench_coll(ic_bench_t *b)
         fig.ns = 0;
     }
     ic_bench_progress_end(b);
+    if (b->rank == 0 && rt) {
+        regret_headline(b, "regret_auto", "the automatic choice", &rg[0]);
+        if (b->o.tuned)
+            regret_headline(b, "regret_tuned", "the choice under --tuned", &rg[1]);
+    }
     if (b->rank == 0) {
         coll_summary(b, st, ops, nops, per, &all);
         if (b->o.plot)

@@ -7,7 +7,9 @@
 #     4 ranks;
 #   - under INTERCOM_TUNING_FILE=that table, intercom-bench coll runs the
 #     plan intercom-tune chose for every collective and size (segment
-#     sizes aside: the library sets them for each call).
+#     sizes aside: the library sets them for each call);
+#   - intercom-bench coll --tuned times the choice under the table beside
+#     the one without it and reports both regrets.
 # Never looks at times.
 . "${srcdir:-.}/bench/tests/smoke-lib.sh"
 
@@ -66,4 +68,14 @@ if ! cmp -s "$work/want.s" "$work/got.s"; then
     cat "$work/got.s"
     fail "the library under the tuned table did not run the plans intercom-tune chose"
 fi
+# coll --tuned: the choice under the table beside the one without, and their regrets
+run_bench 4 coll --csv --tuned "$tbl" --ops allreduce,bcast --sizes 4K,256K --reps 2 --warmup 1
+expect_all coll check ok
+expect_rows regret 4
+[ "$(csv_col coll algorithm | grep -c ' (tuned)$')" -eq 4 ] || fail "--tuned: not one tuned row per point"
+expect_positive regret tuned
+expect_positive regret auto
+grep -q "^# regret_tuned: regret of the choice under --tuned: within 1.10" "$out" ||
+    fail "--tuned: no regret headline"
+
 echo "PASS: intercom-tune wrote a table the library obeys ($(grep -c '^[a-z_]* *4 ' "$tbl") rules)"
