@@ -65,7 +65,8 @@ typedef struct cand {
     char text[IC_PLAN_TEXT_MAX];
     const char *why; /* "model 1", "1-D", "built-in", ... */
     double *t;       /* rank 0: the slowest rank's times */
-    int n, bad;
+    int n, bad;      /* bad: results that differed from the vendor's, or errors */
+    int other;       /* turns in which another plan ran (it could not serve the call) */
     ic_stats_t s;
 } cand_t;
 
@@ -93,6 +94,22 @@ static void bare_text(const ic_plan_t *pl, char *buf, size_t len)
     for (int t = 0; t < IC_PLAN_MAXDIMS; t++)
         q.step[t].param = 0;
     ic_plan_format(&q, buf, len);
+}
+
+/* Whether the plan that ran (IC_Last_algorithm) is the candidate forced,
+ * segment sizes aside: a forced plan that cannot serve a call is replaced
+ * by the automatic choice (with a warning), and would be timed under a
+ * false name. */
+static int ran_as_forced(ic_coll_t c, const char *forced)
+{
+    ic_plan_t a, b;
+    char ta[IC_PLAN_TEXT_MAX], tb[IC_PLAN_TEXT_MAX];
+    if (ic_plan_parse(c, forced, &a, NULL) != 0 ||
+        ic_plan_parse(c, IC_Last_algorithm((IC_Coll)c), &b, NULL) != 0)
+        return 0;
+    bare_text(&a, ta, sizeof(ta));
+    bare_text(&b, tb, sizeof(tb));
+    return !strcmp(ta, tb);
 }
 
 static int add_cand(cand_t *cs, int n, const char *text, const char *why)
@@ -171,8 +188,8 @@ static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t
     int blk = (reps + rounds - 1) / rounds;
     double *t = ic_bench_alloc(b, (size_t)blk * sizeof(double));
     double *tmax = ic_bench_alloc(b, (size_t)blk * sizeof(double));
-    int *bad = ic_bench_alloc(b, (size_t)nc * sizeof(int));
-    memset(bad, 0, (size_t)nc * sizeof(int));
+    int *bad = ic_bench_alloc(b, 2 * (size_t)nc * sizeof(int)), *other = bad + nc;
+    memset(bad, 0, 2 * (size_t)nc * sizeof(int));
     for (int j = 0; j < nc; j++) {
         cs[j].n = 0;
         cs[j].t =
@@ -184,6 +201,7 @@ static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t
             IC_Set_algorithm(id, cs[j].text);
             int e0 = errors;
             ic_point_timed(pt, IC_LIB_IC, &errors, 0); /* untimed: the turn's first call */
+            other[j] += !ran_as_forced(pt->c, cs[j].text);
             for (int i = 0; i < blk; i++)
                 t[i] = ic_point_timed(pt, IC_LIB_IC, &errors, b->o.settle);
             bad[j] += errors != e0 ||
@@ -196,11 +214,12 @@ static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t
         }
     }
     IC_Set_algorithm(id, NULL);
-    int *gbad = ic_bench_alloc(b, (size_t)nc * sizeof(int));
-    MPI_Reduce(bad, gbad, nc, MPI_INT, MPI_SUM, 0, pt->comm);
+    int *gbad = ic_bench_alloc(b, 2 * (size_t)nc * sizeof(int));
+    MPI_Reduce(bad, gbad, 2 * nc, MPI_INT, MPI_SUM, 0, pt->comm);
     if (b->rank == 0)
         for (int j = 0; j < nc; j++) {
             cs[j].bad = gbad[j];
+            cs[j].other = gbad[nc + j];
             ic_stats(cs[j].t, cs[j].n, &cs[j].s);
         }
     free(gbad);
@@ -478,7 +497,7 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
                 int f = -1, w = -1, mj = -1, bj = -1;
                 for (int j = 0; j < nc; j++) {
                     b->failures += cs[j].bad != 0;
-                    if (!cs[j].bad && (f < 0 || cs[j].s.median < cs[f].s.median))
+                    if (!cs[j].bad && !cs[j].other && (f < 0 || cs[j].s.median < cs[f].s.median))
                         f = j;
                     if (cs[j].why && !strcmp(cs[j].why, "model 1"))
                         mj = j;
@@ -486,7 +505,7 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
                         bj = j;
                 }
                 for (int j = 0; j < nc && f >= 0 && w < 0; j++)
-                    if (!cs[j].bad &&
+                    if (!cs[j].bad && !cs[j].other &&
                         ic_compare(&cs[j].s, &cs[f].s, INFINITY, IC_COLL_EFFECT) != IC_CMP_FASTER)
                         w = j;
                 outcome_t *r = &oc[si];
@@ -514,7 +533,7 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
                     ic_rtable_num(ct, ic_rel_spread(&cs[j].s) * 100);
                     ic_rtable_num(ct, ic_point_predict(&pt, cs[j].text, &m));
                     ic_rtable_num(ct, r->best > 0 ? cs[j].s.median / r->best : NAN);
-                    ic_rtable_str(ct, cs[j].bad ? "MISMATCH" : "ok");
+                    ic_rtable_str(ct, cs[j].bad ? "MISMATCH" : cs[j].other ? "unusable" : "ok");
                     ic_rtable_str(ct, cs[j].text);
                 }
                 if (w >= 0) {
