@@ -142,15 +142,15 @@ static void usage(FILE *f, unsigned only)
                    "usage: mpirun -n P intercom-tune [-o FILE] [OPTIONS]\n"
                    "       intercom-tune --help | --version\n"
                    "\n"
-                   "It fits alpha and beta (COMMS1 ping-pong between ranks 0 and P-1) and gamma\n"
-                   "(MPI_Reduce_local), ranks every plan of each collective and size with the\n"
-                   "cost model, measures the cheapest few, the cheapest on one line and the\n"
-                   "built-in choice side by side (interleaved blocks of calls, medians of the\n"
-                   "slowest rank's time, every result checked against the vendor's), and writes\n"
-                   "the winners as rules for P ranks, with the fitted model in the header. The\n"
-                   "report prints, per winner, the measured against the predicted time and the\n"
-                   "built-in choice's regret. Under SimGrid's smpirun it tunes for the simulated\n"
-                   "platform.\n");
+                   "It fits alpha and beta (COMMS1 ping-pong between ranks 0 and P-1), the\n"
+                   "exchange terms (COMMS2 between the same ranks) and gamma (MPI_Reduce_local),\n"
+                   "ranks every plan of each collective and size with the cost model, measures\n"
+                   "the cheapest few, the cheapest on one line and the built-in choice side by\n"
+                   "side (interleaved blocks of calls, medians of the slowest rank's time, every\n"
+                   "result checked against the vendor's), and writes the winners as rules for P\n"
+                   "ranks, with the fitted model in the header. The report prints, per winner,\n"
+                   "the measured against the predicted time and the built-in choice's regret.\n"
+                   "Under SimGrid's smpirun it tunes for the simulated platform.\n");
     else
         fprintf(f, "intercom-bench -- communication benchmarks, and InterCom against the vendor "
                    "MPI\n"
@@ -185,7 +185,7 @@ static void usage(FILE *f, unsigned only)
         ic_help_item(f, left, text);
     }
     if (only == S_TUNE)
-        fprintf(f, "\nDefault: every collective at 8 B..4 MiB (x4), about 0.5 s per point. BYTES\n"
+        fprintf(f, "\nDefault: every collective at 8 B..4 MiB (x2), about 0.5 s per point. BYTES\n"
                    "accept K, M, G suffixes (powers of 1024). A progress line appears on stderr\n"
                    "when it is a terminal.\n"
                    "Exit status: 0, 1 when a result differed from the vendor's or the table could\n"
@@ -193,7 +193,7 @@ static void usage(FILE *f, unsigned only)
     else
         fprintf(f, "\nDefault lengths: pingpong, exchange 1 B..4 MiB (x2); loggp 16 B, 1 KiB, "
                    "10000 B, 64 KiB,\n256 KiB, 1 MiB; comet 0..16 KiB (x4); coll 8 B..2 MiB (x8); "
-                   "tune 8 B..4 MiB (x4).\nBYTES accept K, M, G suffixes (powers of 1024). A "
+                   "tune 8 B..4 MiB (x2).\nBYTES accept K, M, G suffixes (powers of 1024). A "
                    "progress line appears on\nstderr when it is a terminal.\n"
                    "Exit status: 0, 1 when a verification failed (or a figure could not be "
                    "drawn),\n2 for a usage error.\n");

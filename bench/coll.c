@@ -466,7 +466,7 @@ int ic_bench_coll(ic_bench_t *b)
      * floor, see coll_table. */
     int one = ic_bench_one_node(b), floor = !one && b->size > 1;
     ic_bench_model_t m;
-    ic_bench_fit_model(b, type, max_bytes, one, &m);
+    ic_bench_fit_model(b, type, max_bytes, one, 0, &m);
     if (b->o.selector_fit && !isnan(m.cost.alpha)) {
         char v[32];
         snprintf(v, sizeof(v), "%.9g", m.cost.alpha);
@@ -579,9 +579,24 @@ int ic_bench_coll(ic_bench_t *b)
             /* regret (--algorithms, --tuned): each variant's time over the best */
             double t_best = INFINITY, t_auto = NAN, t_tuned = NAN;
             char best_alg[sizeof(((result_t *)0)->alg)] = "-";
-            for (int a = b->o.tuned ? -2 : -1; a < nalg; a++) {
-                /* --tuned: the automatic choice under that table; then the
-                 * automatic choice; --algorithms: each one forced */
+            int nvar = nalg + 1 + (b->o.tuned != NULL);
+            if (nvar > 1) {
+                /* Several variants of one point are compared with each other:
+                 * the first would otherwise meet the machine as the previous
+                 * point left it (queues, a shaper's bucket, pages first
+                 * touched) and pay for it.  Untimed calls of both libraries
+                 * settle the point first. */
+                int errors = 0;
+                for (int w = 0; w < 2 * (b->o.warmup > 2 ? b->o.warmup : 2); w++)
+                    for (int lib = 0; lib < 2; lib++)
+                        ic_point_timed(&pt, lib, &errors, b->o.settle);
+            }
+            for (int var = 0; var < nvar; var++) {
+                /* the automatic choice; --tuned: the automatic choice under
+                 * that table; --algorithms: each one forced */
+                int a = var == 0                 ? -1
+                        : b->o.tuned && var == 1 ? -2
+                                                 : var - 1 - (b->o.tuned != NULL);
                 const char *force = a < 0 ? NULL : IC_Algorithm_name(id, a);
                 if (nalg || b->o.tuned)
                     IC_Set_algorithm(id, force);

@@ -272,10 +272,49 @@ double ic_point_predict(const ic_point_t *pt, const char *name, const ic_bench_m
  * MPI_Reduce_local; the rest derived as the library does for a
  * communicator across nodes, or within one (node).  Collective; the answer
  * is the same on every rank. */
-void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int node,
+/* beta_x and x_min (cost.h) from the ping-pong's and the exchange's
+ * medians on the same lengths (rank 0): x_min is the shortest length from
+ * which on every exchange is more than IC_EXCHANGE_SLOW times the
+ * ping-pong's time (the links stop carrying both directions at full
+ * rate); beta_x the time per byte and direction of those exchanges (a
+ * Hockney fit, at least beta).  No such length: 0 and beta (full duplex
+ * throughout). */
+#define IC_EXCHANGE_SLOW 1.25
+static void exchange_terms(const size_t *sizes, int ns, const ic_stats_t *pp, const ic_stats_t *x,
+                           double beta, double *beta_x, double *x_min)
+{
+    int from = ns;
+    while (from > 0 && x[from - 1].median > IC_EXCHANGE_SLOW * pp[from - 1].median)
+        from--;
+    *beta_x = beta;
+    *x_min = 0;
+    if (from == ns)
+        return;
+    *x_min = (double)sizes[from];
+    double *n = calloc((size_t)(ns - from), sizeof(double));
+    double *t = calloc((size_t)(ns - from), sizeof(double));
+    ic_hockney_t h;
+    if (n && t) {
+        for (int i = from; i < ns; i++) {
+            n[i - from] = (double)sizes[i];
+            t[i - from] = x[i].median;
+        }
+        if (ns - from >= 2 && ic_hockney_fit(n, t, ns - from, &h) == 0 && h.r_inf > 0 &&
+            !isinf(h.r_inf))
+            *beta_x = 1.0 / h.r_inf;
+        else
+            *beta_x = x[ns - 1].median / (double)sizes[ns - 1];
+    }
+    if (*beta_x < beta)
+        *beta_x = beta;
+    free(n);
+    free(t);
+}
+
+void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int node, int exchange,
                         ic_bench_model_t *m)
 {
-    double v[4] = {NAN, NAN, NAN, NAN};
+    double v[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
     ic_bench_opts_t saved = b->o;
     b->o.budget = 0.05;
     b->o.max_reps = 200;
@@ -287,8 +326,10 @@ void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int 
         size_t *sizes;
         size_t top = max_bytes < 65536 ? 65536 : max_bytes > (4u << 20) ? 4u << 20 : max_bytes;
         int ns = ic_bench_sizes(b, 1, top, 4, &sizes);
-        ic_pp_result_t res;
-        ic_bench_pingpong_sweep(b, b->comm, 0, b->size - 1, sizes, ns, 0, "coll: ping-pong", &res);
+        ic_pp_result_t res, xres;
+        ic_bench_pingpong_sweep(b, b->comm, 0, b->size - 1, sizes, ns, 0, "ping-pong", &res);
+        if (exchange)
+            ic_bench_pingpong_sweep(b, b->comm, 0, b->size - 1, sizes, ns, 1, "exchange", &xres);
         ic_pp_fit_t fit;
         if (b->rank == 0) {
             b->failures += res.failures;
@@ -315,6 +356,11 @@ void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int 
                                "finite): alpha = t(%zu B), beta = t(%zu B) / %zu B",
                                sizes[0], sizes[ns - 1], sizes[ns - 1]);
             }
+            if (exchange && ns > 0) {
+                b->failures += xres.failures;
+                exchange_terms(sizes, ns, res.stats, xres.stats, v[1], &v[4], &v[5]);
+                free(xres.stats);
+            }
             free(res.stats);
         }
         free(sizes);
@@ -340,7 +386,7 @@ void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int 
         free(x);
         free(y);
     }
-    MPI_Bcast(v, 4, MPI_DOUBLE, 0, b->comm);
+    MPI_Bcast(v, 6, MPI_DOUBLE, 0, b->comm);
     if (node)
         ic_cost_defaults_node(&m->cost);
     else
@@ -350,6 +396,11 @@ void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int 
     m->cost.gamma = v[2];
     ic_cost_derive(&m->cost, node); /* as src/env.c */
     m->alpha_min = v[3];
+    m->exchange = exchange && !isnan(v[4]);
+    if (m->exchange) {
+        m->cost.beta_x = v[4];
+        m->cost.x_min = (size_t)v[5];
+    }
 }
 
 int ic_bench_layout(const ic_bench_t *b, int *nodes, int *rpn)

@@ -50,6 +50,7 @@ typedef struct ic_point {
 typedef struct ic_bench_model {
     ic_cost_params_t cost;
     double alpha_min;
+    int exchange; /* beta_x, x_min measured (COMMS2), not derived */
 } ic_bench_model_t;
 
 /* --type NAME (int, long, float, double; NULL: int): 0, or -1. */
@@ -79,11 +80,15 @@ static inline int ic_bench_one_node(const ic_bench_t *b)
 }
 
 /* alpha, beta from a ping-pong fit between ranks 0 and p-1 (up to
- * max_bytes, at least 64 KiB); gamma from MPI_Reduce_local of type; the
- * rest derived as the library does for a communicator across nodes, or
- * within one (node).  The fit goes to the report on rank 0 as table
- * "pingpong_fit".  Collective; the answer is the same on every rank. */
-void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int node,
+ * max_bytes, at least 64 KiB); gamma from MPI_Reduce_local of type; with
+ * `exchange` also beta_x and x_min from a COMMS2 exchange between the same
+ * ranks on the same lengths (the first length from which every exchange
+ * takes over 1.25 times the ping-pong's time, and the time per byte and
+ * direction beyond it); the rest derived as the library does for a
+ * communicator across nodes, or within one (node).  The fit goes to the
+ * report on rank 0 as table "pingpong_fit".  Collective; the answer is the
+ * same on every rank. */
+void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int node, int exchange,
                         ic_bench_model_t *m);
 
 /* The point as the selector sees it: *a (counts[] needs p entries; a

@@ -6,8 +6,10 @@
  *
  * Method.
  *   1. The model: alpha and beta from a COMMS1 ping-pong between ranks 0
- *      and p-1, gamma from MPI_Reduce_local, the rest derived from them as
- *      the library does (point.h: ic_bench_fit_model).
+ *      and p-1, beta_x and x_min (exchanges both ways at once) from a
+ *      COMMS2 exchange between the same ranks, gamma from
+ *      MPI_Reduce_local, the rest derived from them as the library does
+ *      (point.h: ic_bench_fit_model).
  *   2. The built-in choice of every point: one call with automatic
  *      selection and no table at all (INTERCOM_TUNING_FILE=none, set
  *      before the first InterCom call), its plan read back with
@@ -241,6 +243,12 @@ static void header(ic_bench_t *b, ic_table_t *tb, const ic_bench_model_t *m, int
     ic_table_set(tb, "beta", v, &why);
     snprintf(v, sizeof(v), "%.6g", m->cost.gamma);
     ic_table_set(tb, "gamma", v, &why);
+    if (m->exchange) { /* measured; otherwise the library derives them too */
+        snprintf(v, sizeof(v), "%.6g", m->cost.beta_x);
+        ic_table_set(tb, "beta-x", v, &why);
+        snprintf(v, sizeof(v), "%zu", m->cost.x_min);
+        ic_table_set(tb, "x-min", v, &why);
+    }
     snprintf(v, sizeof(v), "%d", nodes);
     ic_table_set(tb, "nodes", v, &why);
     if (rpn > 0) {
@@ -402,7 +410,7 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
         k = 16;
     ic_bench_defaults(b, b->o.quick ? 0.15 : 0.5, b->o.quick ? 40 : 400, 1);
     size_t *sizes;
-    int ns = ic_bench_sizes(b, 8, b->o.quick ? 1u << 20 : 4u << 20, b->o.quick ? 8 : 4, &sizes);
+    int ns = ic_bench_sizes(b, 8, b->o.quick ? 1u << 20 : 4u << 20, b->o.quick ? 8 : 2, &sizes);
     size_t max_bytes = 0;
     for (int i = 0; i < ns; i++)
         max_bytes = sizes[i] > max_bytes ? sizes[i] : max_bytes;
@@ -412,7 +420,7 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
     int nodes = 1, rpn = 0;
     int one = ic_bench_layout(b, &nodes, &rpn);
     ic_bench_model_t m;
-    ic_bench_fit_model(b, type, max_bytes, one, &m);
+    ic_bench_fit_model(b, type, max_bytes, one, 1, &m);
 
     /* the built-in choice of every point (no table: see main) */
     int npts = 0;
@@ -441,6 +449,10 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
         ic_report_info_num(b->rep, "alpha", m.cost.alpha, "s");
         ic_report_info_num(b->rep, "beta", m.cost.beta, "s/B");
         ic_report_info_num(b->rep, "gamma", m.cost.gamma, "s/B");
+        if (m.exchange) {
+            ic_report_info_num(b->rep, "beta_x", m.cost.beta_x, "s/B");
+            ic_report_info(b->rep, "x_min", "%zu B", m.cost.x_min);
+        }
         if (rpn > 0)
             ic_report_info(b->rep, "layout", "%d node(s), %d ranks per node", nodes, rpn);
         else
