@@ -76,8 +76,8 @@ static const struct {
      "a short run: bcast, reduce, allreduce, allgather, reduce_scatter_block at 8 B..1 MiB (x8), "
      "3 model candidates, fewer repetitions (under two minutes at p = 4 on one node)"},
     {"--candidates", "K", S_TUNE,
-     "measure the model's K cheapest plans (default 4, --quick 3; at most 16), besides the "
-     "cheapest on one line and the built-in choice"},
+     "measure the model's K cheapest plans (default 4, --quick 3; at most 16), besides "
+     "every algorithm on one line (--quick: the cheapest) and the built-in choice"},
     {"--plot", "PREFIX", S_ALL & ~S_TUNE, "also draw figures PREFIX-*.png and .svg with gnuplot"},
     {"--sizes", "LIST", S_ALL, "message lengths, e.g. 16,1K,64K,1M (overrides --min/--max)"},
     {"--min", "BYTES", S_ALL, "shortest message of the sweep (default: the subcommand's, below)"},
@@ -145,7 +145,7 @@ static void usage(FILE *f, unsigned only)
                    "It fits alpha and beta (COMMS1 ping-pong between ranks 0 and P-1), the\n"
                    "exchange terms (COMMS2 between the same ranks) and gamma (MPI_Reduce_local),\n"
                    "ranks every plan of each collective and size with the cost model, measures\n"
-                   "the cheapest few, the cheapest on one line and the built-in choice side by\n"
+                   "the cheapest few, the algorithms on one line and the built-in choice side by\n"
                    "side (interleaved blocks of calls, medians of the slowest rank's time, every\n"
                    "result checked against the vendor's), and writes the winners as rules for P\n"
                    "ranks, with the fitted model in the header. The report prints, per winner,\n"

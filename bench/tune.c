@@ -20,8 +20,9 @@
  *      plan forced without them exactly as it will under the written
  *      table.  The candidates of a point: the model's --candidates
  *      cheapest plans under the fitted figures (choose.h:
- *      ic_choose_plans, meshes and hybrids included), the cheapest plan
- *      on one line, and the built-in choice (as it ran without a table,
+ *      ic_choose_plans, meshes and hybrids included), every registered
+ *      algorithm that can serve the call on one line (--quick: the
+ *      cheapest), and the built-in choice (as it ran without a table,
  *      and with the segment sizes the fitted model sets); each forced in
  *      turn with IC_Set_algorithm.
  *   4. Measurement, rounds of: every candidate in turn (the order rotating
@@ -56,12 +57,12 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Candidates per point: --candidates, plus the cheapest 1-D plan and the
- * built-in choice. */
+/* Candidates per point: --candidates, plus the 1-D plans and the built-in
+ * choice. */
 #define TUNE_CANDIDATES 4
 #define TUNE_QUICK_CANDIDATES 3
-#define TUNE_MAX_CAND (16 + 3)
-#define TUNE_ROUNDS 4 /* rounds of interleaved blocks per point */
+#define TUNE_MAX_CAND (16 + 16 + 2) /* model, 1-D, built-in */
+#define TUNE_ROUNDS 4               /* rounds of interleaved blocks per point */
 
 typedef struct cand {
     char text[IC_PLAN_TEXT_MAX];
@@ -128,7 +129,7 @@ static int add_cand(cand_t *cs, int n, const char *text, const char *why)
 
 /* The candidates of point pt (rank 0; see the method above). */
 static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_model_t *m, int k,
-                      int nodes, int rpn, const char *builtin, cand_t *cs)
+                      int all_1d, int nodes, int rpn, const char *builtin, cand_t *cs)
 {
     static const char *const model_why[] = {"model 1",  "model 2",  "model 3",  "model 4",
                                             "model 5",  "model 6",  "model 7",  "model 8",
@@ -151,10 +152,16 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
         bare_text(&plans[i], text, sizeof(text));
         n = add_cand(cs, n, text, model_why[i]);
     }
+    /* on one line: every registered algorithm that can serve the call
+     * (a handful; the model's order among them is the least reliable,
+     * protocol switches and the operating system's queues being outside
+     * it), or with --quick the model's cheapest one */
     int line[1] = {pt->p};
-    if (ic_choose_plans(&a, &m->cost, &node, node_ranks, elem, line, 1, 1, plans, t, NULL) == 1) {
-        bare_text(&plans[0], text, sizeof(text));
-        n = add_cand(cs, n, text, "best 1-D");
+    int n1 = ic_choose_plans(&a, &m->cost, &node, node_ranks, elem, line, 1, all_1d ? 16 : 1, plans,
+                             t, NULL);
+    for (int i = 0; i < n1; i++) {
+        bare_text(&plans[i], text, sizeof(text));
+        n = add_cand(cs, n, text, "1-D");
     }
     /* the built-in plan with the segment sizes the fitted model sets, then
      * as the library without a table ran it */
@@ -458,9 +465,9 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
         else
             ic_report_info(b->rep, "layout", "%d nodes, uneven ranks per node", nodes);
         ic_report_info(b->rep, "candidates",
-                       "the model's %d cheapest plans, the cheapest on one line, the built-in "
+                       "the model's %d cheapest plans, %s on one line, the built-in "
                        "choice",
-                       k);
+                       k, b->o.quick ? "the cheapest" : "every algorithm");
         ic_report_note(b->rep,
                        "times: median of the slowest rank's time over interleaved blocks of "
                        "calls; the winner is the first candidate in the model's order that "
@@ -496,7 +503,7 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
             memset(cs, 0, TUNE_MAX_CAND * sizeof(cand_t));
             int nc = 0;
             if (b->rank == 0)
-                nc = candidates(b, &pt, &m, k, nodes, rpn, builtin[q], cs);
+                nc = candidates(b, &pt, &m, k, !b->o.quick, nodes, rpn, builtin[q], cs);
             MPI_Bcast(&nc, 1, MPI_INT, 0, b->comm);
             for (int j = 0; j < nc; j++)
                 MPI_Bcast(cs[j].text, IC_PLAN_TEXT_MAX, MPI_CHAR, 0, b->comm);
