@@ -111,6 +111,19 @@ int ic_bench_names(const ic_bench_t *b, const char *list, const char *const *nam
     return k;
 }
 
+int ic_bench_colls(const ic_bench_t *b, const char *list, ic_coll_t *ops)
+{
+    const char *names[IC_COLL_COUNT];
+    int idx[IC_COLL_COUNT], n;
+    for (int c = 0; c < IC_COLL_COUNT; c++)
+        names[c] = ic_coll_name((ic_coll_t)c);
+    if ((n = ic_bench_names(b, list, names, IC_COLL_COUNT, idx, "operation")) < 0)
+        return -1;
+    for (int k = 0; k < n; k++)
+        ops[k] = (ic_coll_t)idx[k];
+    return n;
+}
+
 int ic_bench_reps(const ic_bench_t *b, double t)
 {
     if (b->o.reps > 0)

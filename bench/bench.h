@@ -123,6 +123,10 @@ int ic_bench_peer(const ic_bench_t *b, const char *cmd);
 int ic_bench_names(const ic_bench_t *b, const char *list, const char *const *names, int n, int *out,
                    const char *what);
 
+/* --ops LIST as collectives into ops (IC_COLL_COUNT entries): the count,
+ * or -1 after a message on rank 0. */
+int ic_bench_colls(const ic_bench_t *b, const char *list, ic_coll_t *ops);
+
 /* Repetitions for a point whose one repetition takes about t seconds
  * (the same t must be given on every rank that uses the answer). */
 int ic_bench_reps(const ic_bench_t *b, double t);

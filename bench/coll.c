@@ -430,15 +430,8 @@ int ic_bench_coll(ic_bench_t *b)
     } else if (!b->o.ops) {
         for (nops = 0; nops < IC_COLL_COUNT; nops++)
             ops[nops] = (ic_coll_t)nops;
-    } else {
-        const char *names[IC_COLL_COUNT];
-        int idx[IC_COLL_COUNT];
-        for (int c = 0; c < IC_COLL_COUNT; c++)
-            names[c] = ic_coll_name((ic_coll_t)c);
-        if ((nops = ic_bench_names(b, b->o.ops, names, IC_COLL_COUNT, idx, "operation")) < 0)
-            return 2;
-        for (int k = 0; k < nops; k++)
-            ops[k] = (ic_coll_t)idx[k];
+    } else if ((nops = ic_bench_colls(b, b->o.ops, ops)) < 0) {
+        return 2;
     }
     if (b->o.root >= b->size) {
         if (b->rank == 0)

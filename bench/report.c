@@ -176,6 +176,12 @@ ic_rtable_t *ic_report_table(ic_report_t *r, const char *name, const char *title
     return t;
 }
 
+void ic_rtable_cols(ic_rtable_t *t, const ic_col_spec_t *cols, int n)
+{
+    for (int i = 0; i < n; i++)
+        ic_rtable_col(t, cols[i].key, cols[i].head, cols[i].kind, cols[i].fmt);
+}
+
 void ic_rtable_col(ic_rtable_t *t, const char *key, const char *head, int kind, const char *fmt)
 {
     t->cols = xrealloc(t->cols, (size_t)(t->ncols + 1) * sizeof(*t->cols));

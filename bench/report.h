@@ -65,6 +65,13 @@ ic_rtable_t *ic_report_table(ic_report_t *r, const char *name, const char *title
  * with IC_COL_DETAIL or'ed in), printf format for IC_COL_NUM (NULL =
  * "%.4g"). */
 void ic_rtable_col(ic_rtable_t *t, const char *key, const char *head, int kind, const char *fmt);
+/* Columns from a list (a table's columns as data). */
+typedef struct ic_col_spec {
+    const char *key, *head;
+    int kind;
+    const char *fmt;
+} ic_col_spec_t;
+void ic_rtable_cols(ic_rtable_t *t, const ic_col_spec_t *cols, int n);
 /* Append a row; then set its cells in column order (missing cells stay
  * empty). */
 void ic_rtable_row(ic_rtable_t *t);

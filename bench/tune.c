@@ -338,44 +338,34 @@ static int load_header(ic_bench_t *b, const ic_bench_model_t *m, int nodes, int 
 
 /* ----------------------------------------------------------- driver */
 
-static ic_rtable_t *tuned_table(ic_bench_t *b)
-{
-    ic_rtable_t *t =
-        ic_report_table(b->rep, "tuned",
-                        "Winners: the measured fastest candidate per collective and size, "
-                        "against its prediction and the built-in choice");
-    ic_rtable_col(t, "op", NULL, IC_COL_STR, NULL);
-    ic_rtable_col(t, "bytes", NULL, IC_COL_INT, NULL);
-    ic_rtable_col(t, "cands", NULL, IC_COL_INT, NULL);
-    ic_rtable_col(t, "measured", NULL, IC_COL_SEC, NULL);
-    ic_rtable_col(t, "predicted", NULL, IC_COL_SEC, NULL);
-    ic_rtable_col(t, "pred_over_meas", "pred/meas", IC_COL_NUM, "%.2f");
-    ic_rtable_col(t, "regret", "tuned/best", IC_COL_NUM, "%.2f");
-    ic_rtable_col(t, "builtin_regret", "built-in/best", IC_COL_NUM, "%.2f");
-    ic_rtable_col(t, "model_regret", "model1/best", IC_COL_NUM, "%.2f");
-    ic_rtable_col(t, "plan", NULL, IC_COL_STR, NULL);
-    ic_rtable_col(t, "builtin", "built-in", IC_COL_STR, NULL);
-    return t;
-}
-
-static ic_rtable_t *cand_table(ic_bench_t *b)
-{
-    ic_rtable_t *t = ic_report_table(b->rep, "candidates",
-                                     "Every candidate measured: median of the slowest rank's "
-                                     "time, spread, the cost model's prediction");
-    ic_rtable_col(t, "op", NULL, IC_COL_STR, NULL);
-    ic_rtable_col(t, "bytes", NULL, IC_COL_INT, NULL);
-    ic_rtable_col(t, "why", NULL, IC_COL_STR, NULL);
-    ic_rtable_col(t, "won", NULL, IC_COL_STR, NULL);
-    ic_rtable_col(t, "reps", NULL, IC_COL_INT, NULL);
-    ic_rtable_col(t, "median", NULL, IC_COL_SEC, NULL);
-    ic_rtable_col(t, "iqr", "iqr%", IC_COL_NUM, "%.0f");
-    ic_rtable_col(t, "predicted", NULL, IC_COL_SEC, NULL);
-    ic_rtable_col(t, "over_best", "/best", IC_COL_NUM, "%.2f");
-    ic_rtable_col(t, "check", NULL, IC_COL_STR, NULL);
-    ic_rtable_col(t, "plan", NULL, IC_COL_STR, NULL);
-    return t;
-}
+/* The report's two tables (report.h: ic_rtable_cols). */
+static const ic_col_spec_t tuned_cols[] = {
+    {"op", NULL, IC_COL_STR, NULL},
+    {"bytes", NULL, IC_COL_INT, NULL},
+    {"cands", NULL, IC_COL_INT, NULL},
+    {"measured", NULL, IC_COL_SEC, NULL},
+    {"predicted", NULL, IC_COL_SEC, NULL},
+    {"pred_over_meas", "pred/meas", IC_COL_NUM, "%.2f"},
+    {"regret", "tuned/best", IC_COL_NUM, "%.2f"},
+    {"builtin_regret", "built-in/best", IC_COL_NUM, "%.2f"},
+    {"model_regret", "model1/best", IC_COL_NUM, "%.2f"},
+    {"plan", NULL, IC_COL_STR, NULL},
+    {"builtin", "built-in", IC_COL_STR, NULL},
+};
+static const ic_col_spec_t cand_cols[] = {
+    {"op", NULL, IC_COL_STR, NULL},
+    {"bytes", NULL, IC_COL_INT, NULL},
+    {"why", NULL, IC_COL_STR, NULL},
+    {"won", NULL, IC_COL_STR, NULL},
+    {"reps", NULL, IC_COL_INT, NULL},
+    {"median", NULL, IC_COL_SEC, NULL},
+    {"iqr", "iqr%", IC_COL_NUM, "%.0f"},
+    {"predicted", NULL, IC_COL_SEC, NULL},
+    {"over_best", "/best", IC_COL_NUM, "%.2f"},
+    {"check", NULL, IC_COL_STR, NULL},
+    {"plan", NULL, IC_COL_STR, NULL},
+};
+#define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 int ic_bench_tune(ic_bench_t *b, const char *made_by)
 {
@@ -390,14 +380,8 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
         return 2;
     }
     if (b->o.ops) {
-        const char *names[IC_COLL_COUNT];
-        int idx[IC_COLL_COUNT];
-        for (int c = 0; c < IC_COLL_COUNT; c++)
-            names[c] = ic_coll_name((ic_coll_t)c);
-        if ((nops = ic_bench_names(b, b->o.ops, names, IC_COLL_COUNT, idx, "operation")) < 0)
+        if ((nops = ic_bench_colls(b, b->o.ops, ops)) < 0)
             return 2;
-        for (int k = 0; k < nops; k++)
-            ops[k] = (ic_coll_t)idx[k];
     } else if (b->o.quick) {
         nops = (int)(sizeof(quick_ops) / sizeof(quick_ops[0]));
         memcpy(ops, quick_ops, sizeof(quick_ops));
@@ -478,8 +462,14 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
                        "the model's favourite under the fitted figures; predicted: the cost "
                        "model with the fitted figures",
                        IC_COLL_EFFECT * 100);
-        tt = tuned_table(b);
-        ct = cand_table(b);
+        tt = ic_report_table(b->rep, "tuned",
+                             "Winners: the chosen candidate per collective and size, against "
+                             "its prediction, the fastest and the built-in choice");
+        ic_rtable_cols(tt, tuned_cols, NCOLS(tuned_cols));
+        ct = ic_report_table(b->rep, "candidates",
+                             "Every candidate measured: median of the slowest rank's time, "
+                             "spread, the cost model's prediction");
+        ic_rtable_cols(ct, cand_cols, NCOLS(cand_cols));
         tb = ic_table_new(out);
         if (!tb) {
             fprintf(stderr, "intercom-tune: out of memory\n");
