@@ -26,7 +26,6 @@
 #include "ic_internal.h"
 #include "table.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,33 +51,29 @@ static int env_set(const char *name)
     return v && *v;
 }
 
-/* The measured model of table t (ic_tuning_params): into tuned, its level
- * into tuned_level (-1 when t measured neither alpha nor beta). */
+/* The measured model of table t (ic_tuning_params; table.h:
+ * ic_table_model): into tuned, its level into tuned_level (-1 when t
+ * measured neither alpha nor beta).  INTERCOM_ variables keep their
+ * terms. */
 static void take_params(const ic_table_t *t)
 {
-    const ic_table_header_t *h = ic_table_header(t);
-    tuned_level = -1;
-    if (isnan(h->alpha) && isnan(h->beta))
+    static const struct {
+        const char *var;
+        unsigned bit;
+    } vars[] = {
+        {"INTERCOM_ALPHA", IC_KEEP_ALPHA},          {"INTERCOM_BETA", IC_KEEP_BETA},
+        {"INTERCOM_GAMMA", IC_KEEP_GAMMA},          {"INTERCOM_OVERHEAD", IC_KEEP_OVERHEAD},
+        {"INTERCOM_BETA_EXCHANGE", IC_KEEP_BETA_X}, {"INTERCOM_EXCHANGE_MIN", IC_KEEP_X_MIN}};
+    unsigned keep = 0;
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+        if (env_set(vars[i].var))
+            keep |= vars[i].bit;
+    tuned_level = ic_table_level(t);
+    if (tuned_level < 0)
         return;
-    int level = h->nodes == 1;
     const ic_env_t *e = ic_env();
-    ic_cost_params_t c = level ? e->cost_node : e->cost;
-    if (!isnan(h->alpha) && !env_set("INTERCOM_ALPHA"))
-        c.alpha = h->alpha;
-    if (!isnan(h->beta) && !env_set("INTERCOM_BETA"))
-        c.beta = h->beta;
-    if (!isnan(h->gamma) && !env_set("INTERCOM_GAMMA"))
-        c.gamma = h->gamma;
-    ic_cost_params_t d = c; /* the terms that follow from alpha and beta */
-    ic_cost_derive(&d, level);
-    if (!env_set("INTERCOM_OVERHEAD"))
-        c.overhead = !isnan(h->overhead) ? h->overhead : d.overhead;
-    if (!env_set("INTERCOM_BETA_EXCHANGE"))
-        c.beta_x = !isnan(h->beta_x) ? h->beta_x : d.beta_x;
-    if (!env_set("INTERCOM_EXCHANGE_MIN"))
-        c.x_min = !isnan(h->x_min) ? (size_t)h->x_min : d.x_min;
-    tuned = c;
-    tuned_level = level;
+    tuned = tuned_level ? e->cost_node : e->cost;
+    ic_table_model(t, keep, &tuned);
 }
 
 const ic_cost_params_t *ic_tuning_params(const ic_cost_params_t *base)

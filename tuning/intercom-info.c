@@ -663,11 +663,11 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--rank"))
             rank = atoi(v);
         else if (!strcmp(o, "--alpha"))
-            c.alpha = atof(v), model_set |= 1;
+            c.alpha = atof(v), model_set |= IC_KEEP_ALPHA;
         else if (!strcmp(o, "--beta"))
-            c.beta = atof(v), model_set |= 2;
+            c.beta = atof(v), model_set |= IC_KEEP_BETA;
         else if (!strcmp(o, "--gamma"))
-            c.gamma = atof(v), model_set |= 4;
+            c.gamma = atof(v), model_set |= IC_KEEP_GAMMA;
         else if (!strcmp(o, "--beta-x"))
             c.beta_x = atof(v);
         else if (!strcmp(o, "--x-min"))
@@ -706,22 +706,16 @@ int main(int argc, char **argv)
         int rc = tb.path ? load_table(tb.path, stderr, &tb.t) : 0;
         if (rc)
             return rc;
-        if (tb.t) { /* its measured model, as the library (src/tuning.c) */
+        if (tb.t) { /* its measured model, as the library (table.h: ic_table_model) */
             const ic_table_header_t *h = ic_table_header(tb.t);
             /* rules for --ranks-per-node, else for the table's machine */
             tb.rpn = q ? q : h->nodes == 1 ? p : h->ranks_per_node;
-            if (!isnan(h->alpha) && !(model_set & 1))
-                c.alpha = h->alpha;
-            if (!isnan(h->beta) && !(model_set & 2))
-                c.beta = h->beta;
-            if (!isnan(h->gamma) && !(model_set & 4))
-                c.gamma = h->gamma;
-            if (!isnan(h->overhead) && !overhead_set)
-                c.overhead = h->overhead, overhead_set = 1;
-            if (!isnan(h->beta_x) && c.beta_x <= 0)
-                c.beta_x = h->beta_x;
-            if (!isnan(h->x_min) && !x_min_set)
-                c.x_min = (size_t)h->x_min, x_min_set = 1;
+            unsigned keep = model_set | (overhead_set ? IC_KEEP_OVERHEAD : 0) |
+                            (c.beta_x > 0 ? IC_KEEP_BETA_X : 0) | (x_min_set ? IC_KEEP_X_MIN : 0);
+            if (ic_table_level(tb.t) >= 0) {
+                ic_table_model(tb.t, keep, &c);
+                overhead_set = x_min_set = 1; /* set now: not derived again below */
+            }
         }
     }
     if (cbit == C_CHOOSE && (npos == 1) != n_set) {

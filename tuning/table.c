@@ -1028,6 +1028,36 @@ const ic_table_header_t *ic_table_header(const ic_table_t *t)
     return &t->hdr;
 }
 
+int ic_table_level(const ic_table_t *t)
+{
+    const ic_table_header_t *h = ic_table_header(t);
+    if (isnan(h->alpha) && isnan(h->beta))
+        return -1;
+    return h->nodes == 1;
+}
+
+void ic_table_model(const ic_table_t *t, unsigned keep, ic_cost_params_t *c)
+{
+    const ic_table_header_t *h = ic_table_header(t);
+    int level = ic_table_level(t);
+    if (level < 0)
+        return;
+    if (!isnan(h->alpha) && !(keep & IC_KEEP_ALPHA))
+        c->alpha = h->alpha;
+    if (!isnan(h->beta) && !(keep & IC_KEEP_BETA))
+        c->beta = h->beta;
+    if (!isnan(h->gamma) && !(keep & IC_KEEP_GAMMA))
+        c->gamma = h->gamma;
+    ic_cost_params_t d = *c; /* the terms that follow from alpha and beta */
+    ic_cost_derive(&d, level);
+    if (!(keep & IC_KEEP_OVERHEAD))
+        c->overhead = !isnan(h->overhead) ? h->overhead : d.overhead;
+    if (!(keep & IC_KEEP_BETA_X))
+        c->beta_x = !isnan(h->beta_x) ? h->beta_x : d.beta_x;
+    if (!(keep & IC_KEEP_X_MIN))
+        c->x_min = !isnan(h->x_min) ? (size_t)h->x_min : d.x_min;
+}
+
 size_t ic_table_header_count(const ic_table_t *t)
 {
     return t->nkv;

@@ -33,6 +33,7 @@
 #define IC_TABLE_H
 
 #include "algorithms.h"
+#include "cost.h"
 #include "plan.h"
 
 #include <stddef.h>
@@ -172,6 +173,25 @@ const char *ic_table_name(const ic_table_t *t);
 size_t ic_table_rule_count(const ic_table_t *t);
 const ic_table_rule_t *ic_table_rule(const ic_table_t *t, size_t i);
 const ic_table_header_t *ic_table_header(const ic_table_t *t);
+
+/* The model a table measured (README.md, "The table's model"), one rule
+ * for the library and the tools.  Returns the level its figures describe
+ * (0: links across nodes, 1: within a node, from its `nodes`), or -1 when
+ * its header has neither alpha nor beta (c untouched).  Otherwise c, the
+ * caller's parameters of that level, takes the header's alpha, beta and
+ * gamma, and its overhead, beta-x and x-min or else what ic_cost_derive
+ * gives for the new alpha and beta; a term whose bit is set in `keep`
+ * (IC_KEEP_*: the user set it) stays as it is. */
+enum {
+    IC_KEEP_ALPHA = 1,
+    IC_KEEP_BETA = 2,
+    IC_KEEP_GAMMA = 4,
+    IC_KEEP_OVERHEAD = 8,
+    IC_KEEP_BETA_X = 16,
+    IC_KEEP_X_MIN = 32
+};
+int ic_table_level(const ic_table_t *t);
+void ic_table_model(const ic_table_t *t, unsigned keep, ic_cost_params_t *c);
 size_t ic_table_header_count(const ic_table_t *t);
 /* Entry i of the header in file order: 0, or -1 when i is out of range. */
 int ic_table_header_entry(const ic_table_t *t, size_t i, const char **key, const char **value);
