@@ -196,6 +196,7 @@ void *ic_bench_alloc(const ic_bench_t *b, size_t bytes)
     return p;
 }
 
+#ifndef SMPI_H /* simulated ranks share no real machine */
 /* The machine's boot id: ranks that share it share the machine's cores
  * even when MPI sees them as separate nodes (an emulated cluster). */
 static void machine_id(char *id, size_t size)
@@ -233,6 +234,7 @@ static int ranks_per_machine(ic_bench_t *b)
     free(all);
     return most;
 }
+#endif
 
 void ic_bench_describe(ic_bench_t *b)
 {

@@ -32,9 +32,12 @@
  *      schedule built before its first timed call, and slow drifts of the
  *      machine hit all candidates alike.  Every call's result is compared
  *      byte for byte with the vendor's; a candidate that differs is
- *      reported as a failure and never chosen.  The winner: the first
- *      candidate in the model's order whose median is within 3 % of the
- *      lowest (rank 0 decides; the table is its file).
+ *      reported as a failure and never chosen.  Candidates whose
+ *      medians' 95 % intervals come within 3 % of the fastest's, when an
+ *      interval is wider than that, get more rounds among themselves (at
+ *      most twice as many again).  The winner: the first candidate in the
+ *      model's order whose median is within 3 % of the lowest (rank 0
+ *      decides; the table is its file).
  *   5. The table: for each collective, consecutive sizes with the same
  *      winner are one rule, which reaches half way (geometrically) to the
  *      next measured size; the first starts at 0 bytes, the last is open.
@@ -64,6 +67,7 @@
 #define TUNE_QUICK_CANDIDATES 3
 #define TUNE_MAX_CAND (16 + 16 + 2) /* model, 1-D, built-in */
 #define TUNE_ROUNDS 4               /* rounds of interleaved blocks per point */
+#define TUNE_EXTRA 2                /* more sets of rounds for near-ties, at most */
 
 typedef struct cand {
     char text[IC_PLAN_TEXT_MAX];
@@ -176,7 +180,79 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
     return n;
 }
 
-/* Time the candidates of pt; every rank.  ref: the vendor's result. */
+/* The fastest usable candidate (rank 0), or -1. */
+static int fastest(const cand_t *cs, int nc)
+{
+    int f = -1;
+    for (int j = 0; j < nc; j++)
+        if (!cs[j].bad && !cs[j].other && (f < 0 || cs[j].s.median < cs[f].s.median))
+            f = j;
+    return f;
+}
+
+/* Near-ties (rank 0): in[j] = 1 for the usable candidates whose median's
+ * 95 % interval reaches within IC_COLL_EFFECT of the fastest's interval.
+ * Returns whether more rounds can tell them apart: at least two of them,
+ * and one interval wider than the effect the winner is chosen by (never
+ * on a deterministic simulator, whose intervals have no width). */
+static int near_ties(const cand_t *cs, int nc, unsigned char *in)
+{
+    int f = fastest(cs, nc), n = 0, wide = 0;
+    memset(in, 0, (size_t)nc);
+    if (f < 0)
+        return 0;
+    double hf = ic_median_halfwidth(&cs[f].s);
+    double top = cs[f].s.median * (1 + (hf > 0 ? hf : 0)) * (1 + IC_COLL_EFFECT);
+    for (int j = 0; j < nc; j++) {
+        double h = ic_median_halfwidth(&cs[j].s);
+        if (cs[j].bad || cs[j].other || !(cs[j].s.median * (1 - (h > 0 ? h : 0)) <= top))
+            continue;
+        in[j] = 1;
+        n++;
+        wide |= h > IC_COLL_EFFECT;
+    }
+    return n >= 2 && wide;
+}
+
+/* Rounds of interleaved blocks (method, 4) for the candidates j with
+ * in[j]; every rank.  Appends to cs[j].t on rank 0; counts results that
+ * differ from ref and turns in which another plan ran. */
+static void run_rounds(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t *cs, int nc,
+                       const unsigned char *in, int rounds, int blk, int *errors, int *bad,
+                       int *other)
+{
+    IC_Coll id = (IC_Coll)pt->c;
+    double *t = ic_bench_alloc(b, (size_t)blk * sizeof(double));
+    double *tmax = ic_bench_alloc(b, (size_t)blk * sizeof(double));
+    for (int r = 0; r < rounds; r++) {
+        for (int k = 0; k < nc; k++) {
+            int j = (k + r) % nc;
+            if (!in[j])
+                continue;
+            IC_Set_algorithm(id, cs[j].text);
+            int e0 = *errors;
+            ic_point_timed(pt, IC_LIB_IC, errors, 0); /* untimed: the turn's first call */
+            other[j] += !ran_as_forced(pt->c, cs[j].text);
+            for (int i = 0; i < blk; i++)
+                t[i] = ic_point_timed(pt, IC_LIB_IC, errors, b->o.settle);
+            bad[j] += *errors != e0 ||
+                      (pt->cmp_bytes && memcmp(pt->out[IC_LIB_IC], ref, pt->cmp_bytes) != 0);
+            MPI_Reduce(t, tmax, blk, MPI_DOUBLE, MPI_MAX, 0, pt->comm);
+            if (b->rank == 0) {
+                memcpy(cs[j].t + cs[j].n, tmax, (size_t)blk * sizeof(double));
+                cs[j].n += blk;
+            }
+        }
+    }
+    IC_Set_algorithm(id, NULL);
+    free(t);
+    free(tmax);
+}
+
+/* Time the candidates of pt; every rank.  ref: the vendor's result.
+ * After the planned rounds, candidates in a near-tie (near_ties) get up to
+ * TUNE_EXTRA more sets of rounds among themselves: the noise of a shared
+ * machine decides nothing it can be kept from deciding. */
 static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t *cs, int nc)
 {
     IC_Coll id = (IC_Coll)pt->c;
@@ -192,50 +268,42 @@ static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t
                 turn += MPI_Wtime() - t0;
         }
     }
+    IC_Set_algorithm(id, NULL);
     MPI_Allreduce(&turn, &gturn, 1, MPI_DOUBLE, MPI_MAX, pt->comm);
     int reps = ic_bench_reps(b, gturn);
     int rounds = reps < TUNE_ROUNDS ? reps : TUNE_ROUNDS;
     int blk = (reps + rounds - 1) / rounds;
-    double *t = ic_bench_alloc(b, (size_t)blk * sizeof(double));
-    double *tmax = ic_bench_alloc(b, (size_t)blk * sizeof(double));
     int *bad = ic_bench_alloc(b, 2 * (size_t)nc * sizeof(int)), *other = bad + nc;
+    int *gbad = ic_bench_alloc(b, 2 * (size_t)nc * sizeof(int));
+    unsigned char *in = ic_bench_alloc(b, (size_t)nc);
     memset(bad, 0, 2 * (size_t)nc * sizeof(int));
+    memset(in, 1, (size_t)nc);
     for (int j = 0; j < nc; j++) {
         cs[j].n = 0;
-        cs[j].t =
-            b->rank == 0 ? ic_bench_alloc(b, (size_t)rounds * (size_t)blk * sizeof(double)) : NULL;
+        cs[j].t = b->rank == 0 ? ic_bench_alloc(b, (size_t)(1 + TUNE_EXTRA) * (size_t)rounds *
+                                                       (size_t)blk * sizeof(double))
+                               : NULL;
     }
-    for (int r = 0; r < rounds; r++) {
-        for (int k = 0; k < nc; k++) {
-            int j = (k + r) % nc;
-            IC_Set_algorithm(id, cs[j].text);
-            int e0 = errors;
-            ic_point_timed(pt, IC_LIB_IC, &errors, 0); /* untimed: the turn's first call */
-            other[j] += !ran_as_forced(pt->c, cs[j].text);
-            for (int i = 0; i < blk; i++)
-                t[i] = ic_point_timed(pt, IC_LIB_IC, &errors, b->o.settle);
-            bad[j] += errors != e0 ||
-                      (pt->cmp_bytes && memcmp(pt->out[IC_LIB_IC], ref, pt->cmp_bytes) != 0);
-            MPI_Reduce(t, tmax, blk, MPI_DOUBLE, MPI_MAX, 0, pt->comm);
-            if (b->rank == 0) {
-                memcpy(cs[j].t + cs[j].n, tmax, (size_t)blk * sizeof(double));
-                cs[j].n += blk;
+    for (int stage = 0;; stage++) {
+        run_rounds(b, pt, ref, cs, nc, in, rounds, blk, &errors, bad, other);
+        MPI_Reduce(bad, gbad, 2 * nc, MPI_INT, MPI_SUM, 0, pt->comm);
+        int more = 0;
+        if (b->rank == 0) {
+            for (int j = 0; j < nc; j++) {
+                cs[j].bad = gbad[j];
+                cs[j].other = gbad[nc + j];
+                ic_stats(cs[j].t, cs[j].n, &cs[j].s);
             }
+            more = stage < TUNE_EXTRA && near_ties(cs, nc, in);
         }
+        MPI_Bcast(&more, 1, MPI_INT, 0, pt->comm);
+        if (!more)
+            break;
+        MPI_Bcast(in, nc, MPI_UNSIGNED_CHAR, 0, pt->comm);
     }
-    IC_Set_algorithm(id, NULL);
-    int *gbad = ic_bench_alloc(b, 2 * (size_t)nc * sizeof(int));
-    MPI_Reduce(bad, gbad, 2 * nc, MPI_INT, MPI_SUM, 0, pt->comm);
-    if (b->rank == 0)
-        for (int j = 0; j < nc; j++) {
-            cs[j].bad = gbad[j];
-            cs[j].other = gbad[nc + j];
-            ic_stats(cs[j].t, cs[j].n, &cs[j].s);
-        }
+    free(in);
     free(gbad);
     free(bad);
-    free(t);
-    free(tmax);
 }
 
 /* ------------------------------------------------------------ table */
@@ -455,7 +523,7 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
                        k, b->o.quick ? "the cheapest" : "every algorithm");
         ic_report_note(b->rep,
                        "times: median of the slowest rank's time over interleaved blocks of "
-                       "calls; the winner is the first candidate in the model's order whose "
+                       "calls (more blocks for near-ties); the winner is the first candidate in the model's order whose "
                        "median is within %.0f%% of the fastest; best: the fastest median; "
                        "built-in/best: the "
                        "regret of the library's choice without a table; model1/best: that of "
@@ -508,11 +576,9 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
                  * emulated cluster, where 8 ranks share 2 cores: intervals
                  * that wide hid a 1.7x slower broadcast and a 1.25x slower
                  * reduce behind the model's favourite.) */
-                int f = -1, w = -1, mj = -1, bj = -1;
+                int f = fastest(cs, nc), w = -1, mj = -1, bj = -1;
                 for (int j = 0; j < nc; j++) {
                     b->failures += cs[j].bad != 0;
-                    if (!cs[j].bad && !cs[j].other && (f < 0 || cs[j].s.median < cs[f].s.median))
-                        f = j;
                     if (cs[j].why && !strcmp(cs[j].why, "model 1"))
                         mj = j;
                     if (!strcmp(cs[j].text, builtin[q]))
