@@ -523,7 +523,8 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
                        k, b->o.quick ? "the cheapest" : "every algorithm");
         ic_report_note(b->rep,
                        "times: median of the slowest rank's time over interleaved blocks of "
-                       "calls (more blocks for near-ties); the winner is the first candidate in the model's order whose "
+                       "calls (more blocks for near-ties); the winner is the first candidate in "
+                       "the model's order whose "
                        "median is within %.0f%% of the fastest; best: the fastest median; "
                        "built-in/best: the "
                        "regret of the library's choice without a table; model1/best: that of "
