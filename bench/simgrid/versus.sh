@@ -50,9 +50,11 @@
 # for bcast, 3 + 16 for allreduce and allgather, 3 + 6 for
 # reduce_scatter_block; SMPI 3.32 crashes on some algorithms at some p.
 #
-# Every run measures InterCom too: its time is nearly the same in each
-# (same algorithm, same simulated network; the barrier before each call and
-# messages still in flight from the vendor's call can move it a little).
+# Every run measures InterCom too, and its time is not always the same:
+# the algorithm and the network are, but the barrier before each call is
+# the selector's (and messages of the vendor's call may still be in
+# flight); at a few microseconds that can matter (a factor 2.5 at 8 B on
+# modern-64x8).
 # The tables give InterCom's time in the first selector's run and divide
 # each vendor time by InterCom's time of the same run (> 1: InterCom
 # faster); where InterCom's times differ by more than 1 % between runs, a
@@ -138,6 +140,7 @@ done
     { echo "versus.sh: $build/bench/intercom-bench not found (--build; see README.md)" >&2; exit 2; }
 command -v smpirun >/dev/null 2>&1 || { echo "versus.sh: smpirun not found" >&2; exit 2; }
 [ -n "$output" ] || output=versus-$platform-p$np
+mkdir -p "$(dirname "$output")"
 timeout_cmd=
 command -v timeout >/dev/null 2>&1 && timeout_cmd="timeout -k 10 $limit"
 
