@@ -6,6 +6,7 @@
 #include "choose.h"
 #include "intercom.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,10 +269,6 @@ double ic_point_predict(const ic_point_t *pt, const char *name, const ic_bench_m
     return t < 0 ? NAN : t;
 }
 
-/* alpha, beta from a ping-pong fit between ranks 0 and p-1; gamma from
- * MPI_Reduce_local; the rest derived as the library does for a
- * communicator across nodes, or within one (node).  Collective; the answer
- * is the same on every rank. */
 /* beta_x and x_min (cost.h) from the ping-pong's and the exchange's
  * medians on the same lengths (rank 0): x_min is the shortest length from
  * which on every exchange is more than IC_EXCHANGE_SLOW times the
@@ -311,10 +308,61 @@ static void exchange_terms(const size_t *sizes, int ns, const ic_stats_t *pp, co
     free(t);
 }
 
+/* Ping-pong between ranks 0 and peer over sizes (collective): on rank 0
+ * alpha and beta into v[0], v[1] (Hockney fit, else the shortest time
+ * and the longest message's time per byte), the shortest one-way time
+ * into v[3], the fit into the report as table `name`; the sweep's stats
+ * into *res (rank 0; the caller frees them). */
+static void fit_pair(ic_bench_t *b, int peer, const size_t *sizes, int ns, const char *name,
+                     const char *title, ic_pp_result_t *res, double *v)
+{
+    ic_bench_pingpong_sweep(b, b->comm, 0, peer, sizes, ns, 0, "ping-pong", res);
+    if (b->rank != 0)
+        return;
+    ic_pp_fit_t fit;
+    b->failures += res->failures;
+    int ok = ic_bench_pingpong_fit(sizes, ns, res->stats, 1, b->o.nbps, b->o.bps, &fit) >= 0;
+    if (ok) {
+        ic_rtable_t *f = ic_bench_fit_table(b, name, title);
+        ic_bench_pingpong_fit_rows(f, fit.nregions > 1 ? "summary" : "all", "  ", &fit);
+    }
+    if (ns > 0)
+        v[3] = res->stats[0].min;
+    if (ok && fit.summary.t0 > 0 && fit.summary.r_inf > 0 && !isinf(fit.summary.r_inf)) {
+        v[0] = fit.summary.t0;
+        v[1] = 1.0 / fit.summary.r_inf;
+    } else if (ns > 0) {
+        /* timings too noisy for the model: the shortest message's time
+         * and the longest message's time per byte */
+        v[0] = res->stats[0].median;
+        v[1] = res->stats[ns - 1].median / (double)sizes[ns - 1];
+        ic_report_note(b->rep,
+                       "the %s fit is unusable (t0 <= 0 or r_inf not finite): alpha = t(%zu B), "
+                       "beta = t(%zu B) / %zu B",
+                       name, sizes[0], sizes[ns - 1], sizes[ns - 1]);
+    }
+}
+
+/* The lowest rank other than 0 on rank 0's node; -1 when rank 0 is alone
+ * there or nodes are unknown.  Collective. */
+static int node_peer(const ic_bench_t *b)
+{
+    MPI_Comm node;
+    int peer = INT_MAX, lowest = b->rank;
+    if (MPI_Comm_split_type(b->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+        MPI_SUCCESS) {
+        MPI_Allreduce(&b->rank, &lowest, 1, MPI_INT, MPI_MIN, node);
+        MPI_Comm_free(&node);
+    }
+    int mine = lowest == 0 && b->rank != 0 ? b->rank : INT_MAX;
+    MPI_Allreduce(&mine, &peer, 1, MPI_INT, MPI_MIN, b->comm);
+    return peer == INT_MAX ? -1 : peer;
+}
+
 void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int node, int exchange,
                         ic_bench_model_t *m)
 {
-    double v[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
+    double v[6] = {NAN, NAN, NAN, NAN, NAN, NAN}, vn[4] = {NAN, NAN, NAN, NAN};
     ic_bench_opts_t saved = b->o;
     b->o.budget = 0.05;
     b->o.max_reps = 200;
@@ -322,40 +370,28 @@ void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int 
     b->o.sizes = NULL;
     b->o.min_size = b->o.max_size = -1;
     b->o.factor = 0;
+    /* across nodes with several ranks on rank 0's node: that node's link too */
+    int peer = node ? -1 : node_peer(b);
     if (b->size > 1) {
         size_t *sizes;
         size_t top = max_bytes < 65536 ? 65536 : max_bytes > (4u << 20) ? 4u << 20 : max_bytes;
         int ns = ic_bench_sizes(b, 1, top, 4, &sizes);
-        ic_pp_result_t res, xres;
-        ic_bench_pingpong_sweep(b, b->comm, 0, b->size - 1, sizes, ns, 0, "ping-pong", &res);
+        ic_pp_result_t res, xres, nres;
+        fit_pair(b, b->size - 1, sizes, ns, "pingpong_fit",
+                 "Ping-pong between ranks 0 and p-1: alpha = t0, beta = 1/r_inf", &res, v);
         if (exchange)
             ic_bench_pingpong_sweep(b, b->comm, 0, b->size - 1, sizes, ns, 1, "exchange", &xres);
-        ic_pp_fit_t fit;
+        if (peer > 0) {
+            char title[128];
+            snprintf(title, sizeof(title),
+                     "Ping-pong within a node, ranks 0 and %d: node alpha = t0, node beta = "
+                     "1/r_inf",
+                     peer);
+            fit_pair(b, peer, sizes, ns, "node_pingpong_fit", title, &nres, vn);
+            if (b->rank == 0)
+                free(nres.stats);
+        }
         if (b->rank == 0) {
-            b->failures += res.failures;
-            int ok =
-                ic_bench_pingpong_fit(sizes, ns, res.stats, 1, saved.nbps, saved.bps, &fit) >= 0;
-            if (ok) {
-                ic_rtable_t *f = ic_bench_fit_table(b, "pingpong_fit",
-                                                    "Ping-pong between ranks 0 and p-1: alpha = "
-                                                    "t0, beta = 1/r_inf");
-                ic_bench_pingpong_fit_rows(f, fit.nregions > 1 ? "summary" : "all", "  ", &fit);
-            }
-            if (ns > 0)
-                v[3] = res.stats[0].min;
-            if (ok && fit.summary.t0 > 0 && fit.summary.r_inf > 0 && !isinf(fit.summary.r_inf)) {
-                v[0] = fit.summary.t0;
-                v[1] = 1.0 / fit.summary.r_inf;
-            } else if (ns > 0) {
-                /* timings too noisy for the model: the shortest message's time
-                 * and the longest message's time per byte */
-                v[0] = res.stats[0].median;
-                v[1] = res.stats[ns - 1].median / (double)sizes[ns - 1];
-                ic_report_note(b->rep,
-                               "the ping-pong fit is unusable (t0 <= 0 or r_inf not "
-                               "finite): alpha = t(%zu B), beta = t(%zu B) / %zu B",
-                               sizes[0], sizes[ns - 1], sizes[ns - 1]);
-            }
             if (exchange && ns > 0) {
                 b->failures += xres.failures;
                 exchange_terms(sizes, ns, res.stats, xres.stats, v[1], &v[4], &v[5]);
@@ -387,6 +423,15 @@ void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int 
         free(y);
     }
     MPI_Bcast(v, 6, MPI_DOUBLE, 0, b->comm);
+    MPI_Bcast(vn, 2, MPI_DOUBLE, 0, b->comm);
+    ic_cost_defaults_node(&m->node);
+    m->node_fit = peer > 0 && !isnan(vn[0]) && !isnan(vn[1]);
+    if (m->node_fit) {
+        m->node.alpha = vn[0];
+        m->node.beta = vn[1];
+        m->node.gamma = v[2];
+    }
+    ic_cost_derive(&m->node, 1);
     if (node)
         ic_cost_defaults_node(&m->cost);
     else

@@ -50,7 +50,9 @@ typedef struct ic_point {
 typedef struct ic_bench_model {
     ic_cost_params_t cost;
     double alpha_min;
-    int exchange; /* beta_x, x_min measured (COMMS2), not derived */
+    int exchange;          /* beta_x, x_min measured (COMMS2), not derived */
+    ic_cost_params_t node; /* within a node: the library's figures, or ... */
+    int node_fit;          /* ... fitted (alpha, beta; gamma as cost's) */
 } ic_bench_model_t;
 
 /* --type NAME (int, long, float, double; NULL: int): 0, or -1. */
@@ -86,8 +88,10 @@ static inline int ic_bench_one_node(const ic_bench_t *b)
  * takes over 1.25 times the ping-pong's time, and the time per byte and
  * direction beyond it); the rest derived as the library does for a
  * communicator across nodes, or within one (node).  The fit goes to the
- * report on rank 0 as table "pingpong_fit".  Collective; the answer is the
- * same on every rank. */
+ * report on rank 0 as table "pingpong_fit".  Across nodes (!node), when
+ * rank 0's node holds other ranks, also node (node_fit) from a ping-pong
+ * between rank 0 and the lowest of them (table "node_pingpong_fit").
+ * Collective; the answer is the same on every rank. */
 void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int node, int exchange,
                         ic_bench_model_t *m);
 

@@ -9,7 +9,9 @@
  *      and p-1, beta_x and x_min (exchanges both ways at once) from a
  *      COMMS2 exchange between the same ranks, gamma from
  *      MPI_Reduce_local, the rest derived from them as the library does
- *      (point.h: ic_bench_fit_model).
+ *      (point.h: ic_bench_fit_model); across nodes with several ranks per
+ *      node, alpha and beta within a node too (a ping-pong between rank 0
+ *      and another rank of its node: the table's node-alpha, node-beta).
  *   2. The built-in choice of every point: one call with automatic
  *      selection and no table at all (INTERCOM_TUNING_FILE=none, set
  *      before the first InterCom call), its plan read back with
@@ -145,13 +147,11 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
     size_t *counts = ic_bench_alloc(b, (size_t)pt->p * sizeof(size_t));
     ic_coll_args_t a;
     size_t elem = ic_point_args(pt, &a, counts);
-    ic_cost_params_t node;
-    ic_cost_defaults_node(&node);
-    ic_cost_derive(&node, 1);
-    /* two levels as the library prices them: ranks of a node consecutive */
+    /* two levels as the library prices them: ranks of a node consecutive,
+     * the figures within a node fitted where the run measured them */
     int node_ranks = nodes > 1 && rpn >= 2 ? rpn : 0;
     int n = 0,
-        got = ic_choose_plans(&a, &m->cost, &node, node_ranks, elem, NULL, 0, k, plans, t, NULL);
+        got = ic_choose_plans(&a, &m->cost, &m->node, node_ranks, elem, NULL, 0, k, plans, t, NULL);
     char text[IC_PLAN_TEXT_MAX];
     for (int i = 0; i < got; i++) {
         bare_text(&plans[i], text, sizeof(text));
@@ -162,8 +162,8 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
      * protocol switches and the operating system's queues being outside
      * it), or with --quick the model's cheapest one */
     int line[1] = {pt->p};
-    int n1 = ic_choose_plans(&a, &m->cost, &node, node_ranks, elem, line, 1, all_1d ? 16 : 1, plans,
-                             t, NULL);
+    int n1 = ic_choose_plans(&a, &m->cost, &m->node, node_ranks, elem, line, 1, all_1d ? 16 : 1,
+                             plans, t, NULL);
     for (int i = 0; i < n1; i++) {
         bare_text(&plans[i], text, sizeof(text));
         n = add_cand(cs, n, text, "1-D");
@@ -324,6 +324,12 @@ static void header(ic_bench_t *b, ic_table_t *tb, const ic_bench_model_t *m, int
         ic_table_set(tb, "beta-x", v, &why);
         snprintf(v, sizeof(v), "%zu", m->cost.x_min);
         ic_table_set(tb, "x-min", v, &why);
+    }
+    if (m->node_fit) { /* the figures within a node (table.h: ic_table_node_model) */
+        snprintf(v, sizeof(v), "%.6g", m->node.alpha);
+        ic_table_set(tb, "node-alpha", v, &why);
+        snprintf(v, sizeof(v), "%.6g", m->node.beta);
+        ic_table_set(tb, "node-beta", v, &why);
     }
     snprintf(v, sizeof(v), "%d", nodes);
     ic_table_set(tb, "nodes", v, &why);
@@ -512,6 +518,10 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
         if (m.exchange) {
             ic_report_info_num(b->rep, "beta_x", m.cost.beta_x, "s/B");
             ic_report_info(b->rep, "x_min", "%zu B", m.cost.x_min);
+        }
+        if (m.node_fit) {
+            ic_report_info_num(b->rep, "node_alpha", m.node.alpha, "s");
+            ic_report_info_num(b->rep, "node_beta", m.node.beta, "s/B");
         }
         if (rpn > 0)
             ic_report_info(b->rep, "layout", "%d node(s), %d ranks per node", nodes, rpn);

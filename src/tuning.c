@@ -33,6 +33,8 @@
 static ic_table_t *table;      /* the table in use, NULL: none */
 static ic_cost_params_t tuned; /* its measured model ... */
 static int tuned_level = -1;   /* ... of this level (0: across nodes, 1: within one), -1: none */
+static ic_cost_params_t tuned_node; /* a table of level 0: its figures within a node ... */
+static int tuned_node_ok;           /* ... when it measured them */
 static char table_path[1024];
 static int table_loaded; /* by IC_Tuning_load */
 static int table_looked; /* the environment and the default were read */
@@ -53,8 +55,9 @@ static int env_set(const char *name)
 
 /* The measured model of table t (ic_tuning_params; table.h:
  * ic_table_model): into tuned, its level into tuned_level (-1 when t
- * measured neither alpha nor beta).  INTERCOM_ variables keep their
- * terms. */
+ * measured neither alpha nor beta); a table measured across nodes may
+ * also give the figures within a node (ic_table_node_model: tuned_node).
+ * INTERCOM_ variables keep their terms. */
 static void take_params(const ic_table_t *t)
 {
     static const struct {
@@ -69,11 +72,14 @@ static void take_params(const ic_table_t *t)
         if (env_set(vars[i].var))
             keep |= vars[i].bit;
     tuned_level = ic_table_level(t);
+    tuned_node_ok = 0;
     if (tuned_level < 0)
         return;
     const ic_env_t *e = ic_env();
     tuned = tuned_level ? e->cost_node : e->cost;
     ic_table_model(t, keep, &tuned);
+    tuned_node = e->cost_node;
+    tuned_node_ok = ic_table_node_model(t, keep, &tuned_node) == 0;
 }
 
 const ic_cost_params_t *ic_tuning_params(const ic_cost_params_t *base)
@@ -81,6 +87,8 @@ const ic_cost_params_t *ic_tuning_params(const ic_cost_params_t *base)
     const ic_env_t *e = ic_env();
     if (!ic_tuning_table() || tuned_level < 0)
         return base;
+    if (tuned_node_ok && base == &e->cost_node)
+        return &tuned_node;
     return base == (tuned_level ? &e->cost_node : &e->cost) ? &tuned : base;
 }
 

@@ -293,6 +293,8 @@ static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute, cons
     ic_cost_params_t node;
     ic_cost_defaults_node(&node);
     ic_cost_derive(&node, 1); /* as the library within a node */
+    if (tb->t)                /* and a table's figures within a node (table.h) */
+        ic_table_node_model(tb->t, 0, &node);
     size_t *counts = calloc((size_t)p, sizeof(size_t));
     if (!counts)
         return 1;
@@ -482,8 +484,9 @@ static int cmd_check(const char *path)
     const struct {
         const char *name;
         double v;
-    } terms[] = {{"alpha", h->alpha},       {"beta", h->beta},     {"gamma", h->gamma},
-                 {"overhead", h->overhead}, {"beta-x", h->beta_x}, {"x-min", h->x_min}};
+    } terms[] = {{"alpha", h->alpha},           {"beta", h->beta},          {"gamma", h->gamma},
+                 {"overhead", h->overhead},     {"beta-x", h->beta_x},      {"x-min", h->x_min},
+                 {"node-alpha", h->node_alpha}, {"node-beta", h->node_beta}};
     const char *sep = "; model";
     for (size_t i = 0; i < sizeof(terms) / sizeof(terms[0]); i++)
         if (terms[i].v == terms[i].v) { /* not NaN: present */

@@ -196,6 +196,8 @@ static const struct {
     {"overhead", KEY_NUMBER, offsetof(ic_table_header_t, overhead)},
     {"beta-x", KEY_NUMBER, offsetof(ic_table_header_t, beta_x)},
     {"x-min", KEY_BYTES, offsetof(ic_table_header_t, x_min)},
+    {"node-alpha", KEY_NUMBER, offsetof(ic_table_header_t, node_alpha)},
+    {"node-beta", KEY_NUMBER, offsetof(ic_table_header_t, node_beta)},
 };
 #define NKEYS ((int)(sizeof(known_keys) / sizeof(known_keys[0])))
 
@@ -251,6 +253,7 @@ static void header_clear(ic_table_header_t *h)
 {
     memset(h, 0, sizeof(*h));
     h->alpha = h->beta = h->gamma = h->overhead = h->beta_x = h->x_min = NAN;
+    h->node_alpha = h->node_beta = NAN;
 }
 
 /* The parsed header from the entries (which were checked going in). */
@@ -1036,26 +1039,42 @@ int ic_table_level(const ic_table_t *t)
     return h->nodes == 1;
 }
 
+/* c takes measured terms (NaN: not measured), the rest derived for its
+ * level as without a table; keep: the user's terms. */
+static void take_model(ic_cost_params_t *c, unsigned keep, int level, double alpha, double beta,
+                       double gamma, double overhead, double beta_x, double x_min)
+{
+    if (!isnan(alpha) && !(keep & IC_KEEP_ALPHA))
+        c->alpha = alpha;
+    if (!isnan(beta) && !(keep & IC_KEEP_BETA))
+        c->beta = beta;
+    if (!isnan(gamma) && !(keep & IC_KEEP_GAMMA))
+        c->gamma = gamma;
+    ic_cost_params_t d = *c; /* the terms that follow from alpha and beta */
+    ic_cost_derive(&d, level);
+    if (!(keep & IC_KEEP_OVERHEAD))
+        c->overhead = !isnan(overhead) ? overhead : d.overhead;
+    if (!(keep & IC_KEEP_BETA_X))
+        c->beta_x = !isnan(beta_x) ? beta_x : d.beta_x;
+    if (!(keep & IC_KEEP_X_MIN))
+        c->x_min = !isnan(x_min) ? (size_t)x_min : d.x_min;
+}
+
 void ic_table_model(const ic_table_t *t, unsigned keep, ic_cost_params_t *c)
 {
     const ic_table_header_t *h = ic_table_header(t);
     int level = ic_table_level(t);
-    if (level < 0)
-        return;
-    if (!isnan(h->alpha) && !(keep & IC_KEEP_ALPHA))
-        c->alpha = h->alpha;
-    if (!isnan(h->beta) && !(keep & IC_KEEP_BETA))
-        c->beta = h->beta;
-    if (!isnan(h->gamma) && !(keep & IC_KEEP_GAMMA))
-        c->gamma = h->gamma;
-    ic_cost_params_t d = *c; /* the terms that follow from alpha and beta */
-    ic_cost_derive(&d, level);
-    if (!(keep & IC_KEEP_OVERHEAD))
-        c->overhead = !isnan(h->overhead) ? h->overhead : d.overhead;
-    if (!(keep & IC_KEEP_BETA_X))
-        c->beta_x = !isnan(h->beta_x) ? h->beta_x : d.beta_x;
-    if (!(keep & IC_KEEP_X_MIN))
-        c->x_min = !isnan(h->x_min) ? (size_t)h->x_min : d.x_min;
+    if (level >= 0)
+        take_model(c, keep, level, h->alpha, h->beta, h->gamma, h->overhead, h->beta_x, h->x_min);
+}
+
+int ic_table_node_model(const ic_table_t *t, unsigned keep, ic_cost_params_t *c)
+{
+    const ic_table_header_t *h = ic_table_header(t);
+    if (ic_table_level(t) != 0 || (isnan(h->node_alpha) && isnan(h->node_beta)))
+        return -1;
+    take_model(c, keep, 1, h->node_alpha, h->node_beta, h->gamma, NAN, NAN, NAN);
+    return 0;
 }
 
 size_t ic_table_header_count(const ic_table_t *t)

@@ -89,6 +89,7 @@ typedef struct ic_table_rule {
 typedef struct ic_table_header {
     double alpha, beta, gamma, overhead, beta_x; /* s, s/B */
     double x_min;                                /* bytes */
+    double node_alpha, node_beta; /* within a node, of a table measured across nodes */
     int nodes, ranks_per_node;
     const char *made_by, *date, *mpi, *machine;
 } ic_table_header_t;
@@ -192,6 +193,12 @@ enum {
 };
 int ic_table_level(const ic_table_t *t);
 void ic_table_model(const ic_table_t *t, unsigned keep, ic_cost_params_t *c);
+/* The figures within a node of a table measured across nodes with several
+ * ranks per node (its node-alpha, node-beta; gamma as the table's): 0 and
+ * c (the caller's parameters within a node) takes them, their other terms
+ * derived for a node; -1 (c untouched) when the table has neither or is
+ * not of level 0.  keep as above. */
+int ic_table_node_model(const ic_table_t *t, unsigned keep, ic_cost_params_t *c);
 size_t ic_table_header_count(const ic_table_t *t);
 /* Entry i of the header in file order: 0, or -1 when i is out of range. */
 int ic_table_header_entry(const ic_table_t *t, size_t i, const char **key, const char **value);

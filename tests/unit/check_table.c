@@ -145,6 +145,79 @@ static const char *const rich =
     "barrier    any   any  0        any            dissemination\n";
 #define RICH_RULES 19
 
+/* ------------------------------------------------------------ the model */
+
+/* The table's model (README, "The table's model"): the header's figures
+ * replace the caller's at the level the table measured, the rest derived
+ * for that level; a table measured across nodes may give the figures
+ * within a node too; terms the user set stay. */
+START_TEST(test_model)
+{
+    diags_t d;
+    ic_table_t *t = parse("intercom-tuning 1\n"
+                          "nodes: 8\n"
+                          "alpha: 2e-05\n"
+                          "beta: 1e-08\n"
+                          "gamma: 5e-10\n"
+                          "x-min: 4K\n"
+                          "node-alpha: 4e-07\n"
+                          "node-beta: 1e-10\n",
+                          &d);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_msg(d.n == 0, "%d problems, first: %s", d.n, d.msg[0]);
+    const ic_table_header_t *h = ic_table_header(t);
+    ck_assert_double_eq(h->node_alpha, 4e-07);
+    ck_assert_double_eq(h->node_beta, 1e-10);
+    ck_assert_int_eq(ic_table_level(t), 0);
+
+    ic_cost_params_t c, n, want;
+    ic_cost_defaults(&c);
+    ic_table_model(t, 0, &c);
+    ck_assert_double_eq(c.alpha, 2e-05);
+    ck_assert_double_eq(c.beta, 1e-08);
+    ck_assert_double_eq(c.gamma, 5e-10);
+    ck_assert_uint_eq(c.x_min, 4096);
+    want = c;
+    ic_cost_derive(&want, 0); /* overhead and beta-x as across nodes */
+    ck_assert_double_eq(c.overhead, want.overhead);
+    ck_assert_double_eq(c.beta_x, want.beta_x);
+
+    ic_cost_defaults_node(&n);
+    ck_assert_int_eq(ic_table_node_model(t, 0, &n), 0);
+    ck_assert_double_eq(n.alpha, 4e-07);
+    ck_assert_double_eq(n.beta, 1e-10);
+    ck_assert_double_eq(n.gamma, 5e-10); /* the reduction rate is the table's */
+    want = n;
+    ic_cost_derive(&want, 1); /* within a node: no overhead, exchanges at full rate */
+    ck_assert_double_eq(n.overhead, want.overhead);
+    ck_assert_double_eq(n.beta_x, want.beta_x);
+    ck_assert_uint_eq(n.x_min, want.x_min);
+
+    /* a term the user set stays, at both levels */
+    ic_cost_defaults_node(&n);
+    double beta0 = n.beta;
+    ck_assert_int_eq(ic_table_node_model(t, IC_KEEP_BETA, &n), 0);
+    ck_assert_double_eq(n.beta, beta0);
+    ck_assert_double_eq(n.alpha, 4e-07);
+    ic_table_free(t);
+
+    /* no node figures, or a table of one node: nothing within a node */
+    const char *const none[] = {"intercom-tuning 1\nnodes: 8\nalpha: 2e-05\nbeta: 1e-08\n",
+                                "intercom-tuning 1\nnodes: 1\nalpha: 2e-05\nbeta: 1e-08\n"
+                                "node-alpha: 4e-07\nnode-beta: 1e-10\n"};
+    for (int i = 0; i < 2; i++) {
+        t = parse(none[i], &d);
+        ck_assert_ptr_nonnull(t);
+        ic_cost_defaults_node(&n);
+        want = n;
+        ck_assert_int_eq(ic_table_node_model(t, 0, &n), -1);
+        ck_assert_double_eq(n.alpha, want.alpha);
+        ck_assert_double_eq(n.beta, want.beta);
+        ic_table_free(t);
+    }
+}
+END_TEST
+
 /* ----------------------------------------------------------- valid forms */
 
 START_TEST(test_valid_forms)
@@ -1077,6 +1150,7 @@ Suite *suite_table(void)
     Suite *s = suite_create("table");
     TCase *tc = tcase_create("parse");
     tcase_add_test(tc, test_valid_forms);
+    tcase_add_test(tc, test_model);
     tcase_add_test(tc, test_malformed_lines);
     tcase_add_test(tc, test_refused);
     tcase_add_test(tc, test_files);
