@@ -178,6 +178,18 @@ static inline size_t ic_reduce_pieces(const ic_coll_args_t *a, size_t n)
     return n % 2 ? 3 : 2;
 }
 
+/* The segment that cuts a->count elements into about k segments (k within
+ * 1 .. count; at least 1 element): the segment rules' last step. */
+static inline size_t ic_seg_of_k(const ic_coll_args_t *a, double k)
+{
+    if (k < 1)
+        k = 1;
+    if (k > (double)a->count)
+        k = (double)a->count;
+    size_t seg = k > 0 ? (a->count + (size_t)k - 1) / (size_t)k : 0;
+    return seg ? seg : 1;
+}
+
 /* Piece j of k of n elements: [*lo, *lo + return). */
 static inline size_t ic_reduce_piece(size_t n, size_t k, size_t j, size_t *lo)
 {
