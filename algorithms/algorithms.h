@@ -405,6 +405,7 @@ typedef enum ic_step_kind {
     IC_STEP_BCAST_KNOMIAL,
     IC_STEP_BCAST_SCATTER,      /* scatter ... collect: shrinks     */
     IC_STEP_REDUCE_MST,         /* combine to the line's root       */
+    IC_STEP_REDUCE_PIPELINE,    /* ... along a chain, in segments  */
     IC_STEP_REDUCE_DCOMBINE,    /* dcombine ... gather: shrinks    */
     IC_STEP_ALLREDUCE_MST,      /* combine to position 0 ... bcast  */
     IC_STEP_ALLREDUCE_RD,       /* recursive doubling: keeps         */
