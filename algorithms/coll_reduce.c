@@ -145,7 +145,10 @@ double ic_cost_reduce_pipeline(const ic_coll_args_t *a, const ic_model_t *m)
     size_t seg = ic_reduce_pipeline_seg(a, a->seg);
     double k = (double)((a->count + seg - 1) / seg);
     double sb = (double)seg * (double)m->elem;
-    return (H - 1 + k) * (m->alpha + sb * m->beta) + (H - 1 + k - back) * sb * m->gamma;
+    /* written so that one segment on two ranks is bitwise the MST's
+     * alpha + n (beta + gamma): equal plans then tie, and the first met
+     * wins */
+    return (H - 1 + k) * (m->alpha + sb * (m->beta + m->gamma)) - back * sb * m->gamma;
 }
 
 /* The binary tree's segment: the selector's, at most half the vector from
