@@ -167,6 +167,30 @@ static inline ic_region_t ic_segment(ic_region_t data, size_t seg, size_t k, siz
 void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
                    size_t seg);
 
+/* Pipelined chain combine-to-one (pipe_combine.c): the vector in segments
+ * of `seg` elements (as ic_pipe_bcast) flows along a chain that ends at
+ * the root, every position combining its own segment into the partial it
+ * receives and passing it on.  With in == NULL every position's
+ * contribution is in acc, which it may clobber; with `in`, the
+ * contribution is *in (read-only, in->count == acc.count) and only the
+ * root's acc is written (it must not overlap *in there).  The root's acc
+ * ends with the combination over all positions, in position order when
+ * keep_order (non-commutative ops), else in some order.  Partials go
+ * through tmp from element tmpbase (declared with ic_sched_need when a
+ * scratch buffer): one segment, or two where the input is read-only.
+ * Cost for k segments of s bytes, with H = ic_pipe_combine_hops():
+ * (H - 1 + k)(alpha + s beta) + (H - 1 + k - [H == n]) s gamma. */
+void ic_pipe_combine(ic_sched_t *s, const ic_line_t *line, int root_pos, const ic_region_t *in,
+                     ic_region_t acc, ic_buf_t tmp, size_t tmpbase, size_t seg, int keep_order);
+/* Its chain's hops on a line of n positions: n - 1 (a chain ending at the
+ * root), or n when keep_order and the root is neither end of the line (the
+ * root's own segments first go out to the chain's start and the result
+ * comes back). */
+static inline int ic_pipe_combine_hops(int n, int root_pos, int keep_order)
+{
+    return n <= 1 ? 0 : keep_order && root_pos > 0 && root_pos < n - 1 ? n : n - 1;
+}
+
 /* Pipelined binary-tree broadcast: positions in heap order relative to the
  * root (children of relative index j: 2j + 1, 2j + 2), the vector in
  * segments of `seg` elements (as ic_pipe_bcast).  Every position sends at
@@ -381,6 +405,7 @@ typedef enum ic_step_kind {
     IC_STEP_BCAST_KNOMIAL,
     IC_STEP_BCAST_SCATTER,      /* scatter ... collect: shrinks     */
     IC_STEP_REDUCE_MST,         /* combine to the line's root       */
+    IC_STEP_REDUCE_PIPELINE,    /* ... along a chain, in segments  */
     IC_STEP_REDUCE_DCOMBINE,    /* dcombine ... gather: shrinks    */
     IC_STEP_ALLREDUCE_MST,      /* combine to position 0 ... bcast  */
     IC_STEP_ALLREDUCE_RD,       /* recursive doubling: keeps         */

@@ -67,17 +67,6 @@ static double tree_cost(const ic_coll_args_t *a, const ic_model_t *m, size_t seg
     return ic_tree_steps(a->size, k) * (m->alpha + (double)seg * (double)m->elem * m->beta);
 }
 
-/* The segment of k segments (at least 1, at most count). */
-static size_t seg_of(const ic_coll_args_t *a, double k)
-{
-    if (k < 1)
-        k = 1;
-    if (k > (double)a->count)
-        k = (double)a->count;
-    size_t seg = k > 0 ? (size_t)ceil((double)a->count / k) : 0;
-    return seg ? seg : 1;
-}
-
 /* k = sqrt((p - 2) m beta / alpha) segments minimise
  * (p - 2 + k)(alpha + (m / k) beta) for m bytes; p = 2 gains nothing from
  * pipelining (k = 1). */
@@ -87,7 +76,7 @@ size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *md)
     double k = 1;
     if (a->size > 2 && md->alpha > 0 && md->beta > 0)
         k = floor(sqrt((double)(a->size - 2) * m * md->beta / md->alpha) + 0.5);
-    return seg_of(a, k);
+    return ic_seg_of_k(a, k);
 }
 
 /* LogGP split of one message of `bytes`: the sender's time S and the rest R. */
@@ -126,7 +115,7 @@ size_t ic_seg_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *md)
     double A = ic_tree_depth_cost(a->size), k = 1;
     if (a->size > 2 && A > 2 && md->alpha > 0 && md->beta > 0)
         k = floor(sqrt((A - 2) * m * md->beta / (2 * md->alpha)) + 0.5);
-    return seg_of(a, k);
+    return ic_seg_of_k(a, k);
 }
 
 double ic_cost_bcast_mst(const ic_coll_args_t *a, const ic_model_t *m)

@@ -178,6 +178,18 @@ static inline size_t ic_reduce_pieces(const ic_coll_args_t *a, size_t n)
     return n % 2 ? 3 : 2;
 }
 
+/* The segment that cuts a->count elements into about k segments (k within
+ * 1 .. count; at least 1 element): the segment rules' last step. */
+static inline size_t ic_seg_of_k(const ic_coll_args_t *a, double k)
+{
+    if (k < 1)
+        k = 1;
+    if (k > (double)a->count)
+        k = (double)a->count;
+    size_t seg = k > 0 ? (a->count + (size_t)k - 1) / (size_t)k : 0;
+    return seg ? seg : 1;
+}
+
 /* Piece j of k of n elements: [*lo, *lo + return). */
 static inline size_t ic_reduce_piece(size_t n, size_t k, size_t j, size_t *lo)
 {
@@ -277,6 +289,10 @@ static inline double ic_halving_beta(const ic_terms_t *t)
 int ic_coll_reduce_binary_tree(ic_sched_t *s, const ic_coll_args_t *a);
 size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);
+size_t ic_seg_reduce_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
+/* The segment the 1-D pipelined reduce runs with for parameter seg (0 or
+ * at least the vector: one segment), coll_reduce.c. */
+size_t ic_reduce_pipeline_seg(const ic_coll_args_t *a, size_t seg);
 size_t ic_radix_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m);
 int ic_coll_scatter_mst(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_gather_mst(ic_sched_t *s, const ic_coll_args_t *a);
@@ -292,6 +308,7 @@ double ic_cost_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_mst(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_dcombine_gather(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_reduce_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_mst(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_dcombine_collect(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_rd(const ic_coll_args_t *a, const ic_model_t *m);

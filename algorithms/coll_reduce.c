@@ -1,12 +1,13 @@
 /*
- * coll_reduce.c -- reduce to one root (mitra-1995 section 3.2), three
+ * coll_reduce.c -- reduce to one root (mitra-1995 section 3.2), four
  * algorithms.
  *
- * The composer (compose.c) builds "mst" and "dcombine_gather" from the
- * primitives, on the line of all ranks (a 1-D plan) or along the lines of
- * a mesh dimension (a mesh step, plan.h); this file describes them and
- * holds what the selector needs: their closed-form costs.  "binary_tree"
- * has its own builder here (it is not a mesh step).
+ * The composer (compose.c) builds "mst", "dcombine_gather" and
+ * "pipeline" from the primitives, on the line of all ranks (a 1-D plan)
+ * or along the lines of a mesh dimension (a mesh step, plan.h); this file
+ * describes them and holds what the selector needs: their closed-form
+ * costs and the pipeline's segment rule.  "binary_tree" has its own
+ * builder here (it is not a mesh step).
  *
  * "mst": MST combine-to-one.  Every rank first copies its input into an
  *   accumulator (the root's RECV -- nothing to copy when in_place -- or
@@ -31,6 +32,31 @@
  *   Cost: (p-1) alpha + (p-1)/p n (beta + gamma)     (distributed combine)
  *       + ceil(log2 p) alpha + (p-1)/p n beta        (gather)
  *
+ * "pipeline": the pipelined chain combine-to-one (pipe_combine.c) with
+ *   the selector's segment a->seg: k segments of s bytes flow along a
+ *   chain ending at the root, each position combining its own segment
+ *   into the partial on the way.  Not in mitra-1995; it moves n bytes
+ *   through every port (dcombine_gather 2 (p-1)/p n, the MST's root
+ *   ceil(log2 p) n), so for long vectors it comes close to the
+ *   n (beta + gamma) bound.  Keeps rank order: for a commutative op or
+ *   root 0 the chain is the ring root-1, root-2, ..., root (p - 1 hops);
+ *   for a non-commutative op, root p-1: 0, 1, ..., p-1 (p - 1 hops), any
+ *   other root r: r, r+1, ..., p-1, r-1, ..., 0, r (p hops; see
+ *   pipe_combine.c for why).  The input is read where it is: no position
+ *   copies its vector (those that append their segment to the partial,
+ *   above a non-commutative root, copy one segment at a time); positions
+ *   other than the root hold two segments of partials, which from
+ *   a->bounded_from elements on are cut to at most half the vector where
+ *   positions append (two full segments).
+ *   Cost, H hops, b = 1 when the chain returns to the root (which then
+ *   only receives):
+ *     (H - 1 + k)(alpha + s beta) + (H - 1 + k - b) s gamma,
+ *   exact when the segment divides the vector (the formula charges a full
+ *   last segment otherwise).  Segment rule: the k minimising it,
+ *   k = sqrt(n ((H - 1) beta + (H - 1 - b) gamma) / alpha), rounded, within
+ *   1 .. count elements; p = 2 around a ring gains nothing from segments
+ *   (k = 1).
+ *
  * "binary_tree": the pipelined binary-tree broadcast (tree_bcast.c) run
  *   backwards, for commutative ops: in step t a position receives segment t
  *   of its first child's partial and combines its own input's segment t
@@ -49,6 +75,8 @@
  */
 #include "coll_common.h"
 #include "mst.h"
+
+#include <math.h>
 
 /* The accumulator of this rank for the elements [lo, lo + n) (the root's
  * RECV; SCRATCH from 0 on the other ranks, whose RECV is not
@@ -75,6 +103,52 @@ double ic_cost_reduce_dcombine_gather(const ic_coll_args_t *a, const ic_model_t 
 {
     ic_terms_t t = ic_terms(a, m);
     return (t.L + t.p - 1) * t.a + t.f * t.n * (t.bring + t.b) + t.f * t.n * t.g;
+}
+
+/* The pipeline's chain for the call a: its hops H, and whether it returns
+ * to the root (which then only receives). */
+static int pipeline_hops(const ic_coll_args_t *a, int *back)
+{
+    int H = ic_pipe_combine_hops(a->size, a->root, !a->commutative);
+    *back = H == a->size;
+    return H;
+}
+
+size_t ic_reduce_pipeline_seg(const ic_coll_args_t *a, size_t seg)
+{
+    if (!seg || seg > a->count)
+        seg = a->count;
+    /* positions other than the root that append their segments to the
+     * partial (non-commutative, root not 0) hold two full ones
+     * (pipe_combine.c) */
+    int appends = !a->commutative && a->root != 0 && a->size >= 3;
+    if (appends && ic_reduce_pieces(a, a->count) > 1 && seg > a->count / 2)
+        seg = a->count / 2;
+    return seg;
+}
+
+size_t ic_seg_reduce_pipeline(const ic_coll_args_t *a, const ic_model_t *md)
+{
+    int back, H = pipeline_hops(a, &back);
+    double n = (double)a->count * (double)md->elem, k = 1;
+    double x = n * ((H - 1) * md->beta + (H - 1 - back) * md->gamma);
+    if (H > 1 && md->alpha > 0 && x > 0)
+        k = floor(sqrt(x / md->alpha) + 0.5);
+    return ic_seg_of_k(a, k);
+}
+
+double ic_cost_reduce_pipeline(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    if (a->size <= 1 || a->count == 0)
+        return 0;
+    int back, H = pipeline_hops(a, &back);
+    size_t seg = ic_reduce_pipeline_seg(a, a->seg);
+    double k = (double)((a->count + seg - 1) / seg);
+    double sb = (double)seg * (double)m->elem;
+    /* written so that one segment on two ranks is bitwise the MST's
+     * alpha + n (beta + gamma): equal plans then tie, and the first met
+     * wins */
+    return (H - 1 + k) * (m->alpha + sb * (m->beta + m->gamma)) - back * sb * m->gamma;
 }
 
 /* The binary tree's segment: the selector's, at most half the vector from

@@ -7,7 +7,8 @@
  *
  * Memory: a first distributed combine reads the input where it is
  * (ic_bucket_dcombine_ro: a reduce, or a reduce_scatter whose plan order
- * is rank order), a leaf of a first MST combine sends its input as it is,
+ * is rank order), and so does a reduce's first pipelined chain
+ * (ic_pipe_combine), a leaf of a first MST combine sends its input as it is,
  * and a long reduction runs in pieces (ic_plan_pieces) so that every
  * rank's scratch stays within the message.
  *
@@ -32,6 +33,8 @@
  *   reduce down          R after an MST step, else *  *
  *   reduce up (gather)   R after an MST step, else *  R
  *   allreduce down, up   0 after an MST step, else *  *
+ * ("an MST step": one that combines to one position, the reduce's
+ * pipelined chain too.)
  *
  * Example, broadcast from rank 0 on 2 x 3 with d1=scatter_collect,d0=mst,
  * 6 elements (ranks 0 1 2 / 3 4 5):
@@ -154,7 +157,7 @@ static size_t *step_counts(const mesh_t *M, int t)
  * root's, or 0); before/after: for the dimensions visited before and
  * after step t, whether a rank's coordinate must equal ref's (1) or may
  * be anything (0); `before_mst` makes "before" apply only to the steps
- * that combine to one position. */
+ * that combine to one position (MST, the pipelined chain). */
 static int my_line_active(const mesh_t *M, const ic_plan_t *pl, int t, const int *ref, int before,
                           int before_mst_only, int after)
 {
@@ -164,8 +167,8 @@ static int my_line_active(const mesh_t *M, const ic_plan_t *pl, int t, const int
         int x = pl->step[u].dim, fixed;
         if (u < t) {
             ic_step_kind_t k = ic_plan_step_kind(pl->step[u].alg);
-            fixed = before &&
-                    (!before_mst_only || k == IC_STEP_REDUCE_MST || k == IC_STEP_ALLREDUCE_MST);
+            fixed = before && (!before_mst_only || k == IC_STEP_REDUCE_MST ||
+                               k == IC_STEP_REDUCE_PIPELINE || k == IC_STEP_ALLREDUCE_MST);
         } else {
             fixed = after;
         }
@@ -242,6 +245,11 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
             case IC_STEP_ALLREDUCE_MST:
                 ic_mst_combine(s, &line, root, cur, tmp);
                 break;
+            case IC_STEP_REDUCE_PIPELINE: /* a first one reads the input where it is */
+                ic_pipe_combine(s, &line, root, t == 0 ? in : NULL, cur, tmp.buf, 0,
+                                pl->ndims == 1 ? ic_reduce_pipeline_seg(a, st->param) : st->param,
+                                !a->commutative);
+                break;
             case IC_STEP_ALLREDUCE_RD:
                 ic_rd_allreduce(s, &line, cur, tmp);
                 break;
@@ -312,6 +320,9 @@ static void gather_range(int n, int root, int me, int *lo, int *hi)
  * SCRATCH, and holds no more than it must:
  *   - a leaf of a first MST step sends its input as it is (and takes no
  *     part in later steps: their lines hold the root's coordinate there);
+ *   - a first pipelined chain reads the input where it is, so only the
+ *     root of its line (which goes on to the later steps) needs an area,
+ *     for the line's result;
  *   - under a first distributed combine (read-only: no copy of the input)
  *     it keeps its own block, or, when its line gathers in the first
  *     step's second half, the blocks of its subtree of that gather: the
@@ -331,6 +342,15 @@ static ic_region_t reduce_acc(ic_sched_t *s, const ic_plan_t *pl, const mesh_t *
         ic_mst_step_t st[IC_MST_MAXSTEPS];
         if (!ic_mst_receives(st, ic_mst_steps(d, ref[dim], M->c[dim], st)))
             return in;
+    }
+    if (d > 1 && kind == IC_STEP_REDUCE_PIPELINE) {
+        /* the chain reads the input where it is; only the line's root
+         * needs room for the result, which later steps work on */
+        *ro = 1;
+        if (M->c[dim] != ref[dim])
+            return in;
+        ic_sched_need(s, IC_BUF_SCRATCH, len);
+        return ic_reg(IC_BUF_SCRATCH, 0, len);
     }
     if (d > 1 && kind == IC_STEP_REDUCE_DCOMBINE) {
         size_t *cnt = step_counts(M, 0);
@@ -385,9 +405,12 @@ static int vector_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t 
             if (in_place)
                 input = acc;
             /* the root of a reduce whose first step is a distributed
-             * combine reads its input where it is, too */
+             * combine reads its input where it is, too, and so does one
+             * whose first step is a pipelined chain, unless in place (its
+             * input is then its accumulator, which the chain may write) */
+            ic_step_kind_t k0 = ic_plan_step_kind(pl->step[0].alg);
             ro = a->coll == IC_COLL_REDUCE && M->d[pl->step[0].dim] > 1 &&
-                 ic_plan_step_kind(pl->step[0].alg) == IC_STEP_REDUCE_DCOMBINE;
+                 (k0 == IC_STEP_REDUCE_DCOMBINE || (k0 == IC_STEP_REDUCE_PIPELINE && !in_place));
             if (!in_place && !ro && len > 0)
                 ic_sched_copy(s, input, acc);
         }

@@ -338,10 +338,15 @@ int ic_plan_rs_reads_input(const ic_plan_t *pl, const ic_coll_args_t *a)
 
 size_t ic_plan_pieces(const ic_plan_t *pl, const ic_coll_args_t *a)
 {
-    if (a->coll == IC_COLL_REDUCE)
-        return pl->ndims == 1 && ic_plan_step_kind(pl->step[0].alg) == IC_STEP_REDUCE_DCOMBINE
+    if (a->coll == IC_COLL_REDUCE) {
+        /* on one line these two read the input where it is and hold at
+         * most the vector (the pipeline's segment is cut for it,
+         * ic_reduce_pipeline_seg) */
+        ic_step_kind_t k = ic_plan_step_kind(pl->step[0].alg);
+        return pl->ndims == 1 && (k == IC_STEP_REDUCE_DCOMBINE || k == IC_STEP_REDUCE_PIPELINE)
                    ? 1
                    : ic_reduce_pieces(a, a->count);
+    }
     if (is_rs(a->coll))
         return ic_plan_rs_reads_input(pl, a) ? 1 : ic_reduce_pieces(a, vector_elems(a));
     return 1;

@@ -39,7 +39,8 @@
  * Which 1-D algorithms can be a mesh step, per collective:
  *   bcast               mst, pipeline, binary_tree, knomial (keep the
  *                       vector); scatter_collect (shrinks it)
- *   reduce              mst (to the line's root); dcombine_gather (shrinks)
+ *   reduce              mst, pipeline (to the line's root); dcombine_gather
+ *                       (shrinks)
  *   allreduce           mst, recursive_doubling (keep); dcombine_collect,
  *                       halving_doubling (shrink)
  *   allgather(v)        bucket, bruck, gather_bcast
@@ -52,8 +53,13 @@
  * dimension's length and the vector that reaches it: the two halves of a
  * long step together are exactly that 1-D algorithm on its line, and
  * lines of one dimension run side by side on disjoint ranks.  One formula
- * per algorithm, wherever it runs; tests/unit/check_plans.c holds the sum
- * to the cost evaluator run on the composed schedules.
+ * per algorithm, wherever it runs; tests/unit/check_cost_formulas.c
+ * (test_plan_closed_forms) holds the sum to the cost evaluator run on the
+ * composed schedules.  A step is priced
+ * as if its lines were rooted at their position 0 (ic_plan_step_cost):
+ * only the reduce's pipelined chain cares, and only for a non-commutative
+ * op, where a line whose root lies strictly inside it takes one hop (one
+ * segment time) more than priced.
  */
 #ifndef IC_PLAN_H
 #define IC_PLAN_H

@@ -44,6 +44,8 @@ const ic_algorithm_t ic_algorithms[] = {
          "bucket distributed combine + MST gather (long vectors)"),
     ALG(IC_COLL_REDUCE, "binary_tree", 0, ic_coll_reduce_binary_tree, ic_cost_reduce_binary_tree,
         ic_seg_bcast_binary_tree, "pipelined binary-tree combine (middle vectors, long lines)"),
+    STEP(IC_COLL_REDUCE, "pipeline", KEEPS, IC_STEP_REDUCE_PIPELINE, ic_cost_reduce_pipeline,
+         ic_seg_reduce_pipeline, "pipelined chain combine-to-one in segments (long vectors)"),
 
     STEP(IC_COLL_ALLREDUCE, "mst", KEEPS, IC_STEP_ALLREDUCE_MST, ic_cost_allreduce_mst, NULL,
          "MST combine-to-one + MST broadcast (short vectors)"),

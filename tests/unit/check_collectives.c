@@ -102,6 +102,10 @@ typedef struct xp {
 
 static char msg[1200];
 
+/* Run reductions with a commutative op even where the plan keeps rank
+ * order (an algorithm may build other schedules for one). */
+static int force_commutative;
+
 /* ic_sim_data(origin, index) without recomputing the origin's hash for
  * every element (the tests set millions of elements). */
 static void fill_data(ic_sim_t *sim, ic_buf_t b, int r, size_t from, size_t n, int origin,
@@ -132,7 +136,7 @@ static int run_plan(const ic_plan_t *pl, const ic_coll_args_t *a0, int in_place)
     ic_coll_t c = a0->coll;
     ic_coll_args_t a = *a0;
     a.commutative = 0;
-    int ordered = is_reduction(c) && ic_plan_usable(pl, &a, NULL);
+    int ordered = !force_commutative && is_reduction(c) && ic_plan_usable(pl, &a, NULL);
     a.commutative = !ordered;
     char who[400], name[IC_PLAN_TEXT_MAX];
     ic_plan_format(pl, name, sizeof(name));
@@ -482,6 +486,42 @@ START_TEST(test_rooted_all_p_all_roots)
 }
 END_TEST
 
+/* The order-keeping reduce algorithms with a commutative op: the
+ * pipelined chain then takes the ring that ends at the root (one hop
+ * less than the order-keeping chain for roots other than 0), and the
+ * others must work as well.  Every p up to 64, every root, the counts of
+ * the test above, in place or not, bounded or not, every segment kind. */
+START_TEST(test_reduce_commutative)
+{
+    scheds_setup();
+    force_commutative = 1;
+    for (int p = 1; p <= 64; p++) {
+        size_t cs[] = {0, 1, (size_t)p - 1, (size_t)p, (size_t)p + 1, 1001};
+        for (int root = 0; root < p; root++)
+            for (size_t ci = 0; ci < 6; ci++) {
+                if (ci == 5 && root != 0 && root != p - 1 && root != p / 2 && root % 7 != 3)
+                    continue;
+                for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++) {
+                    if (alg->coll != IC_COLL_REDUCE || !(alg->flags & IC_ALG_KEEPS_ORDER))
+                        continue;
+                    ic_coll_args_t a = args_of(IC_COLL_REDUCE, p, root, cs[ci]);
+                    size_t segs[] = {0, 1, cs[ci] > 2 ? cs[ci] / 3 : 1};
+                    for (int ip = 0; ip <= (ci == 1 || ci >= 4); ip++)
+                        for (int v = 0; v < (alg->seg_rule ? 6 : 2); v++) {
+                            a.bounded_from = (size_t)(v % 2);
+                            a.seg = alg->seg_rule ? segs[v / 2] : 0;
+                            ck_assert_msg(run_case(alg, &a, ip) == 0,
+                                          "%s (commutative, seg %zu, "
+                                          "bounded %zu)",
+                                          msg, a.seg, a.bounded_from);
+                        }
+                }
+            }
+    }
+    force_commutative = 0;
+}
+END_TEST
+
 START_TEST(test_rootless_all_p)
 {
     scheds_setup();
@@ -731,17 +771,21 @@ END_TEST
  * buffers together) than the message, in its elements (the vector of
  * bcast/reduce/allreduce, all blocks together otherwise), once the message
  * has at least p elements; for every algorithm, even and uneven blocks,
- * packed and with gaps, two roots, every segment length.  Except, up to
- * twice the message, below bounded_from elements (run here with 0: never
- * bounded, and 1: always), the short-vector reductions whose input is
- * read-only (MST combine-to-one in reduce and reduce_scatter, recursive
+ * packed and with gaps, two roots, every segment length, and the
+ * order-keeping reductions with a commutative op and without.  Except, up
+ * to twice the message, below bounded_from elements (run here with 0:
+ * never bounded, and 1: always), the short-vector reductions whose input
+ * is read-only (MST combine-to-one in reduce and reduce_scatter, recursive
  * halving: an accumulator copy of the input and a receive buffer for
  * partials; the binary-tree combine in one segment: two children's
- * partials), and any algorithm for fewer elements than ranks. */
-static int scratch_twice(const ic_algorithm_t *alg)
+ * partials; the reduce's pipelined chain for a non-commutative op, where a
+ * position appends its segment to the partial: the partial and a copy of
+ * its segment), and any algorithm for fewer elements than ranks. */
+static int scratch_twice(const ic_algorithm_t *alg, const ic_coll_args_t *a)
 {
     return !strcmp(alg->name, "recursive_halving") ||
            (!strcmp(alg->name, "binary_tree") && alg->coll == IC_COLL_REDUCE) ||
+           (!strcmp(alg->name, "pipeline") && alg->coll == IC_COLL_REDUCE && !a->commutative) ||
            (!strcmp(alg->name, "mst") &&
             (alg->coll == IC_COLL_REDUCE || alg->coll == IC_COLL_REDUCE_SCATTER ||
              alg->coll == IC_COLL_REDUCE_SCATTER_BLOCK));
@@ -752,7 +796,7 @@ static int scratch_twice(const ic_algorithm_t *alg)
 static void check_scratch(const ic_algorithm_t *alg, ic_coll_args_t *a, size_t msg)
 {
     int p = a->size;
-    size_t cap = (scratch_twice(alg) && !a->bounded_from) || msg < (size_t)p ? 2 * msg : msg;
+    size_t cap = (scratch_twice(alg, a) && !a->bounded_from) || msg < (size_t)p ? 2 * msg : msg;
     for (int r = 0; r < p; r++) {
         a->rank = r;
         a->sendcount = a->counts ? a->counts[r] : 0;
@@ -761,10 +805,10 @@ static void check_scratch(const ic_algorithm_t *alg, ic_coll_args_t *a, size_t m
         ck_assert_int_eq(build_1d(alg, &scheds[r], a), 0);
         size_t s = scheds[r].scratch[IC_BUF_SCRATCH] + scheds[r].scratch[IC_BUF_SCRATCH2];
         ck_assert_msg(s <= cap,
-                      "%s/%s p=%d rank %d root %d seg %zu bounded %zu: scratch %zu > %zu "
-                      "(message %zu)",
-                      ic_coll_name(alg->coll), alg->name, p, r, a->root, a->seg, a->bounded_from, s,
-                      cap, msg);
+                      "%s/%s p=%d rank %d root %d seg %zu bounded %zu commutative %d: scratch "
+                      "%zu > %zu (message %zu)",
+                      ic_coll_name(alg->coll), alg->name, p, r, a->root, a->seg, a->bounded_from,
+                      a->commutative, s, cap, msg);
     }
 }
 
@@ -800,13 +844,16 @@ START_TEST(test_scratch_at_most_message)
                      * reduce_scatter) out of place and in place */
                     int rs = alg->coll == IC_COLL_REDUCE_SCATTER ||
                              alg->coll == IC_COLL_REDUCE_SCATTER_BLOCK;
-                    for (int v = 0; v < (alg->seg_rule ? 6 : rs ? 4 : 2); v++) {
-                        a.bounded_from = (size_t)(v % 2);
-                        a.in_place = rs && v >= 2;
-                        if (alg->seg_rule)
-                            a.seg = v < 2 ? 0 : v < 4 ? 1 : msg > 3 ? msg / 3 : 1;
-                        check_scratch(alg, &a, msg);
-                    }
+                    int keeps = ic_coll_reduces(alg->coll) && (alg->flags & IC_ALG_KEEPS_ORDER);
+                    for (int v = 0; v < (alg->seg_rule ? 6 : rs ? 4 : 2); v++)
+                        for (int comm = 1; comm >= !keeps; comm--) {
+                            a.bounded_from = (size_t)(v % 2);
+                            a.in_place = rs && v >= 2;
+                            a.commutative = comm;
+                            if (alg->seg_rule)
+                                a.seg = v < 2 ? 0 : v < 4 ? 1 : msg > 3 ? msg / 3 : 1;
+                            check_scratch(alg, &a, msg);
+                        }
                 }
     }
 }
@@ -1014,6 +1061,7 @@ Suite *suite_collectives(void)
     tc = tcase_create("sim");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_rooted_all_p_all_roots);
+    tcase_add_test(tc, test_reduce_commutative);
     tcase_add_test(tc, test_rootless_all_p);
     tcase_add_test(tc, test_v_variants);
     tcase_add_test(tc, test_large_p);
