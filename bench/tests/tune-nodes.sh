@@ -4,24 +4,9 @@
 # link): the table's header gets the figures within a node (node-alpha,
 # node-beta, from a ping-pong inside rank 0's node) beside those across
 # nodes, the node's start-up the shorter, and intercom-info --check takes
-# the table.  About 20 s.  Skipped without smpirun or an SMPI build of
-# intercom-bench: IC_SMPI_BUILD, else build-smpi in the source tree (where
-# ./quickstart makes one).
-set -u
-
-top=${IC_SRCDIR:-${srcdir:-.}}
-smpi=${IC_SMPI_BUILD:-$top/build-smpi}
-if ! command -v smpirun >/dev/null 2>&1; then
-    echo "SKIP: smpirun not found"
-    exit 77
-fi
-if [ ! -x "$smpi/bench/intercom-bench" ]; then
-    echo "SKIP: no SMPI build of intercom-bench ($smpi; set IC_SMPI_BUILD)"
-    exit 77
-fi
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/ic-tune-nodes.XXXXXX") || exit 99
-trap 'rm -rf "$work"' EXIT
+# the table.  About 20 s.  Skipped without smpirun or an SMPI build
+# (smpi-lib.sh).
+. "${IC_SRCDIR:-${srcdir:-.}}/bench/tests/smpi-lib.sh"
 tbl=$work/t.tbl
 
 fail() {

@@ -4,23 +4,8 @@
 # sizes (a few seconds).  Checks the report's structure (a table per
 # collective, a row per size, a row per variant, numeric times), the data
 # files and, with gnuplot, the figures; never the times themselves.
-# Skipped without smpirun or an SMPI build of intercom-bench: IC_SMPI_BUILD,
-# else build-smpi in the source tree (where ./quickstart makes one).
-set -u
-
-top=${IC_SRCDIR:-${srcdir:-.}}
-smpi=${IC_SMPI_BUILD:-$top/build-smpi}
-if ! command -v smpirun >/dev/null 2>&1; then
-    echo "SKIP: smpirun not found"
-    exit 77
-fi
-if [ ! -x "$smpi/bench/intercom-bench" ]; then
-    echo "SKIP: no SMPI build of intercom-bench ($smpi; set IC_SMPI_BUILD)"
-    exit 77
-fi
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/ic-versus-test.XXXXXX") || exit 99
-trap 'rm -rf "$work"' EXIT
+# Skipped without smpirun or an SMPI build (smpi-lib.sh).
+. "${IC_SRCDIR:-${srcdir:-.}}/bench/tests/smpi-lib.sh"
 md=$work/v.md
 
 fail() {
