@@ -1059,7 +1059,7 @@ Suite *suite_collectives(void)
     tcase_add_test(tc, test_scratch_at_most_message);
     suite_add_tcase(s, tc);
     tc = tcase_create("sim");
-    tcase_set_timeout(tc, 120);
+    tcase_set_timeout(tc, 300); /* x8 under the sanitizers (tests/Makefile.inc) */
     tcase_add_test(tc, test_rooted_all_p_all_roots);
     tcase_add_test(tc, test_reduce_commutative);
     tcase_add_test(tc, test_rootless_all_p);
