@@ -180,12 +180,18 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
     return n;
 }
 
+/* Whether candidate c can win: its results were right and it ran as forced. */
+static int usable(const cand_t *c)
+{
+    return !c->bad && !c->other;
+}
+
 /* The fastest usable candidate (rank 0), or -1. */
 static int fastest(const cand_t *cs, int nc)
 {
     int f = -1;
     for (int j = 0; j < nc; j++)
-        if (!cs[j].bad && !cs[j].other && (f < 0 || cs[j].s.median < cs[f].s.median))
+        if (usable(&cs[j]) && (f < 0 || cs[j].s.median < cs[f].s.median))
             f = j;
     return f;
 }
@@ -205,7 +211,7 @@ static int near_ties(const cand_t *cs, int nc, unsigned char *in)
     double top = cs[f].s.median * (1 + (hf > 0 ? hf : 0)) * (1 + IC_COLL_EFFECT);
     for (int j = 0; j < nc; j++) {
         double h = ic_median_halfwidth(&cs[j].s);
-        if (cs[j].bad || cs[j].other || !(cs[j].s.median * (1 - (h > 0 ? h : 0)) <= top))
+        if (!usable(&cs[j]) || !(cs[j].s.median * (1 - (h > 0 ? h : 0)) <= top))
             continue;
         in[j] = 1;
         n++;
@@ -606,8 +612,7 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
                         bj = j;
                 }
                 for (int j = 0; j < nc && f >= 0 && w < 0; j++)
-                    if (!cs[j].bad && !cs[j].other &&
-                        cs[j].s.median <= (1 + IC_COLL_EFFECT) * cs[f].s.median)
+                    if (usable(&cs[j]) && cs[j].s.median <= (1 + IC_COLL_EFFECT) * cs[f].s.median)
                         w = j;
                 outcome_t *r = &oc[si];
                 memset(r, 0, sizeof(*r));
