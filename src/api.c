@@ -179,6 +179,12 @@ static int begin(call_t *c, const char *fn, MPI_Comm comm, int *rank, int *size)
     c->t.fn = c->e.fn = fn;
     c->t.code = c->e.code = 0;
     c->comm = comm;
+    const ic_ctx_t *known = ic_ctx_known(comm); /* checked when it was made */
+    if (known) {
+        *rank = known->rank;
+        *size = known->size;
+        return MPI_SUCCESS;
+    }
     int rc = ic_check_init(fn);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -230,11 +236,15 @@ static int prepare(call_t *c, size_t elem, const ic_typeinfo_t *sti, ic_plan_t *
     ic_ctx_t *ctx = c->ctx;
     /* messages longer than the slack keep their scratch within themselves */
     c->a.bounded_from = ic_bounded_from(ic_env()->scratch_slack, elem);
-    if (ic_select(ctx, &c->a, elem, plan) != 0)
-        return fail(c, MPI_ERR_INTERN, "no algorithm can serve this call");
-    ic_sched_reset(&ctx->sched, ctx->rank, ctx->size);
-    if (ic_plan_build(&ctx->sched, plan, &c->a) != 0 || ic_sched_ok(&ctx->sched) != 0)
-        return fail(c, MPI_ERR_NO_MEM, "cannot build the schedule");
+    if (!ic_ctx_sched_hit(ctx, &c->a, elem, c->gran, plan)) {
+        ic_ctx_sched_drop(ctx);
+        if (ic_select(ctx, &c->a, elem, plan) != 0)
+            return fail(c, MPI_ERR_INTERN, "no algorithm can serve this call");
+        ic_sched_reset(&ctx->sched, ctx->rank, ctx->size);
+        if (ic_plan_build(&ctx->sched, plan, &c->a) != 0 || ic_sched_ok(&ctx->sched) != 0)
+            return fail(c, MPI_ERR_NO_MEM, "cannot build the schedule");
+        ic_ctx_sched_keep(ctx, &c->a, elem, c->gran, plan);
+    }
     for (int k = IC_BUF_SCRATCH; k <= IC_BUF_SCRATCH2; k++) {
         size_t n = ctx->sched.scratch[k] * (c->gran ? c->gran : 1);
         ic_binding_set_bytes(&c->b, k, NULL, sti, c->gran);
@@ -255,12 +265,7 @@ static int execute(call_t *c, const ic_plan_t *alg, MPI_Op op, int commutative)
     int rc = ic_exec(c->ctx, &c->ctx->sched, &c->b, op, commutative);
     if (rc != MPI_SUCCESS)
         return fail(c, rc, "communication failed");
-    /* IC_Last_algorithm gives the parameters of the byte-counted
-     * collectives in bytes (their schedules count units of c->gran bytes) */
-    ic_plan_t shown = *alg;
-    if (!ic_coll_reduces(c->a.coll))
-        ic_plan_scale_params(&shown, c->gran ? c->gran : 1, 1);
-    ic_record_last(c->a.coll, &shown);
+    ic_record_last(c->a.coll, alg, c->gran);
     return MPI_SUCCESS;
 }
 
@@ -472,6 +477,9 @@ static int stage_recv(call_t *c, size_t bytes)
  * IC_MSG_MAX, so the executor's pieces of long messages fall on them.) */
 static size_t bcast_granule(size_t n, int p)
 {
+    static size_t last_n, last_p, last_g; /* a loop of one call: once */
+    if (n == last_n && (size_t)p == last_p && last_g)
+        return last_g;
     static const size_t f[] = {2, 3, 5, 7};
     static const int fmax[] = {12, 2, 1, 1};
     size_t g = 1;
@@ -483,6 +491,9 @@ static size_t bcast_granule(size_t n, int p)
     for (int i = 0; i < 5; i++)
         while (n / g < want && g % drop[i] == 0 && (i != 2 || g % 32 == 0))
             g /= drop[i];
+    last_n = n;
+    last_p = (size_t)p;
+    last_g = g;
     return g;
 }
 
@@ -601,11 +612,11 @@ static int bind_typed_standin(call_t *c, int buf, int side, size_t n, const ic_t
 
 /* Run a reduction (c->a describes it but for the buffers): SEND holds
  * send_elems elements, RECV recv_elems (where significant). */
-static int reduction_run(call_t *c, red_t *r, MPI_Datatype type, MPI_Op op, size_t send_elems,
-                         size_t recv_elems)
+static int reduction_run(call_t *c, red_t *r, const ic_typeinfo_t *tip, MPI_Op op,
+                         size_t send_elems, size_t recv_elems)
 {
-    ic_typeinfo_t ti;
-    ic_typeinfo(type, &ti);
+    ic_typeinfo_t ti = *tip;
+    MPI_Datatype type = ti.type;
     int commutative = 1, rc = MPI_SUCCESS;
     MPI_Op_commutative(op, &commutative); /* op is not MPI_OP_NULL here */
     r->unusable |= uncommitted(c, type, "datatype");
@@ -664,7 +675,7 @@ static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_
     c.a.coll = IC_COLL_REDUCE;
     c.a.root = root;
     c.a.count = (size_t)count;
-    return reduction_run(&c, &r, datatype, op, (size_t)count, (size_t)count);
+    return reduction_run(&c, &r, &ti, op, (size_t)count, (size_t)count);
 }
 
 static int allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count,
@@ -686,7 +697,7 @@ static int allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count,
         return rc;
     c.a.coll = IC_COLL_ALLREDUCE;
     c.a.count = (size_t)count;
-    return reduction_run(&c, &r, datatype, op, (size_t)count, (size_t)count);
+    return reduction_run(&c, &r, &ti, op, (size_t)count, (size_t)count);
 }
 
 /* c->counts holds the blocks (elements, per rank); total their sum. */
@@ -711,7 +722,7 @@ static int reduce_scatter_common(call_t *c, int rank, const void *sendbuf, void 
     c->a.coll = coll;
     c->a.counts = c->counts;
     c->a.count = total;
-    return reduction_run(c, &r, datatype, op, total, own);
+    return reduction_run(c, &r, &ti, op, total, own);
 }
 
 static int reduce_scatter_impl(const void *sendbuf, void *recvbuf, cview_t recvcounts,

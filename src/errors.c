@@ -105,7 +105,7 @@ int ic_check_type(ic_argerr_t *e, MPI_Datatype type, const char *what)
 int ic_check_committed(ic_argerr_t *e, MPI_Datatype type, const char *what)
 {
     int ni, na, nd, comb = MPI_COMBINER_NAMED;
-    if (MPI_Type_get_envelope(type, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
+    if (ic_type_named(type) || MPI_Type_get_envelope(type, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
         comb == MPI_COMBINER_NAMED)
         return MPI_SUCCESS;
     /* One element (MPICH checks nothing for a count of 0), from an address
@@ -293,9 +293,7 @@ int ic_check_op(ic_argerr_t *e, MPI_Op op, MPI_Datatype type)
         return MPI_SUCCESS;
     if (type == MPI_DATATYPE_NULL)
         return ic_argerr(e, MPI_ERR_OP, "a predefined op with MPI_DATATYPE_NULL");
-    int ni, na, nd, comb = MPI_COMBINER_NAMED;
-    if (MPI_Type_get_envelope(type, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
-        comb != MPI_COMBINER_NAMED)
+    if (!ic_type_named(type))
         return ic_argerr(e, MPI_ERR_OP, "a predefined op is defined on predefined datatypes only");
     if (!(basic_class(type) & allowed))
         return ic_argerr(e, MPI_ERR_OP, "this predefined op is not defined for the datatype");

@@ -42,6 +42,18 @@ typedef struct ic_decision {
     ic_plan_t plan;    /* the choice, parameters resolved    */
 } ic_decision_t;
 
+/* What the context's schedule was built for: the call's arguments that
+ * the selection and the builders read (counts and displacements copied),
+ * the unit sizes, and the plan chosen.  A call that matches runs the
+ * schedule again without selecting or building (api.c: prepare). */
+typedef struct ic_sched_key {
+    int valid;
+    ic_coll_args_t a; /* a.counts, a.displs: the copies below           */
+    size_t elem, gran;
+    size_t *counts, *displs; /* owned, a.size each, or NULL            */
+    ic_plan_t plan;
+} ic_sched_key_t;
+
 typedef struct ic_ctx {
     MPI_Comm user; /* the user's communicator (attribute holder) */
     MPI_Comm comm; /* private duplicate: all library traffic     */
@@ -58,6 +70,7 @@ typedef struct ic_ctx {
     size_t chunk;                    /* piece size of long messages (bytes,
                                         0 = whole; ic_env_t.chunk)          */
     ic_sched_t sched;                /* reused between calls                       */
+    ic_sched_key_t built;            /* what sched holds                           */
     MPI_Request *reqs;               /* reused request array                       */
     size_t nreqs_cap;
     void *scratch[IC_NBUF]; /* cached scratch allocations      */
@@ -71,9 +84,26 @@ typedef struct ic_ctx {
  * Returns an MPI error code. */
 int ic_ctx_get(MPI_Comm comm, ic_ctx_t **ctx);
 
-/* Drop every context's cached decisions (a new tuning table), and trust
- * that all ranks loaded the same table. */
+/* comm's context when comm is the communicator of the last context looked
+ * up (then comm is a valid intracommunicator and MPI is running), else
+ * NULL; no MPI call. */
+ic_ctx_t *ic_ctx_known(MPI_Comm comm);
+
+/* Drop every context's cached decisions and schedules (a new tuning
+ * table), and trust that all ranks loaded the same table. */
 void ic_ctx_forget_decisions(void);
+
+/* Drop every context's cached schedule (a plan forced or released). */
+void ic_ctx_forget_schedules(void);
+
+/* Does ctx->sched hold the schedule of call a (elem, gran: api.c's unit
+ * sizes)?  Then *plan gets its plan, a its order and segment, and 1 is
+ * returned; else 0.  ic_ctx_sched_keep records a schedule just built;
+ * ic_ctx_sched_drop forgets it (before building another). */
+int ic_ctx_sched_hit(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, size_t gran, ic_plan_t *plan);
+void ic_ctx_sched_keep(ic_ctx_t *ctx, const ic_coll_args_t *a, size_t elem, size_t gran,
+                       const ic_plan_t *plan);
+void ic_ctx_sched_drop(ic_ctx_t *ctx);
 
 /* The tuning table in use (src/tuning.c), NULL: none; the file it came
  * from.  ic_tuning_agree: do all ranks of comm see the same table?
@@ -160,6 +190,9 @@ typedef struct ic_typeinfo {
 
 int ic_typeinfo(MPI_Datatype type, ic_typeinfo_t *ti);
 
+/* Is type a predefined (named) datatype?  Remembered for the last few. */
+int ic_type_named(MPI_Datatype type);
+
 /* Bytes needed to hold n elements (true extent of n elements). */
 size_t ic_type_span(const ic_typeinfo_t *ti, size_t n);
 
@@ -240,8 +273,9 @@ int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl);
  * environment), or NULL. */
 const ic_plan_t *ic_forced(ic_coll_t c);
 
-/* The plan that ran last (NULL: none), for IC_Last_algorithm. */
-void ic_record_last(ic_coll_t c, const ic_plan_t *pl);
+/* The plan that ran last (NULL: none), for IC_Last_algorithm; gran: the
+ * bytes per schedule unit of a byte-counted collective (0 = 1). */
+void ic_record_last(ic_coll_t c, const ic_plan_t *pl, size_t gran);
 void ic_record_packed(ic_coll_t c, size_t bytes);
 
 /* ---------------------------------------------------------- environment */

@@ -41,6 +41,9 @@ static int env_read[IC_COLL_COUNT];
 static int warned[IC_COLL_COUNT];
 static int mesh_warned;
 static char last[IC_COLL_COUNT][IC_PLAN_TEXT_MAX];
+static ic_plan_t last_plan[IC_COLL_COUNT]; /* IC_Last_algorithm */
+static size_t last_gran[IC_COLL_COUNT];
+static int last_on[IC_COLL_COUNT];
 static size_t last_packed[IC_COLL_COUNT];
 
 static void warn_once(ic_coll_t c, const char *fmt, const char *arg)
@@ -217,12 +220,15 @@ int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
     return 0;
 }
 
-void ic_record_last(ic_coll_t c, const ic_plan_t *pl)
+/* Kept as a plan, written out when asked (formatting on every call cost
+ * about a fifth of a short call). */
+void ic_record_last(ic_coll_t c, const ic_plan_t *pl, size_t gran)
 {
-    if (pl)
-        ic_plan_format(pl, last[c], sizeof(last[c]));
-    else
-        last[c][0] = 0;
+    last_on[c] = pl != NULL;
+    if (pl) {
+        last_plan[c] = *pl;
+        last_gran[c] = gran;
+    }
 }
 
 void ic_record_packed(ic_coll_t c, size_t bytes)
@@ -243,6 +249,15 @@ const char *IC_Last_algorithm(IC_Coll coll)
 {
     if ((int)coll < 0 || (int)coll >= IC_COLL_COUNT)
         return "";
+    last[coll][0] = 0;
+    if (last_on[coll]) {
+        /* the byte-counted collectives' parameters in bytes (their
+         * schedules count units of last_gran bytes) */
+        ic_plan_t shown = last_plan[coll];
+        if (!ic_coll_reduces((ic_coll_t)coll))
+            ic_plan_scale_params(&shown, last_gran[coll] ? last_gran[coll] : 1, 1);
+        ic_plan_format(&shown, last[coll], sizeof(last[coll]));
+    }
     return last[coll];
 }
 
@@ -273,6 +288,7 @@ int IC_Set_algorithm(IC_Coll coll, const char *plan)
         forced_on[c] = 0;
         forced_set[c] = 1;
         warned[c] = 0;
+        ic_ctx_forget_schedules();
         return MPI_SUCCESS;
     }
     ic_plan_t pl;
@@ -282,5 +298,6 @@ int IC_Set_algorithm(IC_Coll coll, const char *plan)
     forced_on[c] = 1;
     forced_set[c] = 1;
     warned[c] = 0;
+    ic_ctx_forget_schedules();
     return MPI_SUCCESS;
 }

@@ -251,7 +251,7 @@ static int icp_ready(icp_call_t *k, uint64_t bytes)
     k->entered = 1;
     nested = 1;
     if (cfg.report)
-        ic_record_last((ic_coll_t)k->op, NULL); /* "" unless an algorithm runs */
+        ic_record_last((ic_coll_t)k->op, NULL, 0); /* "" unless an algorithm runs */
     return 1;
 }
 
