@@ -50,11 +50,14 @@ static void ctx_destroy(ic_ctx_t *ctx)
         ctx->next->prev = ctx->prev;
     int finalized = 0;
     MPI_Finalized(&finalized);
+    if (!finalized)
+        ic_shm_destroy(ctx); /* collective on the node, as freeing comm is */
     if (!finalized && ctx->comm != MPI_COMM_NULL)
         MPI_Comm_free(&ctx->comm);
     ic_ctx_sched_drop(ctx);
     ic_sched_free(&ctx->sched);
     free(ctx->reqs);
+    free(ctx->shm_ops);
     free(ctx->order);
     for (int b = 0; b < IC_NBUF; b++)
         free(ctx->scratch[b]);
@@ -343,6 +346,8 @@ int ic_ctx_get(MPI_Comm comm, ic_ctx_t **out)
         rc = MPI_Comm_size(ctx->comm, &ctx->size);
     if (rc == MPI_SUCCESS)
         rc = pick_model(ctx);
+    if (rc == MPI_SUCCESS)
+        rc = ic_shm_setup(ctx);
     if (rc != MPI_SUCCESS)
         goto out;
     ctx->table_ok = ic_tuning_agree(ctx->comm, ctx->rank);

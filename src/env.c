@@ -35,6 +35,9 @@
  *                                 Default 32 KiB across nodes (below Open
  *                                 MPI's TCP eager limit), whole within one
  *                                 and under SimGrid's SMPI
+ *   INTERCOM_SHM=0                every message through MPI; default 1:
+ *                                 messages of up to 4 KiB between ranks of
+ *                                 one node through shared memory (shm.c)
  *   INTERCOM_RANKS_PER_NODE=Q     placement (topo.c): consecutive blocks of
  *                                 Q ranks of MPI_COMM_WORLD form a node,
  *                                 instead of MPI's shared-memory domains
@@ -105,6 +108,7 @@ const ic_env_t *ic_env(void)
     if (q != env.ranks_per_node && ic_world_rank() == 0)
         fprintf(stderr, "InterCom: ignoring INTERCOM_RANKS_PER_NODE=%g (expected a whole number)\n",
                 q);
+    env.shm = getd("INTERCOM_SHM", 1) != 0;
     v = getenv("INTERCOM_MESH");
     env.mesh = v && *v ? v : NULL;
     env.mesh_ndims = 0;

@@ -43,6 +43,7 @@ static void *addr(const ic_binding_t *b, const ic_region_t *r)
     return (char *)b->base[r->buf] + (MPI_Aint)elems(b, r->buf, r->off) * b->extent[r->buf];
 }
 
+/* Room for n requests, and for n messages through shared memory. */
 static int reqs_reserve(ic_ctx_t *ctx, size_t n)
 {
     if (n <= ctx->nreqs_cap)
@@ -54,6 +55,10 @@ static int reqs_reserve(ic_ctx_t *ctx, size_t n)
     if (!r)
         return -1;
     ctx->reqs = r;
+    ic_shm_op_t *o = realloc(ctx->shm_ops, cap * sizeof(*o));
+    if (!o)
+        return -1;
+    ctx->shm_ops = o;
     ctx->nreqs_cap = cap;
     return 0;
 }
@@ -143,7 +148,7 @@ static int do_reduce(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a,
  * rank (bytes for the data movements, the common datatype for the
  * reductions; api.c). */
 static int post_piece(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *acts, size_t n,
-                      size_t j, size_t chunk, size_t *k)
+                      size_t j, size_t chunk, size_t *k, size_t *nshm)
 {
     int rc = MPI_SUCCESS;
     for (int pass = 0; pass < 2 && rc == MPI_SUCCESS; pass++) {
@@ -162,6 +167,20 @@ static int post_piece(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a
             if (c > INT_MAX)
                 return MPI_ERR_COUNT;
             r.off += off;
+            size_t bytes = c * (size_t)(b->size[r.buf] > 0 ? b->size[r.buf] : 0);
+            if (ctx->shm && ic_shm_peer(ctx, a->peer, bytes)) {
+                ic_shm_op_t *o = &ctx->shm_ops[(*nshm)++];
+                o->send = pass;
+                o->peer = a->peer;
+                o->buf = addr(b, &r);
+                o->n = c;
+                o->type = b->type[r.buf];
+                o->contig = b->contiguous[r.buf];
+                o->size = b->size[r.buf];
+                o->bytes = bytes;
+                ic_shm_number(ctx, o);
+                continue;
+            }
             if (pass)
                 rc = MPI_Isend(addr(b, &r), (int)c, b->type[r.buf], a->peer, IC_TAG, ctx->comm,
                                &ctx->reqs[*k]);
@@ -210,9 +229,12 @@ static int communicate(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *
     int rc = MPI_SUCCESS;
     size_t k = 0;
     for (size_t j = 0; j < npieces && rc == MPI_SUCCESS; j++) {
+        size_t nshm = 0;
         k = 0;
-        rc = post_piece(ctx, b, acts, n, j, npieces > 1 ? chunk : 0, &k);
-        if (rc == MPI_SUCCESS)
+        rc = post_piece(ctx, b, acts, n, j, npieces > 1 ? chunk : 0, &k, &nshm);
+        if (rc == MPI_SUCCESS && nshm)
+            rc = ic_shm_progress(ctx, ctx->shm_ops, nshm, ctx->reqs, (int)k);
+        else if (rc == MPI_SUCCESS)
             rc = wait_all((int)k, ctx->reqs);
     }
     if (rc != MPI_SUCCESS) /* do not leave requests behind */

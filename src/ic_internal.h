@@ -54,6 +54,26 @@ typedef struct ic_sched_key {
     ic_plan_t plan;
 } ic_sched_key_t;
 
+/* Short messages within a node through shared memory (shm.c). */
+#define IC_SHM_BYTES 4096    /* longest message through a channel          */
+#define IC_SHM_SLOTS 4       /* messages a channel holds                    */
+#define IC_SHM_MAX_RANKS 256 /* ranks of a node beyond which MPI carries all */
+#define IC_SHM_SPIN 65536    /* idle polls between yields (ranks <= cores)  */
+typedef struct ic_shm ic_shm_t;
+
+/* One message of a round through a channel (executor.c). */
+typedef struct ic_shm_op {
+    int send; /* 1: to peer, 0: from peer */
+    int peer;
+    void *buf; /* n elements of type (contiguous or not, size bytes each) */
+    size_t n;
+    MPI_Datatype type;
+    int contig, size;
+    size_t bytes;
+    unsigned long long seq; /* its number in the channel (ic_shm_number) */
+    int done;
+} ic_shm_op_t;
+
 typedef struct ic_ctx {
     MPI_Comm user; /* the user's communicator (attribute holder) */
     MPI_Comm comm; /* private duplicate: all library traffic     */
@@ -73,6 +93,9 @@ typedef struct ic_ctx {
     ic_sched_key_t built;            /* what sched holds                           */
     MPI_Request *reqs;               /* reused request array                       */
     size_t nreqs_cap;
+    ic_shm_t *shm;          /* channels within the node, NULL: none       */
+    ic_shm_op_t *shm_ops;   /* a round's messages through them (cap as    */
+                            /* reqs)                                      */
     void *scratch[IC_NBUF]; /* cached scratch allocations      */
     size_t scratch_bytes[IC_NBUF];
     ic_decision_t decisions[IC_DECISION_CACHE];
@@ -88,6 +111,18 @@ int ic_ctx_get(MPI_Comm comm, ic_ctx_t **ctx);
  * up (then comm is a valid intracommunicator and MPI is running), else
  * NULL; no MPI call. */
 ic_ctx_t *ic_ctx_known(MPI_Comm comm);
+
+/* Shared-memory channels to the ranks of ctx's node (shm.c).  Setup is
+ * collective on ctx->comm and leaves ctx->shm NULL where they cannot be
+ * made.  ic_shm_peer: does a message of `bytes` bytes to or from peer go
+ * through them?  ic_shm_number: give op its place in its channel, in the
+ * schedule's order.  ic_shm_progress: complete ops[0, n) and the MPI
+ * requests reqs[0, nreqs) together; an MPI error code. */
+int ic_shm_setup(ic_ctx_t *ctx);
+void ic_shm_destroy(ic_ctx_t *ctx);
+int ic_shm_peer(const ic_ctx_t *ctx, int peer, size_t bytes);
+void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op);
+int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs, int nreqs);
 
 /* Drop every context's cached decisions and schedules (a new tuning
  * table), and trust that all ranks loaded the same table. */
@@ -298,6 +333,8 @@ typedef struct ic_env {
     int mesh_ndims;                 /* ... 0 when unset or unreadable       */
     int ranks_per_node;             /* INTERCOM_RANKS_PER_NODE (topo.c); 0:
                                        MPI says which ranks share a node     */
+    int shm;                        /* INTERCOM_SHM: short messages within a
+                                       node through shared memory (shm.c)    */
 } ic_env_t;
 
 const ic_env_t *ic_env(void);

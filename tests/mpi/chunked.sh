@@ -6,7 +6,10 @@
 #     every message, at p = 5 (uneven blocks);
 #   - reductions with every call's scratch held within its message
 #     (INTERCOM_SCRATCH_SLACK=0: the short-vector reductions run on pieces
-#     of the vector, algorithms/coll_common.h), at p = 4 and 7.
+#     of the vector, algorithms/coll_common.h), at p = 4 and 7;
+#   - movement, reductions and shm with every message through MPI
+#     (INTERCOM_SHM=0; by default the short ones between ranks of a node
+#     go through shared memory, src/shm.c), at p = 5 and 4.
 #
 # Run by `make check` through run-mpi.sh (from the top build directory);
 # by hand: sh tests/mpi/chunked.sh from there.
@@ -32,6 +35,11 @@ done
 for np in 4 7; do
     one_run INTERCOM_SCRATCH_SLACK=0 "$np" reductions
 done
+for prog in movement reductions; do
+    one_run INTERCOM_SHM=0 5 "$prog"
+done
+one_run INTERCOM_SHM=0 4 shm
 [ $rc -eq 0 ] && echo "PASS: movement and reductions at p = 5 with 24-byte pieces;" \
-    "reductions at p = 4, 7 with scratch within every message"
+    "reductions at p = 4, 7 with scratch within every message;" \
+    "movement, reductions (p = 5) and shm (p = 4) through MPI only"
 exit $rc

@@ -1,0 +1,266 @@
+/*
+ * shm.c -- short messages between the ranks of one node through shared
+ * memory.
+ *
+ * A short message between two ranks of one node costs the MPI library a
+ * request, a match and a fragment on each side (Open MPI's shared-memory
+ * transport: about 1700 instructions for a send, a receive and a wait);
+ * for the collectives of short vectors that was the whole call.  A
+ * context whose communicator has several ranks on this node therefore
+ * sets up, once, a shared-memory window (MPI_Win_allocate_shared on the
+ * node's ranks) holding, for every rank, one channel from each other rank
+ * of its node: IC_SHM_SLOTS slots of IC_SHM_BYTES bytes, each with a
+ * sequence word.  The executor sends a message of at most IC_SHM_BYTES
+ * bytes to a rank of its node by copying it into the next slot of that
+ * rank's channel from itself and storing the message's number in the
+ * slot's word (release); the receiver waits for that number (acquire),
+ * copies the message out and clears the word, which frees the slot.
+ *
+ * Both sides of a message decide alike: by its length in bytes, which
+ * MPI's type matching makes equal on both sides, and the peer's node.
+ * Messages in each channel are numbered in the order the schedule sends
+ * them, which is the order the peer's schedule receives them (the rule
+ * MPI's non-overtaking gave the executor's single tag), so each slot is
+ * taken in turn.  A sender finding its slot still full waits while
+ * progressing its own receives; since every rank sends and receives in
+ * the order of the rounds, the oldest message is always taken.
+ *
+ * Not under SimGrid's SMPI (its simulated ranks would talk for free
+ * outside the simulated network), and not with INTERCOM_SHM=0.
+ */
+#include "config.h"
+#include "ic_internal.h"
+
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A slot: its word and the first 56 bytes of a message share a cache
+ * line (a short message moves as one line); slots start on lines. */
+typedef struct slot {
+    _Atomic uint64_t seq; /* the message's number when full, 0 when free */
+    char data[IC_SHM_BYTES];
+    char pad[56];
+} slot_t;
+_Static_assert(sizeof(slot_t) % 64 == 0, "slots start on cache lines");
+
+struct ic_shm {
+    MPI_Comm node;  /* the ranks of this node in ctx->comm          */
+    MPI_Win win;    /* their channels                               */
+    int nlocal;     /* ranks on this node                           */
+    int me;         /* this rank among them                         */
+    int spin;       /* idle polls before a waiting rank yields       */
+    int *local;     /* ctx rank -> rank on this node, -1: elsewhere */
+    slot_t **in;    /* per node rank j: my channel from j           */
+    slot_t **out;   /* per node rank j: j's channel from me         */
+    uint64_t *sent; /* per node rank: messages sent to it            */
+    uint64_t *got;  /* per node rank: messages received from it      */
+};
+
+static void shm_free(ic_shm_t *s)
+{
+    if (!s)
+        return;
+    if (s->win != MPI_WIN_NULL) {
+        MPI_Win_unlock_all(s->win);
+        MPI_Win_free(&s->win);
+    }
+    if (s->node != MPI_COMM_NULL)
+        MPI_Comm_free(&s->node);
+    free(s->local);
+    free(s->in);
+    free(s->out);
+    free(s->sent);
+    free(s->got);
+    free(s);
+}
+
+void ic_shm_destroy(ic_ctx_t *ctx)
+{
+    shm_free(ctx->shm);
+    ctx->shm = NULL;
+}
+
+/* Collective on ctx->comm; ctx->shm stays NULL where it cannot be made
+ * (every rank of a node agrees: the window is made or not for all). */
+int ic_shm_setup(ic_ctx_t *ctx)
+{
+    ctx->shm = NULL;
+#ifdef SMPI_H
+    return MPI_SUCCESS;
+#else
+    if (!ic_env()->shm || ctx->size < 2)
+        return MPI_SUCCESS;
+    ic_shm_t *s = calloc(1, sizeof(*s));
+    if (!s)
+        return MPI_SUCCESS; /* alone: the others go on too (see below) */
+    s->node = MPI_COMM_NULL;
+    s->win = MPI_WIN_NULL;
+    int rc = MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &s->node);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_size(s->node, &s->nlocal);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Comm_rank(s->node, &s->me);
+    if (rc != MPI_SUCCESS || s->nlocal < 2 || s->nlocal > IC_SHM_MAX_RANKS) {
+        shm_free(s);
+        return MPI_SUCCESS;
+    }
+    /* More ranks than cores (an oversubscribed test): a waiting rank gives
+     * its core away at once, as MPI libraries do then; else it polls. */
+    s->spin = s->nlocal > ic_topo_ncores() ? 0 : IC_SHM_SPIN;
+    /* Every rank of the node must agree to make the window. */
+    int n = s->nlocal;
+    s->local = malloc((size_t)ctx->size * sizeof(int));
+    s->in = calloc((size_t)n, sizeof(*s->in));
+    s->out = calloc((size_t)n, sizeof(*s->out));
+    s->sent = calloc((size_t)n, sizeof(*s->sent));
+    s->got = calloc((size_t)n, sizeof(*s->got));
+    int ok = s->local && s->in && s->out && s->sent && s->got, all = 0;
+    if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, s->node) != MPI_SUCCESS || !all) {
+        shm_free(s);
+        return MPI_SUCCESS;
+    }
+    size_t chan = (size_t)IC_SHM_SLOTS * sizeof(slot_t);
+    slot_t *mine = NULL;
+    rc = MPI_Win_allocate_shared((MPI_Aint)(chan * (size_t)n), (int)sizeof(slot_t), MPI_INFO_NULL,
+                                 s->node, &mine, &s->win);
+    if (rc != MPI_SUCCESS) {
+        s->win = MPI_WIN_NULL;
+        shm_free(s);
+        return MPI_SUCCESS;
+    }
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, s->win);
+    for (int j = 0; j < n; j++) {
+        MPI_Aint size = 0;
+        int disp = 0;
+        slot_t *base = NULL;
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Win_shared_query(s->win, j, &size, &disp, &base);
+        if (rc == MPI_SUCCESS) {
+            s->out[j] = base + (size_t)s->me * IC_SHM_SLOTS; /* j's channel from me */
+            s->in[j] = mine + (size_t)j * IC_SHM_SLOTS;      /* my channel from j */
+        }
+    }
+    if (rc == MPI_SUCCESS) {
+        for (size_t i = 0; i < (size_t)n * IC_SHM_SLOTS; i++)
+            atomic_store_explicit(&mine[i].seq, 0, memory_order_relaxed);
+        MPI_Group g, gn;
+        int *ranks = malloc((size_t)ctx->size * sizeof(int));
+        if (!ranks || MPI_Comm_group(ctx->comm, &g) != MPI_SUCCESS) {
+            rc = MPI_ERR_NO_MEM;
+        } else {
+            for (int i = 0; i < ctx->size; i++)
+                ranks[i] = i;
+            if ((rc = MPI_Comm_group(s->node, &gn)) == MPI_SUCCESS) {
+                rc = MPI_Group_translate_ranks(g, ctx->size, ranks, gn, s->local);
+                MPI_Group_free(&gn);
+            }
+            MPI_Group_free(&g);
+            for (int i = 0; rc == MPI_SUCCESS && i < ctx->size; i++)
+                if (s->local[i] == MPI_UNDEFINED)
+                    s->local[i] = -1;
+        }
+        free(ranks);
+    }
+    /* cleared channels everywhere before anyone sends; and agreement */
+    ok = rc == MPI_SUCCESS;
+    atomic_thread_fence(memory_order_seq_cst);
+    if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, s->node) != MPI_SUCCESS || !all) {
+        shm_free(s);
+        return MPI_SUCCESS;
+    }
+    ctx->shm = s;
+    return MPI_SUCCESS;
+#endif
+}
+
+int ic_shm_peer(const ic_ctx_t *ctx, int peer, size_t bytes)
+{
+    const ic_shm_t *s = ctx->shm;
+    return s && bytes <= IC_SHM_BYTES && peer != ctx->rank && s->local[peer] >= 0;
+}
+
+void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op)
+{
+    ic_shm_t *s = ctx->shm;
+    int j = s->local[op->peer];
+    op->seq = op->send ? ++s->sent[j] : ++s->got[j];
+    op->done = 0;
+}
+
+/* One attempt at op; 1 when it completed now, 0 when it must wait, an
+ * MPI error code (negative) on failure. */
+static int try_op(ic_ctx_t *ctx, ic_shm_op_t *op)
+{
+    ic_shm_t *s = ctx->shm;
+    int j = s->local[op->peer];
+    slot_t *sl = (op->send ? s->out[j] : s->in[j]) + (op->seq - 1) % IC_SHM_SLOTS;
+    int rc;
+    if (op->send) {
+        if (atomic_load_explicit(&sl->seq, memory_order_acquire) != 0)
+            return 0;
+        rc = ic_typed_copy(ctx, op->buf, op->n, op->type, op->contig, op->size, sl->data, op->bytes,
+                           MPI_PACKED, 1);
+        if (rc != MPI_SUCCESS)
+            return -rc;
+        atomic_store_explicit(&sl->seq, op->seq, memory_order_release);
+    } else {
+        if (atomic_load_explicit(&sl->seq, memory_order_acquire) != op->seq)
+            return 0;
+        rc = ic_typed_copy(ctx, sl->data, op->bytes, MPI_PACKED, 1, 1, op->buf, op->n, op->type,
+                           op->contig);
+        if (rc != MPI_SUCCESS)
+            return -rc;
+        atomic_store_explicit(&sl->seq, 0, memory_order_release);
+    }
+    op->done = 1;
+    return 1;
+}
+
+/* MPI_Testall without statuses (GCC 12 and MPICH's sentinel: see
+ * executor.c, wait_all). */
+static int test_all(int n, MPI_Request *reqs, int *flag)
+{
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+    return MPI_Testall(n, reqs, flag, MPI_STATUSES_IGNORE);
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#pragma GCC diagnostic pop
+#endif
+}
+
+int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs, int nreqs)
+{
+    size_t left = n;
+    int mpi_done = nreqs == 0, idle = 0;
+    while (left || !mpi_done) {
+        int moved = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (ops[i].done)
+                continue;
+            int r = try_op(ctx, &ops[i]);
+            if (r < 0)
+                return -r;
+            if (r) {
+                left--;
+                moved = 1;
+            }
+        }
+        if (!mpi_done) {
+            int rc = test_all(nreqs, reqs, &mpi_done);
+            if (rc != MPI_SUCCESS)
+                return rc;
+        }
+        if (moved) {
+            idle = 0;
+        } else if (++idle > ctx->shm->spin) {
+            idle = 0;
+            sched_yield();
+        }
+    }
+    return MPI_SUCCESS;
+}
