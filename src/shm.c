@@ -34,6 +34,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,6 +173,11 @@ int ic_shm_setup(ic_ctx_t *ctx)
         return MPI_SUCCESS;
     }
     ctx->shm = s;
+    if (ic_env()->verbose && ctx->rank == 0)
+        fprintf(stderr,
+                "InterCom: shared-memory channels among the %d ranks of this node (of %d in "
+                "the communicator)\n",
+                n, ctx->size);
     return MPI_SUCCESS;
 #endif
 }
