@@ -28,7 +28,13 @@ void ic_cost_defaults_node(ic_cost_params_t *c)
     ic_cost_defaults(c);
     c->alpha = 1e-6;      /* shared memory: about 1 us ...   */
     c->beta = 1.0 / 5e9;  /* ... 5 GB/s per copy ...         */
-    c->gamma = 1.0 / 2e9; /* ... and 2 GB/s reduced         */
+    /* ... and 10 GB/s reduced (MPI_Reduce_local of ints in cache: 79
+     * GB/s on a current x86 core; out of cache the memory's rate bounds
+     * it).  At 2 GB/s, the earlier figure, the selector paid a second
+     * message to halve the reduction at p = 2 from 4 KiB on: reduce and
+     * allreduce at 4-16 KiB ran at 0.4-1.3 of Open MPI's speed, now at
+     * 0.9-3. */
+    c->gamma = 1.0 / 10e9;
     c->alpha_s = c->alpha / 2;
     c->alpha_r = c->alpha / 2;
     c->beta_s = c->beta / 2;
