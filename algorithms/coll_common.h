@@ -18,6 +18,7 @@
 #define IC_COLL_COMMON_H
 
 #include "algorithms.h"
+#include "mst.h"
 
 #include <stdlib.h>
 
@@ -39,6 +40,24 @@ typedef struct ic_layout {
     size_t *poff; /* n + 1 packed offsets, position order        */
     size_t *uoff; /* n user offsets, position order              */
 } ic_layout_t;
+
+/* The parent's rank of a non-root position that is a leaf of the MST
+ * from L's root (it only exchanges its own block, with that parent), or
+ * -1 when the position is the root or has children.  Gather and scatter
+ * let a leaf send or receive its block in place, without scratch. */
+static inline int ic_layout_mst_leaf(const ic_layout_t *L)
+{
+    ic_mst_step_t st[IC_MST_MAXSTEPS];
+    if (L->me < 0 || L->me == L->root)
+        return -1;
+    int k = ic_mst_steps(L->n, L->root, L->me, st), parent = -1;
+    if (ic_mst_receives(st, k))
+        return -1;
+    for (int i = 0; i < k; i++)
+        if (st[i].role == IC_MST_RECV)
+            parent = st[i].peer;
+    return parent < 0 ? -1 : ic_line_rank(&L->line, parent);
+}
 
 static inline void ic_layout_free(ic_layout_t *L)
 {

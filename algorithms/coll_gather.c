@@ -3,9 +3,10 @@
  * MST gather primitive to the root.
  *
  * The primitive needs the blocks packed in line-position order.  Every
- * non-root copies its contribution (the whole SEND, converted by the
- * executor when the types differ) to its packed offset in SCRATCH, where
- * its subtree's blocks also arrive.  The root gathers straight into RECV
+ * non-root with children in the tree copies its contribution (the whole
+ * SEND, converted by the executor when the types differ) to its packed
+ * offset in SCRATCH, where its subtree's blocks also arrive; a leaf (about
+ * half of the ranks) sends SEND itself and needs no scratch.  The root gathers straight into RECV
  * when its displs are packed (possibly shifted), otherwise into a packed
  * SCRATCH and copies the blocks out to their displs.  The root's own block
  * never travels: one COPY SEND -> RECV, nothing when in_place.  RECV on a
@@ -23,6 +24,16 @@ int ic_coll_gather_mst(ic_sched_t *s, const ic_coll_args_t *a)
         return -1;
     int is_root = L.me == L.root;
     size_t base = 0, n = L.pc[L.me];
+    int parent = ic_layout_mst_leaf(&L);
+    if (parent >= 0 && a->sendcount == n) {
+        /* a leaf: its block straight from SEND (the primitive's one message) */
+        ic_sched_round(s);
+        if (n > 0)
+            ic_sched_send(s, parent, ic_reg(IC_BUF_SEND, 0, n));
+        ic_sched_round(s);
+        ic_layout_free(&L);
+        return ic_sched_ok(s);
+    }
     int direct = is_root && ic_layout_direct(&L, &base);
     ic_buf_t w = direct ? IC_BUF_RECV : IC_BUF_SCRATCH;
     if (!direct) {

@@ -5,8 +5,10 @@
  * The primitive needs the blocks packed in line-position order.  At the
  * root that is SEND itself when its displs are packed (possibly shifted);
  * otherwise the root first copies the other ranks' blocks into a packed
- * SCRATCH.  Non-roots receive their subtree's blocks in SCRATCH (at their
- * packed offsets) and finally copy their own block to RECV.  The root's own
+ * SCRATCH.  Non-roots with children in the tree receive their subtree's
+ * blocks in SCRATCH (at their packed offsets) and finally copy their own
+ * block to RECV; a leaf (about half of the ranks) receives its block in
+ * RECV itself and needs no scratch.  The root's own
  * block is never sent: it is one COPY SEND -> RECV, or nothing when
  * in_place.  SEND at the root is taken to be in RECV units (the MPI layer
  * converts beforehand when the types differ).
@@ -23,6 +25,16 @@ int ic_coll_scatter_mst(ic_sched_t *s, const ic_coll_args_t *a)
         return -1;
     int is_root = L.me == L.root;
     size_t base = 0;
+    int parent = ic_layout_mst_leaf(&L);
+    if (parent >= 0 && a->recvcount == L.pc[L.me]) {
+        /* a leaf: its block straight into RECV (the primitive's one message) */
+        ic_sched_round(s);
+        if (L.pc[L.me] > 0)
+            ic_sched_recv(s, parent, ic_reg(IC_BUF_RECV, 0, L.pc[L.me]));
+        ic_sched_round(s);
+        ic_layout_free(&L);
+        return ic_sched_ok(s);
+    }
     ic_buf_t w = IC_BUF_SCRATCH;
     if (is_root && ic_layout_direct(&L, &base)) {
         w = IC_BUF_SEND;
