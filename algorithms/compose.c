@@ -768,7 +768,17 @@ static int reduce_scatter_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll
 
 /* ------------------------------------------------------------ entry */
 
+static int plan_build(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *a);
+
 int ic_plan_build(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *a)
+{
+    int rc = plan_build(s, pl, a);
+    if (rc == 0 && !a->in_place) /* in place, SEND aliases RECV */
+        ic_sched_send_input(s);
+    return rc == 0 ? ic_sched_ok(s) : rc;
+}
+
+static int plan_build(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *a)
 {
     ic_plan_t line;
     ic_coll_args_t b;

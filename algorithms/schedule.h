@@ -103,6 +103,11 @@ void ic_sched_reduce(ic_sched_t *s, ic_region_t src, ic_region_t dst, int src_fi
 void ic_sched_copy(ic_sched_t *s, ic_region_t src, ic_region_t dst);
 /* Ensure scratch buffer b (IC_BUF_SCRATCH or IC_BUF_SCRATCH2) holds n elements. */
 void ic_sched_need(ic_sched_t *s, ic_buf_t b, size_t n);
+/* Let sends of a copy of the input read the input itself: a COPY from SEND
+ * to a region R moves as late as it may, and the sends of exactly R before
+ * it read the COPY's source instead (schedule.c says why).  The data
+ * every rank ends with is unchanged. */
+void ic_sched_send_input(ic_sched_t *s);
 /* 0 when the schedule is complete and usable, -1 after an allocation failure. */
 int ic_sched_ok(const ic_sched_t *s);
 

@@ -767,6 +767,67 @@ START_TEST(test_packed_paths_direct)
 }
 END_TEST
 
+/* The input is sent as it is (ic_sched_send_input): in the ring and Bruck
+ * allgathers and a 2 x 4 mesh of rings, not in place, every rank's first
+ * message reads SEND, and the copy of its block into RECV comes after it;
+ * in place (SEND is then RECV itself) never SEND.  A schedule that writes SEND
+ * is left as it was.  (What every rank ends with is checked by the sweeps
+ * above, which run the same built schedules.) */
+START_TEST(test_send_input)
+{
+    scheds_setup();
+    int p = 8;
+    make_counts(p, 5, 0);
+    static const char *const plans[] = {"bucket", "bruck", "2x4:d1=bucket,d0=bucket"};
+    for (size_t k = 0; k < sizeof(plans) / sizeof(plans[0]); k++) {
+        for (int in_place = 0; in_place <= 1; in_place++) {
+            ic_plan_t pl;
+            ck_assert_int_eq(ic_plan_parse(IC_COLL_ALLGATHER, plans[k], &pl, NULL), 0);
+            for (int r = 0; r < p; r++) {
+                ic_coll_args_t a = args_of(IC_COLL_ALLGATHER, p, 0, 0);
+                a.counts = counts_buf;
+                a.rank = r;
+                a.sendcount = 5;
+                a.in_place = in_place;
+                ic_sched_t *s = &scheds[r];
+                ic_sched_reset(s, r, p);
+                ck_assert_int_eq(ic_plan_build(s, &pl, &a), 0);
+                size_t first_send = s->nacts, copy = s->nacts;
+                for (size_t i = 0; i < s->nacts; i++) {
+                    if (s->acts[i].kind == IC_ACT_SEND && first_send == s->nacts)
+                        first_send = i;
+                    if (s->acts[i].kind == IC_ACT_COPY && s->acts[i].src.buf == IC_BUF_SEND &&
+                        s->acts[i].dst.buf == IC_BUF_RECV)
+                        copy = i;
+                }
+                ck_assert_uint_lt(first_send, s->nacts);
+                ck_assert_msg((s->acts[first_send].src.buf == IC_BUF_SEND) == !in_place,
+                              "%s rank %d in_place %d: the first message reads %s", plans[k], r,
+                              in_place, ic_buf_name(s->acts[first_send].src.buf));
+                if (!in_place)
+                    ck_assert_msg(copy < s->nacts && copy > first_send,
+                                  "%s rank %d: the input's copy is not after the first send",
+                                  plans[k], r);
+            }
+        }
+    }
+    /* writes SEND: unchanged */
+    ic_sched_t t;
+    ic_sched_init(&t, 0, 2);
+    ic_sched_copy(&t, ic_reg(IC_BUF_SEND, 0, 4), ic_reg(IC_BUF_RECV, 0, 4));
+    ic_sched_round(&t);
+    ic_sched_send(&t, 1, ic_reg(IC_BUF_RECV, 0, 4));
+    ic_sched_recv(&t, 1, ic_reg(IC_BUF_SEND, 0, 4));
+    ic_sched_round(&t);
+    ck_assert_int_eq(ic_sched_ok(&t), 0);
+    ic_sched_send_input(&t);
+    ck_assert_uint_eq(t.nrounds, 2);
+    ck_assert_int_eq(t.acts[0].kind, IC_ACT_COPY);
+    ck_assert_int_eq(t.acts[1].src.buf, IC_BUF_RECV);
+    ic_sched_free(&t);
+}
+END_TEST
+
 /* Extra memory: no rank's schedule asks for more scratch (both scratch
  * buffers together) than the message, in its elements (the vector of
  * bcast/reduce/allreduce, all blocks together otherwise), once the message
@@ -1056,6 +1117,7 @@ Suite *suite_collectives(void)
     tcase_add_test(tc, test_registry);
     tcase_add_test(tc, test_scale_params);
     tcase_add_test(tc, test_packed_paths_direct);
+    tcase_add_test(tc, test_send_input);
     tcase_add_test(tc, test_scratch_at_most_message);
     suite_add_tcase(s, tc);
     tc = tcase_create("sim");
