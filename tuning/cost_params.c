@@ -26,8 +26,8 @@ void ic_cost_defaults(ic_cost_params_t *c)
 void ic_cost_defaults_node(ic_cost_params_t *c)
 {
     ic_cost_defaults(c);
-    c->alpha = 1e-6;      /* shared memory: about 1 us ...   */
-    c->beta = 1.0 / 5e9;  /* ... 5 GB/s per copy ...         */
+    c->alpha = 1e-6;     /* shared memory: about 1 us ...   */
+    c->beta = 1.0 / 5e9; /* ... 5 GB/s per copy ...         */
     /* ... and 10 GB/s reduced (MPI_Reduce_local of ints in cache: 79
      * GB/s on a current x86 core; out of cache the memory's rate bounds
      * it).  At 2 GB/s, the earlier figure, the selector paid a second
