@@ -63,16 +63,18 @@ static int reqs_reserve(ic_ctx_t *ctx, size_t n)
     return 0;
 }
 
-/* MPI_Waitall without statuses.  GCC 12 takes MPICH's MPI_STATUSES_IGNORE,
- * ((MPI_Status *)1), for an array of size 0 and warns
- * (-Wstringop-overflow); it is MPI's sentinel, never written through. */
-static int wait_all(int n, MPI_Request *reqs)
+/* MPI_Waitall or, with flag, MPI_Testall, without statuses.  GCC 12 takes
+ * MPICH's MPI_STATUSES_IGNORE, ((MPI_Status *)1), for an array of size 0
+ * and warns (-Wstringop-overflow); it is MPI's sentinel, never written
+ * through.  (shm.c tests its rounds' MPI requests with it.) */
+int ic_complete_all(int n, MPI_Request *reqs, int *flag)
 {
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
-    return MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+    return flag ? MPI_Testall(n, reqs, flag, MPI_STATUSES_IGNORE)
+                : MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
 #pragma GCC diagnostic pop
 #endif
@@ -235,7 +237,7 @@ static int communicate(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *
         if (rc == MPI_SUCCESS && nshm)
             rc = ic_shm_progress(ctx, ctx->shm_ops, nshm, ctx->reqs, (int)k);
         else if (rc == MPI_SUCCESS)
-            rc = wait_all((int)k, ctx->reqs);
+            rc = ic_complete_all((int)k, ctx->reqs, NULL);
     }
     if (rc != MPI_SUCCESS) /* do not leave requests behind */
         drop_requests(ctx->reqs, k);

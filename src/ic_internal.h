@@ -124,6 +124,10 @@ int ic_shm_peer(const ic_ctx_t *ctx, int peer, size_t bytes);
 void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op);
 int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs, int nreqs);
 
+/* MPI_Waitall (flag NULL) or MPI_Testall of reqs[0, n), statuses ignored
+ * (executor.c). */
+int ic_complete_all(int n, MPI_Request *reqs, int *flag);
+
 /* Drop every context's cached decisions and schedules (a new tuning
  * table), and trust that all ranks loaded the same table. */
 void ic_ctx_forget_decisions(void);

@@ -225,20 +225,6 @@ static int try_op(ic_ctx_t *ctx, ic_shm_op_t *op)
     return 1;
 }
 
-/* MPI_Testall without statuses (GCC 12 and MPICH's sentinel: see
- * executor.c, wait_all). */
-static int test_all(int n, MPI_Request *reqs, int *flag)
-{
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
-#endif
-    return MPI_Testall(n, reqs, flag, MPI_STATUSES_IGNORE);
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
-#pragma GCC diagnostic pop
-#endif
-}
-
 int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs, int nreqs)
 {
     size_t left = n;
@@ -257,7 +243,7 @@ int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs
             }
         }
         if (!mpi_done) {
-            int rc = test_all(nreqs, reqs, &mpi_done);
+            int rc = ic_complete_all(nreqs, reqs, &mpi_done);
             if (rc != MPI_SUCCESS)
                 return rc;
         }
