@@ -458,6 +458,22 @@ static const ic_coll_t rooted[] = {IC_COLL_BCAST, IC_COLL_REDUCE, IC_COLL_SCATTE
 static const ic_coll_t rootless[] = {IC_COLL_ALLREDUCE, IC_COLL_ALLGATHER,
                                      IC_COLL_REDUCE_SCATTER_BLOCK};
 
+/* IC_SWEEP=light (the sanitizer builds, tests/Makefile.inc): the sweeps
+ * below run fewer cases through the same code paths. */
+static int light_sweep(void)
+{
+    const char *sweep = getenv("IC_SWEEP");
+    return sweep && !strcmp(sweep, "light");
+}
+
+/* Roots the rooted sweeps try: every root; under IC_SWEEP=light, every
+ * root up to p = 16, beyond it 0, p - 1, p / 2 and every seventh. */
+static int root_swept(int p, int root)
+{
+    return !light_sweep() || p <= 16 || root == 0 || root == p - 1 || root == p / 2 ||
+           root % 7 == 3;
+}
+
 START_TEST(test_rooted_all_p_all_roots)
 {
     scheds_setup();
@@ -465,7 +481,7 @@ START_TEST(test_rooted_all_p_all_roots)
         size_t cs[] = {0, 1, (size_t)p - 1, (size_t)p, (size_t)p + 1, 1001};
         size_t blk[] = {0, 1, 2, 3, 5, 37};
         for (int root = 0; root < p; root++)
-            for (size_t k = 0; k < sizeof(rooted) / sizeof(rooted[0]); k++)
+            for (size_t k = 0; k < sizeof(rooted) / sizeof(rooted[0]) && root_swept(p, root); k++)
                 for (size_t ci = 0; ci < 6; ci++) {
                     size_t cnt = cs[ci];
                     ic_coll_t c = rooted[k];
@@ -498,7 +514,7 @@ START_TEST(test_reduce_commutative)
     for (int p = 1; p <= 64; p++) {
         size_t cs[] = {0, 1, (size_t)p - 1, (size_t)p, (size_t)p + 1, 1001};
         for (int root = 0; root < p; root++)
-            for (size_t ci = 0; ci < 6; ci++) {
+            for (size_t ci = 0; ci < 6 && root_swept(p, root); ci++) {
                 if (ci == 5 && root != 0 && root != p - 1 && root != p / 2 && root % 7 != 3)
                     continue;
                 for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++) {
@@ -934,7 +950,7 @@ END_TEST
  * and p / 2 (every root for p <= 8); in place; the mixes also under two
  * placements (a round-robin grouping and the reversed order).
  * Non-commutative ops on the plans that keep rank order (run_plan asks
- * ic_plan_usable; a placed plan keeps none).  IC_MESH_SWEEP=light (the
+ * ic_plan_usable; a placed plan keeps none).  IC_SWEEP=light (the
  * sanitizer builds) stops at p = 40 and 24 and leaves out 32 x 32.
  */
 static const ic_coll_t mesh_colls[] = {
@@ -1066,10 +1082,8 @@ START_TEST(test_mesh_every_shape)
 {
     scheds_setup();
     mesh_runs = 0;
-    /* IC_MESH_SWEEP=light (the sanitizer builds, tests/Makefile.inc): p up
-     * to 40 in two dimensions and 24 in three; the code paths are the same */
-    const char *sweep = getenv("IC_MESH_SWEEP");
-    int light = sweep && !strcmp(sweep, "light");
+    /* IC_SWEEP=light: p up to 40 in two dimensions and 24 in three */
+    int light = light_sweep();
     int pmax = light ? 40 : 128, p3max = light ? 24 : 64;
     for (int p = 1; p <= pmax; p++) {
         for (int a = 1; a <= p; a++) {
@@ -1101,9 +1115,8 @@ START_TEST(test_mesh_large)
 {
     scheds_setup();
     int d2[2] = {32, 32}, d3[3] = {8, 8, 8};
-    const char *sweep = getenv("IC_MESH_SWEEP"); /* light: 8 x 8 x 8 only */
     for (size_t k = 0; k < sizeof(mesh_colls) / sizeof(mesh_colls[0]); k++) {
-        if (!sweep || strcmp(sweep, "light") != 0)
+        if (!light_sweep()) /* light: 8 x 8 x 8 only */
             mesh_shape(mesh_colls[k], 2, d2, 0, 1);
         mesh_shape(mesh_colls[k], 3, d3, 0, 1);
     }
