@@ -94,33 +94,44 @@ int ic_shm_setup(ic_ctx_t *ctx)
 #else
     if (!ic_env()->shm || ctx->size < 2)
         return MPI_SUCCESS;
-    ic_shm_t *s = calloc(1, sizeof(*s));
-    if (!s)
-        return MPI_SUCCESS; /* alone: the others go on too (see below) */
-    s->node = MPI_COMM_NULL;
-    s->win = MPI_WIN_NULL;
-    int rc = MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &s->node);
+    MPI_Comm node = MPI_COMM_NULL;
+    int nlocal = 0, me = 0;
+    int rc = MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     if (rc == MPI_SUCCESS)
-        rc = MPI_Comm_size(s->node, &s->nlocal);
+        rc = MPI_Comm_size(node, &nlocal);
     if (rc == MPI_SUCCESS)
-        rc = MPI_Comm_rank(s->node, &s->me);
-    if (rc != MPI_SUCCESS || s->nlocal < 2 || s->nlocal > IC_SHM_MAX_RANKS) {
-        shm_free(s);
+        rc = MPI_Comm_rank(node, &me);
+    if (rc != MPI_SUCCESS || nlocal < 2 || nlocal > IC_SHM_MAX_RANKS) {
+        if (node != MPI_COMM_NULL)
+            MPI_Comm_free(&node);
         return MPI_SUCCESS;
     }
-    /* More ranks than cores (an oversubscribed test): a waiting rank gives
-     * its core away at once, as MPI libraries do then; else it polls. */
-    s->spin = s->nlocal > ic_topo_ncores() ? 0 : IC_SHM_SPIN;
-    /* Every rank of the node must agree to make the window. */
-    int n = s->nlocal;
-    s->local = malloc((size_t)ctx->size * sizeof(int));
-    s->in = calloc((size_t)n, sizeof(*s->in));
-    s->out = calloc((size_t)n, sizeof(*s->out));
-    s->sent = calloc((size_t)n, sizeof(*s->sent));
-    s->got = calloc((size_t)n, sizeof(*s->got));
-    int ok = s->local && s->in && s->out && s->sent && s->got, all = 0;
-    if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, s->node) != MPI_SUCCESS || !all) {
-        shm_free(s);
+    /* Every rank of the node must agree to make the window: a rank out of
+     * memory still takes part in the agreement, which then says no. */
+    int n = nlocal;
+    ic_shm_t *s = calloc(1, sizeof(*s));
+    int ok = s != NULL, all = 0;
+    if (s) {
+        s->node = node;
+        s->win = MPI_WIN_NULL;
+        s->nlocal = nlocal;
+        s->me = me;
+        /* More ranks than cores (an oversubscribed test): a waiting rank
+         * gives its core away at once, as MPI libraries do then; else it
+         * polls. */
+        s->spin = nlocal > ic_topo_ncores() ? 0 : IC_SHM_SPIN;
+        s->local = malloc((size_t)ctx->size * sizeof(int));
+        s->in = calloc((size_t)n, sizeof(*s->in));
+        s->out = calloc((size_t)n, sizeof(*s->out));
+        s->sent = calloc((size_t)n, sizeof(*s->sent));
+        s->got = calloc((size_t)n, sizeof(*s->got));
+        ok = s->local && s->in && s->out && s->sent && s->got;
+    }
+    if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, node) != MPI_SUCCESS || !all) {
+        if (s)
+            shm_free(s); /* frees node */
+        else
+            MPI_Comm_free(&node);
         return MPI_SUCCESS;
     }
     size_t chan = (size_t)IC_SHM_SLOTS * sizeof(slot_t);
