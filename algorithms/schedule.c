@@ -297,19 +297,18 @@ void ic_sched_send_input(ic_sched_t *s)
         } else {
             continue;
         }
-        /* the readers: up to the end of round rt */
+        /* the readers, up to the end of round rt, read the input instead;
+         * without any the copy stays where it is */
         size_t end = rt + 1 < s->nrounds ? s->round_first[rt + 1] : s->nacts, readers = 0;
-        for (size_t k = i + 1; k < end; k++)
-            if (reads_within(&s->acts[k], &c.dst) && redirectable(s, k, &s->acts[k], rc, rt, at))
-                readers++;
-        if (!readers)
-            continue;
         for (size_t k = i + 1; k < end; k++)
             if (reads_within(&s->acts[k], &c.dst) && redirectable(s, k, &s->acts[k], rc, rt, at)) {
                 ic_region_t *r = &s->acts[k].src;
                 r->off = c.src.off + (r->off - c.dst.off); /* the same units: counts agree */
                 r->buf = c.src.buf;
+                readers++;
             }
+        if (!readers)
+            continue;
         move_action(s, i, at, rc, rt);
         i--; /* the next action moved into place i */
     }
