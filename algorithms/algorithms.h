@@ -366,6 +366,10 @@ typedef struct ic_model {
     double overhead;             /* LogGP's o: the part of alpha that keeps
                                     the sender busy (the rest is in flight);
                                     0 = all of alpha (plain alpha-beta)       */
+    size_t piece;                /* the executor's pieces (bytes): longer
+                                    messages go as several, a start-up each;
+                                    pipelined algorithms take segments no
+                                    longer.  0 = messages go whole          */
     const struct ic_model *node; /* two levels: the model of lines
                         that stay inside one node, whose ranks are
                         node_ranks consecutive mesh positions
@@ -389,7 +393,9 @@ static inline double ic_send_overhead(double alpha, double o)
 typedef double (*ic_cost_fn)(const ic_coll_args_t *a, const ic_model_t *m);
 
 /* A pipelined algorithm's segment size (elements) for the call a: the
- * minimum of its cost formula.  At least 1. */
+ * minimum of its cost formula, at most the executor's piece (a segment a
+ * little longer would go as a piece and a short remainder, in lock-step:
+ * two start-ups).  At least 1. */
 typedef size_t (*ic_seg_rule_fn)(const ic_coll_args_t *a, const ic_model_t *m);
 
 /* What a registered 1-D algorithm is to the composer (algorithms/compose.c),

@@ -76,7 +76,7 @@ size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *md)
     double k = 1;
     if (a->size > 2 && md->alpha > 0 && md->beta > 0)
         k = floor(sqrt((double)(a->size - 2) * m * md->beta / md->alpha) + 0.5);
-    return ic_seg_of_k(a, k);
+    return ic_seg_of_k(a, md, k);
 }
 
 /* LogGP split of one message of `bytes`: the sender's time S and the rest R. */
@@ -115,7 +115,7 @@ size_t ic_seg_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *md)
     double A = ic_tree_depth_cost(a->size), k = 1;
     if (a->size > 2 && A > 2 && md->alpha > 0 && md->beta > 0)
         k = floor(sqrt((A - 2) * m * md->beta / (2 * md->alpha)) + 0.5);
-    return ic_seg_of_k(a, k);
+    return ic_seg_of_k(a, md, k);
 }
 
 double ic_cost_bcast_mst(const ic_coll_args_t *a, const ic_model_t *m)

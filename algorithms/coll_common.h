@@ -198,14 +198,19 @@ static inline size_t ic_reduce_pieces(const ic_coll_args_t *a, size_t n)
 }
 
 /* The segment that cuts a->count elements into about k segments (k within
- * 1 .. count; at least 1 element): the segment rules' last step. */
-static inline size_t ic_seg_of_k(const ic_coll_args_t *a, double k)
+ * 1 .. count; at least 1 element), no longer than m's piece: the segment
+ * rules' last step. */
+static inline size_t ic_seg_of_k(const ic_coll_args_t *a, const ic_model_t *m, double k)
 {
     if (k < 1)
         k = 1;
     if (k > (double)a->count)
         k = (double)a->count;
     size_t seg = k > 0 ? (a->count + (size_t)k - 1) / (size_t)k : 0;
+    if (m->piece && m->elem) { /* as executor.c cuts: at least one element */
+        size_t piece = m->piece / m->elem ? m->piece / m->elem : 1;
+        seg = seg < piece ? seg : piece;
+    }
     return seg ? seg : 1;
 }
 

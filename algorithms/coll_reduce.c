@@ -134,7 +134,7 @@ size_t ic_seg_reduce_pipeline(const ic_coll_args_t *a, const ic_model_t *md)
     double x = n * ((H - 1) * md->beta + (H - 1 - back) * md->gamma);
     if (H > 1 && md->alpha > 0 && x > 0)
         k = floor(sqrt(x / md->alpha) + 0.5);
-    return ic_seg_of_k(a, k);
+    return ic_seg_of_k(a, md, k);
 }
 
 double ic_cost_reduce_pipeline(const ic_coll_args_t *a, const ic_model_t *m)

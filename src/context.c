@@ -171,14 +171,12 @@ static int pick_model(ic_ctx_t *ctx)
     ctx->node_ranks = 0;
     ctx->rpn = 0;
     ctx->order = NULL;
-    ctx->chunk = ic_env()->chunk;
     if (MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
         MPI_SUCCESS) {
         int rc = MPI_Comm_size(node, &nsize);
         MPI_Comm_free(&node);
         if (rc == MPI_SUCCESS && nsize == ctx->size) {
             ctx->cost = &ic_env()->cost_node;
-            ctx->chunk = ic_env()->chunk_node;
             ctx->rpn = ctx->size;
         }
     }
@@ -346,6 +344,8 @@ int ic_ctx_get(MPI_Comm comm, ic_ctx_t **out)
         rc = MPI_Comm_size(ctx->comm, &ctx->size);
     if (rc == MPI_SUCCESS)
         rc = pick_model(ctx);
+    if (rc == MPI_SUCCESS)
+        ctx->chunk = ctx->cost->chunk; /* pieces: of the links across nodes, if any */
     if (rc == MPI_SUCCESS)
         rc = ic_shm_setup(ctx);
     if (rc != MPI_SUCCESS)

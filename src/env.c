@@ -83,6 +83,12 @@ const ic_env_t *ic_env(void)
     ic_cost_defaults(&env.cost);
     ic_cost_defaults_node(&env.cost_node);
     ic_cost_params_t *both[2] = {&env.cost, &env.cost_node};
+#ifdef SMPI_H
+    /* SimGrid's SMPI: no TCP queues to keep short, and its network model
+     * gives messages below 64 KiB a lower bandwidth (smpi/bw-factor), so
+     * pieces only cost there. */
+    env.cost.chunk = 0;
+#endif
     for (int i = 0; i < 2; i++) {
         both[i]->alpha = getd("INTERCOM_ALPHA", both[i]->alpha);
         both[i]->beta = getd("INTERCOM_BETA", both[i]->beta);
@@ -91,18 +97,10 @@ const ic_env_t *ic_env(void)
         both[i]->overhead = getd("INTERCOM_OVERHEAD", both[i]->overhead);
         both[i]->beta_x = getd("INTERCOM_BETA_EXCHANGE", both[i]->beta_x);
         both[i]->x_min = (size_t)getd("INTERCOM_EXCHANGE_MIN", (double)both[i]->x_min);
+        both[i]->chunk = (size_t)getd("INTERCOM_CHUNK", (double)both[i]->chunk);
     }
     env.scratch_cache = (size_t)getd("INTERCOM_SCRATCH_CACHE", 16.0 * 1024 * 1024);
     env.scratch_slack = (size_t)getd("INTERCOM_SCRATCH_SLACK", IC_SCRATCH_SLACK);
-#ifdef SMPI_H
-    /* SimGrid's SMPI: no TCP queues to keep short, and its network model
-     * gives messages below 64 KiB a lower bandwidth (smpi/bw-factor), so
-     * pieces only cost there. */
-    env.chunk = (size_t)getd("INTERCOM_CHUNK", 0);
-#else
-    env.chunk = (size_t)getd("INTERCOM_CHUNK", 32768);
-#endif
-    env.chunk_node = (size_t)getd("INTERCOM_CHUNK", 0);
     double q = getd("INTERCOM_RANKS_PER_NODE", 0);
     env.ranks_per_node = q >= 1 && q <= INT_MAX && q == (int)q ? (int)q : 0;
     if (q != env.ranks_per_node && ic_world_rank() == 0)

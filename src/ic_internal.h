@@ -88,7 +88,7 @@ typedef struct ic_ctx {
     int *order;                      /* placement: rank at each mesh position,
                                         NULL = identity (context.c)         */
     size_t chunk;                    /* piece size of long messages (bytes,
-                                        0 = whole; ic_env_t.chunk)          */
+                                        0 = whole; its model's chunk)       */
     ic_sched_t sched;                /* reused between calls                       */
     ic_sched_key_t built;            /* what sched holds                           */
     MPI_Request *reqs;               /* reused request array                       */
@@ -329,9 +329,6 @@ typedef struct ic_env {
     size_t scratch_slack;           /* INTERCOM_SCRATCH_SLACK (bytes): up to
                                        this message length a call's scratch
                                        may reach twice the message            */
-    size_t chunk, chunk_node;       /* INTERCOM_CHUNK: messages go in pieces
-                                       of at most this many bytes (executor.c)
-                                       across nodes, within one; 0 = whole   */
     const char *mesh;               /* INTERCOM_MESH as given, or NULL       */
     int mesh_dims[IC_PLAN_MAXDIMS]; /* ... parsed: RxC or RxCxD ...       */
     int mesh_ndims;                 /* ... 0 when unset or unreadable       */

@@ -26,6 +26,7 @@ ic_model_t ic_model_of(const ic_cost_params_t *c, size_t elem)
     m.gamma = c->gamma;
     m.elem = elem;
     m.overhead = c->overhead;
+    m.piece = c->chunk;
     m.node = NULL;
     m.node_ranks = 0;
     return m;

@@ -47,6 +47,11 @@ typedef struct ic_cost_params {
                                          arrives alpha + n beta after its
                                          start (ic_model_t.overhead);
                                          0 or >= alpha: all of alpha       */
+    size_t chunk;                     /* the executor sends messages longer
+                                         than chunk bytes as lock-step pieces
+                                         of at most chunk (INTERCOM_CHUNK);
+                                         pipelined algorithms take segments
+                                         no longer; 0 = whole messages     */
     int split;                        /* use the send/receive split model    */
     double alpha_s, alpha_r, beta_s, beta_r;
     size_t elem_size[IC_NBUF]; /* bytes per element of each buffer    */

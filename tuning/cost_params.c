@@ -14,6 +14,11 @@ void ic_cost_defaults(ic_cost_params_t *c)
     c->beta = 1.0 / 100e6;
     c->gamma = 1.0 / 1e9;
     c->delta = 0;
+    /* Over TCP a long message goes in pieces of 32 KiB, each round's
+     * messages in step: the kernel then never queues more than a piece per
+     * connection, and p messages of one round share the links fairly
+     * (executor.c; a few percent at 32 KiB and 100 MB/s). */
+    c->chunk = 32768;
     c->split = 0;
     c->alpha_s = c->alpha / 2;
     c->alpha_r = c->alpha / 2;
@@ -35,6 +40,7 @@ void ic_cost_defaults_node(ic_cost_params_t *c)
      * allreduce at 4-16 KiB ran at 0.4-1.3 of Open MPI's speed, now at
      * 0.9-3. */
     c->gamma = 1.0 / 10e9;
+    c->chunk = 0; /* no queues to keep short */
     c->alpha_s = c->alpha / 2;
     c->alpha_r = c->alpha / 2;
     c->beta_s = c->beta / 2;

@@ -64,6 +64,9 @@ static const struct {
      "LogGP's sender overhead o in seconds, the part of alpha that keeps the sender busy: "
      "sets the k-nomial broadcast's radix, and the cost evaluator frees a sender o plus its "
      "bytes after a message starts (default alpha / 8; INTERCOM_OVERHEAD)"},
+    {"--chunk", "BYTES", C_MODEL,
+     "the executor sends longer messages as pieces of at most BYTES, and pipelined algorithms "
+     "take segments no longer (default %D; 0: whole messages; INTERCOM_CHUNK)"},
     {"--ranks-per-node", "Q", C_CHOOSE,
      "price for nodes of Q consecutive ranks: steps whose lines stay inside a node with the "
      "library's shared-memory model (two levels, as the library when every node holds Q "
@@ -102,7 +105,10 @@ static void defaults_text(const char *opt, char *buf, size_t size)
 {
     ic_cost_params_t c;
     ic_cost_defaults(&c);
-    double v = !strcmp(opt, "--alpha") ? c.alpha : !strcmp(opt, "--beta") ? c.beta : c.gamma;
+    double v = !strcmp(opt, "--alpha")   ? c.alpha
+               : !strcmp(opt, "--beta")  ? c.beta
+               : !strcmp(opt, "--chunk") ? (double)c.chunk
+                                         : c.gamma;
     snprintf(buf, size, "%g", v);
 }
 
@@ -299,8 +305,8 @@ static int cmd_choose(int p, ic_cost_params_t *c, size_t elem, int commute, cons
     if (!counts)
         return 1;
     printf("p=%d alpha=%.3g s beta=%.3g s/B beta_x=%.3g s/B (exchanges of %zu B and more) "
-           "gamma=%.3g s/B element=%zu B overhead=%.3g s%s\n",
-           p, c->alpha, c->beta, c->beta_x, c->x_min, c->gamma, elem, c->overhead,
+           "gamma=%.3g s/B element=%zu B overhead=%.3g s pieces=%zu B%s\n",
+           p, c->alpha, c->beta, c->beta_x, c->x_min, c->gamma, elem, c->overhead, c->chunk,
            commute ? "" : " non-commutative op");
     if (tb->t) {
         printf("tuning table: %s, rules for ", tb->path);
@@ -677,6 +683,8 @@ int main(int argc, char **argv)
             c.x_min = (size_t)strtoull(v, NULL, 10), x_min_set = 1;
         else if (!strcmp(o, "--overhead"))
             c.overhead = atof(v), overhead_set = 1;
+        else if (!strcmp(o, "--chunk"))
+            c.chunk = (size_t)strtoull(v, NULL, 10);
         else if (!strcmp(o, "--elem"))
             elem = (size_t)strtoull(v, NULL, 10);
         else if (!strcmp(o, "--noncommutative"))

@@ -748,6 +748,44 @@ START_TEST(test_pipeline_reduce)
 END_TEST
 
 /*
+ * Segments no longer than the executor's piece (ic_model_t.piece): a
+ * segment a little longer than a piece would go as a piece and a short
+ * remainder, in lock-step, two start-ups for one.  Every registered
+ * segment rule, on calls whose unbounded optimum is longer than a piece
+ * (4 MiB of 4-byte elements on 8 ranks at 20 us and 100 MB/s: the reduce
+ * pipeline wants 8887 elements, 35.5 KB), gives at most piece / elem
+ * elements, and the same without pieces as before; a piece shorter than an
+ * element still gives one element.
+ */
+START_TEST(test_segments_fit_pieces)
+{
+    int capped = 0;
+    for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++) {
+        if (!alg->seg_rule || (alg->flags & IC_ALG_RADIX))
+            continue;
+        ic_coll_args_t a;
+        memset(&a, 0, sizeof(a));
+        a.coll = alg->coll;
+        a.size = 8;
+        a.root = 0;
+        a.commutative = 1;
+        a.count = 1u << 20;
+        ic_model_t md = {.alpha = 20e-6, .beta = 1e-8, .beta_x = 1e-8, .gamma = 1e-9, .elem = 4};
+        size_t whole = alg->seg_rule(&a, &md);
+        md.piece = 32768;
+        size_t seg = alg->seg_rule(&a, &md);
+        ck_assert_msg(seg >= 1 && seg * md.elem <= md.piece, "%s: segment %zu of %zu B elements",
+                      alg->name, seg, md.elem);
+        ck_assert_uint_eq(seg, whole < 8192 ? whole : 8192);
+        capped += whole > 8192;
+        md.piece = 3; /* shorter than an element */
+        ck_assert_uint_eq(alg->seg_rule(&a, &md), 1);
+    }
+    ck_assert_int_gt(capped, 0); /* the case this test is about occurs */
+}
+END_TEST
+
+/*
  * The pipelined binary-tree broadcast (algorithms/tree_bcast.c): every
  * interior position sends each segment twice, so segments leave the root
  * every 2 (alpha + seg beta) and the last one arrives
@@ -1125,6 +1163,7 @@ Suite *suite_cost_formulas(void)
     tcase_add_test(tr, test_registry_uneven);
     tcase_add_test(tr, test_pipeline_bcast);
     tcase_add_test(tr, test_pipeline_reduce);
+    tcase_add_test(tr, test_segments_fit_pieces);
     tcase_add_test(tr, test_binary_tree_bcast);
     tcase_add_test(tr, test_knomial_bcast);
     tcase_add_test(tr, test_overhead_upper_bound);
