@@ -100,6 +100,8 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by);
 /* The whole program: `intercom-bench SUBCOMMAND ...`, or with `fixed`
  * the one subcommand of a program of its own (intercom-tune). */
 int ic_bench_main(int argc, char **argv, const char *fixed);
+/* `intercom-bench chart` (chart.c): argv[0] is "chart".  No MPI. */
+int ic_bench_chart(int argc, char **argv);
 
 /* ------------------------------------------------------------ helpers */
 

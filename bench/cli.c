@@ -40,7 +40,8 @@ enum {
     S_COMET = 1 << 3,
     S_COLL = 1 << 4,
     S_TUNE = 1 << 5,
-    S_ALL = 0x3f
+    S_ALL = 0x3f,
+    S_CHART = 1 << 6 /* no MPI, options of its own (chart.c) */
 };
 
 static const struct {
@@ -61,6 +62,9 @@ static const struct {
     {"tune", S_TUNE,
      "the autotuner (also installed as intercom-tune): fit the model, measure the best "
      "candidate plans of every collective and size, write a tuning table (-o FILE)"},
+    {"chart", S_CHART,
+     "time chart of one call from INTERCOM_TRACE files, the cost model's beside it (no MPI "
+     "launch: intercom-bench chart --help)"},
 };
 
 static const struct {
@@ -412,6 +416,8 @@ int ic_bench_main(int argc0, char **argv0, const char *fixed)
     unsigned only = fixed ? S_TUNE : 0;
     if (fixed)
         prog = "intercom-tune";
+    else if (argc0 > 1 && !strcmp(argv0[1], "chart"))
+        return ic_bench_chart(argc0 - 1, argv0 + 1);
     /* Help and version need no MPI (and no launcher): answered before
      * MPI_Init, on every rank that was started. */
     for (int i = 1; i < argc0; i++) {

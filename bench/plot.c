@@ -106,8 +106,7 @@ void ic_plot_series(ic_plot_t *pl, const char *title, ic_plot_style_t style, con
     pl->ns++;
 }
 
-/* gnuplot single-quoted string: a quote is doubled. */
-static void gp_quote(FILE *f, const char *s)
+void ic_plot_quote(FILE *f, const char *s)
 {
     fputc('\'', f);
     for (; *s; s++) {
@@ -118,7 +117,7 @@ static void gp_quote(FILE *f, const char *s)
     fputc('\'', f);
 }
 
-static int run_gnuplot(const char *script)
+int ic_plot_run(const char *script)
 {
     char *argv[] = {"gnuplot", (char *)script, NULL};
     pid_t pid;
@@ -171,11 +170,11 @@ int ic_plot_finish(ic_plot_t *pl)
     }
     fprintf(f, "# intercom-bench figure: gnuplot %s\n", gp);
     fprintf(f, "set title ");
-    gp_quote(f, pl->title);
+    ic_plot_quote(f, pl->title);
     fprintf(f, " noenhanced\nset xlabel ");
-    gp_quote(f, pl->xlabel);
+    ic_plot_quote(f, pl->xlabel);
     fprintf(f, " noenhanced\nset ylabel ");
-    gp_quote(f, pl->ylabel);
+    ic_plot_quote(f, pl->ylabel);
     fprintf(f, " noenhanced\nset key left top noenhanced\nset grid\n");
     if (pl->logx)
         fprintf(f, "set logscale x 2\nset format x '%%.0b%%BB'\n");
@@ -212,7 +211,7 @@ int ic_plot_finish(ic_plot_t *pl)
         fprintf(f, "\"\n");
     }
     fprintf(f, "DAT = ");
-    gp_quote(f, dat);
+    ic_plot_quote(f, dat);
     fprintf(f, "\nif (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
                "    set terminal pngcairo size 1000,650 noenhanced\n"
                "} else {\n"
@@ -223,17 +222,17 @@ int ic_plot_finish(ic_plot_t *pl)
         if (!png)
             goto out;
         snprintf(png, n, "%s.png", pl->base);
-        gp_quote(f, png);
+        ic_plot_quote(f, png);
         snprintf(png, n, "%s.svg", pl->base);
         fprintf(f, "\neval 'plot ' . plot_cmd\nset output\n"
                    "set terminal svg size 1000,650 dynamic noenhanced\nset output ");
-        gp_quote(f, png);
+        ic_plot_quote(f, png);
         fprintf(f, "\neval 'plot ' . plot_cmd\nset output\n");
         free(png);
     }
     fclose(f);
     f = NULL;
-    rc = run_gnuplot(gp);
+    rc = ic_plot_run(gp);
 out:
     if (f)
         fclose(f);

@@ -10,6 +10,8 @@
 #ifndef IC_BENCH_PLOT_H
 #define IC_BENCH_PLOT_H
 
+#include <stdio.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -31,6 +33,11 @@ void ic_plot_series(ic_plot_t *pl, const char *title, ic_plot_style_t style, con
 /* Write the files and run gnuplot.  Returns 0, or -1 (message on stderr)
  * if a file cannot be written or gnuplot fails.  Frees pl. */
 int ic_plot_finish(ic_plot_t *pl);
+
+/* s as a gnuplot single-quoted string (a quote doubled) into f. */
+void ic_plot_quote(FILE *f, const char *s);
+/* Run gnuplot on a script: 0, or -1 (message on stderr). */
+int ic_plot_run(const char *script);
 
 #ifdef __cplusplus
 }

@@ -96,6 +96,7 @@ typedef struct call {
     size_t *displs; /* owned */
     void *stage[2]; /* owned staging areas or stand-ins for SEND / RECV */
     size_t packed;  /* bytes packed or unpacked through them */
+    size_t elem;    /* bytes per element of the selection (prepare)      */
     size_t gran;    /* byte-counted collectives: bytes per schedule unit
                        (0 = 1; see "bytes and datatypes")              */
     int blind;      /* the mistake hides the call's shape: raise now   */
@@ -234,6 +235,7 @@ static void *standin(call_t *c, int side, size_t bytes)
 static int prepare(call_t *c, size_t elem, const ic_typeinfo_t *sti, ic_plan_t *plan)
 {
     ic_ctx_t *ctx = c->ctx;
+    c->elem = elem;
     /* messages longer than the slack keep their scratch within themselves */
     c->a.bounded_from = ic_bounded_from(ic_env()->scratch_slack, elem);
     if (!ic_ctx_sched_hit(ctx, &c->a, elem, c->gran, plan)) {
@@ -262,7 +264,15 @@ static int prepare(call_t *c, size_t elem, const ic_typeinfo_t *sti, ic_plan_t *
 /* Run the prepared schedule of plan alg. */
 static int execute(call_t *c, const ic_plan_t *alg, MPI_Op op, int commutative)
 {
+    int tracing = ic_trace_on();
+    double t0 = 0;
+    if (tracing) {
+        ic_trace_call_begin();
+        t0 = MPI_Wtime();
+    }
     int rc = ic_exec(c->ctx, &c->ctx->sched, &c->b, op, commutative);
+    if (tracing)
+        ic_trace_call(c->ctx, &c->a, alg, c->gran ? c->gran : c->elem, t0, MPI_Wtime());
     if (rc != MPI_SUCCESS)
         return fail(c, rc, "communication failed");
     ic_record_last(c->a.coll, alg, c->gran);

@@ -54,10 +54,14 @@ static void ctx_destroy(ic_ctx_t *ctx)
         ic_shm_destroy(ctx); /* collective on the node, as freeing comm is */
     if (!finalized && ctx->comm != MPI_COMM_NULL)
         MPI_Comm_free(&ctx->comm);
+    ic_trace_sync(); /* a communicator freed: its calls' records to the file */
     ic_ctx_sched_drop(ctx);
     ic_sched_free(&ctx->sched);
     free(ctx->reqs);
     free(ctx->shm_ops);
+    free(ctx->world);
+    free(ctx->tmsg);
+    free(ctx->tidx);
     free(ctx->order);
     for (int b = 0; b < IC_NBUF; b++)
         free(ctx->scratch[b]);
@@ -81,6 +85,7 @@ static int self_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
     (void)attr;
     (void)extra;
     finalizing = 1;
+    ic_trace_close(); /* no MPI call: also where MPI counts as finalized here */
     recent = NULL;
     recent_comm = MPI_COMM_NULL;
     /* Some MPIs (SimGrid's SMPI) run this callback when MPI already counts
@@ -348,6 +353,8 @@ int ic_ctx_get(MPI_Comm comm, ic_ctx_t **out)
         ctx->chunk = ctx->cost->chunk; /* pieces: of the links across nodes, if any */
     if (rc == MPI_SUCCESS)
         rc = ic_shm_setup(ctx);
+    if (rc == MPI_SUCCESS)
+        rc = ic_trace_ctx(ctx);
     if (rc != MPI_SUCCESS)
         goto out;
     ctx->table_ok = ic_tuning_agree(ctx->comm, ctx->rank);

@@ -35,6 +35,9 @@
  *                                 Default 32 KiB across nodes (below Open
  *                                 MPI's TCP eager limit), whole within one
  *                                 and under SimGrid's SMPI
+ *   INTERCOM_TRACE=PREFIX         every process writes PREFIX.<world rank>:
+ *                                 the start and end of each call, message,
+ *                                 reduction and copy (trace.c)
  *   INTERCOM_SHM=0                every message through MPI; default 1:
  *                                 messages of up to 4 KiB between ranks of
  *                                 one node through shared memory (shm.c)
@@ -107,6 +110,7 @@ const ic_env_t *ic_env(void)
         fprintf(stderr, "InterCom: ignoring INTERCOM_RANKS_PER_NODE=%g (expected a whole number)\n",
                 q);
     env.shm = getd("INTERCOM_SHM", 1) != 0;
+    env.trace = getenv("INTERCOM_TRACE");
     v = getenv("INTERCOM_MESH");
     env.mesh = v && *v ? v : NULL;
     env.mesh_ndims = 0;

@@ -59,6 +59,16 @@ static int reqs_reserve(ic_ctx_t *ctx, size_t n)
     if (!o)
         return -1;
     ctx->shm_ops = o;
+    if (ic_trace_on()) {
+        ic_trace_msg_t *t = realloc(ctx->tmsg, cap * sizeof(*t));
+        if (!t)
+            return -1;
+        ctx->tmsg = t;
+        int *x = realloc(ctx->tidx, cap * sizeof(*x));
+        if (!x)
+            return -1;
+        ctx->tidx = x;
+    }
     ctx->nreqs_cap = cap;
     return 0;
 }
@@ -67,14 +77,34 @@ static int reqs_reserve(ic_ctx_t *ctx, size_t n)
  * MPICH's MPI_STATUSES_IGNORE, ((MPI_Status *)1), for an array of size 0
  * and warns (-Wstringop-overflow); it is MPI's sentinel, never written
  * through.  (shm.c tests its rounds' MPI requests with it.) */
-int ic_complete_all(int n, MPI_Request *reqs, int *flag)
+int ic_complete_all(ic_ctx_t *ctx, int n, MPI_Request *reqs, int *flag)
 {
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
-    return flag ? MPI_Testall(n, reqs, flag, MPI_STATUSES_IGNORE)
-                : MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+    if (!ctx->tmsg || !ic_trace_on())
+        return flag ? MPI_Testall(n, reqs, flag, MPI_STATUSES_IGNORE)
+                    : MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+    /* tracing: each message's completion time */
+    for (;;) {
+        int out = 0, rc = flag ? MPI_Testsome(n, reqs, &out, ctx->tidx, MPI_STATUSES_IGNORE)
+                               : MPI_Waitsome(n, reqs, &out, ctx->tidx, MPI_STATUSES_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (out == MPI_UNDEFINED) { /* none active: all complete */
+            if (flag)
+                *flag = 1;
+            return MPI_SUCCESS;
+        }
+        double now = MPI_Wtime();
+        for (int i = 0; i < out; i++)
+            ctx->tmsg[ctx->tidx[i]].t1 = now;
+        if (flag && out == 0) {
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+    }
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
 #pragma GCC diagnostic pop
 #endif
@@ -152,7 +182,7 @@ static int do_reduce(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a,
 static int post_piece(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *acts, size_t n,
                       size_t j, size_t chunk, size_t *k, size_t *nshm)
 {
-    int rc = MPI_SUCCESS;
+    int rc = MPI_SUCCESS, tracing = ctx->tmsg && ic_trace_on();
     for (int pass = 0; pass < 2 && rc == MPI_SUCCESS; pass++) {
         ic_act_kind_t kind = pass ? IC_ACT_SEND : IC_ACT_RECV;
         for (size_t i = 0; i < n && rc == MPI_SUCCESS; i++) {
@@ -180,8 +210,17 @@ static int post_piece(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a
                 o->contig = b->contiguous[r.buf];
                 o->size = b->size[r.buf];
                 o->bytes = bytes;
+                o->t0 = tracing ? MPI_Wtime() : 0;
                 ic_shm_number(ctx, o);
                 continue;
+            }
+            if (tracing) {
+                ic_trace_msg_t *t = &ctx->tmsg[*k];
+                t->t0 = MPI_Wtime();
+                t->t1 = t->t0;
+                t->bytes = bytes;
+                t->kind = pass ? IC_ACT_SEND : IC_ACT_RECV;
+                t->peer = a->peer;
             }
             if (pass)
                 rc = MPI_Isend(addr(b, &r), (int)c, b->type[r.buf], a->peer, IC_TAG, ctx->comm,
@@ -194,6 +233,22 @@ static int post_piece(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a
         }
     }
     return rc;
+}
+
+/* INTERCOM_TRACE: the records of a piece's k MPI and nshm channel
+ * messages, now complete. */
+static void trace_piece(const ic_ctx_t *ctx, size_t k, size_t nshm)
+{
+    for (size_t i = 0; i < k; i++) {
+        const ic_trace_msg_t *t = &ctx->tmsg[i];
+        ic_trace_record(t->kind, ctx->world ? ctx->world[t->peer] : t->peer, t->bytes, t->t0,
+                        t->t1);
+    }
+    for (size_t i = 0; i < nshm; i++) {
+        const ic_shm_op_t *o = &ctx->shm_ops[i];
+        ic_trace_record(o->send ? IC_ACT_SEND : IC_ACT_RECV,
+                        ctx->world ? ctx->world[o->peer] : o->peer, o->bytes, o->t0, o->t1);
+    }
 }
 
 /* Cancel and free the requests among reqs[0, k) that are still active
@@ -237,7 +292,9 @@ static int communicate(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *
         if (rc == MPI_SUCCESS && nshm)
             rc = ic_shm_progress(ctx, ctx->shm_ops, nshm, ctx->reqs, (int)k);
         else if (rc == MPI_SUCCESS)
-            rc = ic_complete_all((int)k, ctx->reqs, NULL);
+            rc = ic_complete_all(ctx, (int)k, ctx->reqs, NULL);
+        if (rc == MPI_SUCCESS && ctx->tmsg && ic_trace_on())
+            trace_piece(ctx, k, nshm);
     }
     if (rc != MPI_SUCCESS) /* do not leave requests behind */
         drop_requests(ctx->reqs, k);
@@ -254,7 +311,7 @@ static int do_copy(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a)
 
 int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op, int commutative)
 {
-    int rc = MPI_SUCCESS;
+    int rc = MPI_SUCCESS, tracing = ic_trace_on();
     for (size_t r = 0; r < s->nrounds && rc == MPI_SUCCESS; r++) {
         size_t n;
         const ic_action_t *acts = ic_sched_round_acts(s, r, &n);
@@ -267,11 +324,17 @@ int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op
             if (a->kind == IC_ACT_REDUCE && op == MPI_OP_NULL)
                 continue; /* a call that only keeps the others' protocol whole */
             size_t e, np = local_pieces(b, a, &e);
+            double t0 = tracing ? MPI_Wtime() : 0;
             for (size_t j = 0; j < np && rc == MPI_SUCCESS; j++) {
                 ic_action_t p = np > 1 ? local_piece(a, j, e) : *a;
                 rc = p.kind == IC_ACT_REDUCE ? do_reduce(ctx, b, &p, op, commutative)
                                              : do_copy(ctx, b, &p);
             }
+            if (tracing)
+                ic_trace_record(a->kind, -1,
+                                elems(b, a->dst.buf, a->dst.count) *
+                                    (size_t)(b->size[a->dst.buf] > 0 ? b->size[a->dst.buf] : 0),
+                                t0, MPI_Wtime());
         }
     }
     return rc;

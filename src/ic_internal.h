@@ -72,7 +72,15 @@ typedef struct ic_shm_op {
     size_t bytes;
     unsigned long long seq; /* its number in the channel (ic_shm_number) */
     int done;
+    double t0, t1; /* INTERCOM_TRACE: posted, complete (trace.c) */
 } ic_shm_op_t;
+
+/* One MPI message of a round, as INTERCOM_TRACE records it (executor.c). */
+typedef struct ic_trace_msg {
+    double t0, t1;
+    size_t bytes;
+    int kind, peer;
+} ic_trace_msg_t;
 
 typedef struct ic_ctx {
     MPI_Comm user; /* the user's communicator (attribute holder) */
@@ -96,6 +104,9 @@ typedef struct ic_ctx {
     ic_shm_t *shm;          /* channels within the node, NULL: none       */
     ic_shm_op_t *shm_ops;   /* a round's messages through them (cap as    */
                             /* reqs)                                      */
+    int *world;             /* INTERCOM_TRACE: world rank of each rank    */
+    ic_trace_msg_t *tmsg;   /* ... each request's message (cap as reqs)   */
+    int *tidx;              /* ... MPI_Waitsome's indices (cap as reqs)   */
     void *scratch[IC_NBUF]; /* cached scratch allocations      */
     size_t scratch_bytes[IC_NBUF];
     ic_decision_t decisions[IC_DECISION_CACHE];
@@ -125,8 +136,27 @@ void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op);
 int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs, int nreqs);
 
 /* MPI_Waitall (flag NULL) or MPI_Testall of reqs[0, n), statuses ignored
- * (executor.c). */
-int ic_complete_all(int n, MPI_Request *reqs, int *flag);
+ * (executor.c).  When ctx records a trace, each request's completion time
+ * goes to ctx->tmsg[i].t1 (MPI_Waitsome / MPI_Testsome instead). */
+int ic_complete_all(ic_ctx_t *ctx, int n, MPI_Request *reqs, int *flag);
+
+/* INTERCOM_TRACE (trace.c).  ic_trace_on: is this process recording (reads
+ * the environment once)?  ic_trace_ctx: collective over a new context's
+ * communicator: its ranks' world ranks and the clock relation.
+ * ic_trace_call_begin numbers the next call; ic_trace_record keeps a
+ * message (kind IC_ACT_SEND / RECV, peer a world rank) or a local action
+ * (peer -1); ic_trace_call the call itself once it ended.  ic_trace_sync
+ * writes the records out (a communicator freed), ic_trace_close at
+ * MPI_Finalize. */
+int ic_trace_on(void);
+int ic_trace_ctx(ic_ctx_t *ctx);
+void ic_trace_call_begin(void);
+void ic_trace_record(int kind, int peer, size_t bytes, double t0, double t1);
+void ic_trace_call(const ic_ctx_t *ctx, const ic_coll_args_t *a, const ic_plan_t *plan, size_t elem,
+                   double t0, double t1);
+void ic_trace_flush(void);
+void ic_trace_sync(void);
+void ic_trace_close(void);
 
 /* Drop every context's cached decisions and schedules (a new tuning
  * table), and trust that all ranks loaded the same table. */
@@ -334,6 +364,7 @@ typedef struct ic_env {
     int mesh_ndims;                 /* ... 0 when unset or unreadable       */
     int ranks_per_node;             /* INTERCOM_RANKS_PER_NODE (topo.c); 0:
                                        MPI says which ranks share a node     */
+    const char *trace;              /* INTERCOM_TRACE: file prefix, or NULL  */
     int shm;                        /* INTERCOM_SHM: short messages within a
                                        node through shared memory (shm.c)    */
 } ic_env_t;

@@ -251,10 +251,12 @@ int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs
             if (r) {
                 left--;
                 moved = 1;
+                if (ctx->tmsg)
+                    ops[i].t1 = MPI_Wtime();
             }
         }
         if (!mpi_done) {
-            int rc = ic_complete_all(nreqs, reqs, &mpi_done);
+            int rc = ic_complete_all(ctx, nreqs, reqs, &mpi_done);
             if (rc != MPI_SUCCESS)
                 return rc;
         }

@@ -63,6 +63,10 @@ double ic_predict(const ic_algorithm_t *alg, const ic_coll_args_t *a, const ic_c
 /* The same for any plan (plan.h); parameters left 0 come from the model. */
 double ic_predict_plan(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_cost_params_t *c,
                        size_t elem);
+/* The same evaluation, its result (and with want_chart its messages) into
+ * *res (free with ic_cost_result_free): 0, or -1 (nothing to free). */
+int ic_predict_chart(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_cost_params_t *c,
+                     size_t elem, int want_chart, ic_cost_result_t *res);
 
 /*
  * The selector: the cheapest usable plan by its closed-form cost

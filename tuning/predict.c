@@ -9,8 +9,8 @@
 
 #include <stdlib.h>
 
-double ic_predict_plan(const ic_plan_t *pl0, const ic_coll_args_t *a0, const ic_cost_params_t *c0,
-                       size_t elem)
+int ic_predict_chart(const ic_plan_t *pl0, const ic_coll_args_t *a0, const ic_cost_params_t *c0,
+                     size_t elem, int want_chart, ic_cost_result_t *res)
 {
     int p = a0->size;
     ic_plan_t pl = *pl0;
@@ -19,7 +19,6 @@ double ic_predict_plan(const ic_plan_t *pl0, const ic_coll_args_t *a0, const ic_
     ic_sched_t *s = calloc((size_t)p, sizeof(*s));
     if (!s)
         return -1;
-    double t = -1;
     int ok = 1, built = 0;
     for (int r = 0; r < p && ok; r++) {
         ic_coll_args_t a = *a0;
@@ -39,15 +38,22 @@ double ic_predict_plan(const ic_plan_t *pl0, const ic_coll_args_t *a0, const ic_
         ic_cost_params_t c = *c0;
         for (int b = 0; b < IC_NBUF; b++)
             c.elem_size[b] = elem;
-        ic_cost_result_t res;
-        if (ic_cost_eval(s, p, &c, 0, &res) == 0) {
-            t = res.time;
-            ic_cost_result_free(&res);
-        }
+        ok = ic_cost_eval(s, p, &c, want_chart, res) == 0;
     }
     for (int r = 0; r < built; r++)
         ic_sched_free(&s[r]);
     free(s);
+    return ok ? 0 : -1;
+}
+
+double ic_predict_plan(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_cost_params_t *c,
+                       size_t elem)
+{
+    ic_cost_result_t res;
+    if (ic_predict_chart(pl, a, c, elem, 0, &res) != 0)
+        return -1;
+    double t = res.time;
+    ic_cost_result_free(&res);
     return t;
 }
 
