@@ -148,7 +148,12 @@ int ic_complete_all(ic_ctx_t *ctx, int n, MPI_Request *reqs, int *flag);
  * (peer -1); ic_trace_call the call itself once it ended.  ic_trace_sync
  * writes the records out (a communicator freed), ic_trace_close at
  * MPI_Finalize. */
-int ic_trace_on(void);
+extern int ic_trace_state; /* trace.c: 0 environment not read, 1 on, -1 off */
+int ic_trace_start(void);
+static inline int ic_trace_on(void)
+{
+    return ic_trace_state ? ic_trace_state > 0 : ic_trace_start();
+}
 int ic_trace_ctx(ic_ctx_t *ctx);
 void ic_trace_call_begin(void);
 void ic_trace_record(int kind, int peer, size_t bytes, double t0, double t1);

@@ -74,8 +74,9 @@ typedef struct trace_rec {
     int peer; /* world rank, -1 for local actions; a call: its calls[] slot */
 } trace_rec_t;
 
+int ic_trace_state = 0; /* 0: environment not read, 1: on, -1: off */
+
 static struct {
-    int state; /* 0: environment not read, 1: on, -1: off */
     char path[1024];
     FILE *f;
     trace_rec_t *rec;
@@ -90,10 +91,10 @@ static struct {
 
 static void stop(const char *why)
 {
-    if (tr.state == 1)
+    if (ic_trace_state == 1)
         fprintf(stderr, "InterCom: warning: INTERCOM_TRACE: cannot write %s (%s); not tracing\n",
                 tr.path, why);
-    tr.state = -1;
+    ic_trace_state = -1;
     if (tr.f)
         fclose(tr.f);
     tr.f = NULL;
@@ -104,26 +105,26 @@ static void stop(const char *why)
     tr.n = tr.ncalls = 0;
 }
 
-int ic_trace_on(void)
+int ic_trace_start(void)
 {
-    if (tr.state)
-        return tr.state > 0;
+    if (ic_trace_state)
+        return ic_trace_state > 0;
     const char *p = ic_env()->trace;
-    tr.state = -1;
+    ic_trace_state = -1;
     if (!p || !*p)
         return 0;
     int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (snprintf(tr.path, sizeof(tr.path), "%s.%d", p, rank) >= (int)sizeof(tr.path)) {
-        tr.state = 1;
+        ic_trace_state = 1;
         stop("path too long");
         return 0;
     }
     tr.rec = malloc(IC_TRACE_EVENTS * sizeof(*tr.rec));
     tr.calls = malloc(IC_TRACE_CALLS * sizeof(*tr.calls));
     tr.f = fopen(tr.path, "w");
-    tr.state = 1;
+    ic_trace_state = 1;
     if (!tr.rec || !tr.calls || !tr.f) {
         stop(!tr.f ? "cannot open it" : "out of memory");
         return 0;
@@ -148,7 +149,7 @@ static const char *kind_name(int kind)
 
 void ic_trace_flush(void)
 {
-    if (tr.state <= 0)
+    if (ic_trace_state <= 0)
         return;
     if (!tr.clock_written && tr.clock_ref >= 0) {
         fprintf(tr.f, "clock %d %.9e %.3e\n", tr.clock_ref, tr.offset, tr.rtt);
@@ -178,7 +179,7 @@ void ic_trace_flush(void)
 void ic_trace_sync(void)
 {
     ic_trace_flush();
-    if (tr.state > 0 && fflush(tr.f) != 0)
+    if (ic_trace_state > 0 && fflush(tr.f) != 0)
         stop("write error");
 }
 
@@ -192,17 +193,17 @@ void ic_trace_close(void)
     free(tr.calls);
     tr.rec = NULL;
     tr.calls = NULL;
-    if (tr.state > 0)
-        tr.state = -1; /* after MPI_Finalize nothing more is recorded */
+    if (ic_trace_state > 0)
+        ic_trace_state = -1; /* after MPI_Finalize nothing more is recorded */
 }
 
 void ic_trace_record(int kind, int peer, size_t bytes, double t0, double t1)
 {
-    if (tr.state <= 0)
+    if (ic_trace_state <= 0)
         return;
     if (tr.n == IC_TRACE_EVENTS)
         ic_trace_flush();
-    if (tr.state <= 0)
+    if (ic_trace_state <= 0)
         return;
     trace_rec_t *r = &tr.rec[tr.n++];
     r->t0 = t0;
@@ -221,11 +222,11 @@ void ic_trace_call_begin(void)
 void ic_trace_call(const ic_ctx_t *ctx, const ic_coll_args_t *a, const ic_plan_t *plan, size_t elem,
                    double t0, double t1)
 {
-    if (tr.state <= 0)
+    if (ic_trace_state <= 0)
         return;
     if (tr.ncalls == IC_TRACE_CALLS || tr.n == IC_TRACE_EVENTS)
         ic_trace_flush(); /* then ic_trace_record does not */
-    if (tr.state <= 0)
+    if (ic_trace_state <= 0)
         return;
     ic_trace_record(IC_TRACE_CALL, (int)tr.ncalls, 0, t0, t1);
     trace_call_t *c = &tr.calls[tr.ncalls++];
