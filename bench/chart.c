@@ -227,14 +227,17 @@ static int model_chart(const tcall_t *c, const ic_cost_params_t *cp, bars_t *b, 
 /* gnuplot's colours of the kinds (send, recv, reduce, copy). */
 static const unsigned colours[] = {0x1f77b4, 0x2ca02c, 0xff7f0e, 0x999999};
 
-/* One block of the data file: a bar per line, x in microseconds. */
-static void write_bars(FILE *f, const bars_t *b, double origin)
+/* One block of the data file: a bar per line, x in microseconds; a bar
+ * shorter than `least` (us) is drawn that wide, so that a send that
+ * returned at once still shows. */
+static void write_bars(FILE *f, const bars_t *b, double origin, double least)
 {
     for (size_t i = 0; i < b->n; i++) {
         const bar_t *x = &b->v[i];
         double y = x->rank + (x->lane - 1) * 0.28;
-        fprintf(f, "%.4f %.4f %.3f %.3f %u\n", (x->t0 - origin) * 1e6, (x->t1 - origin) * 1e6,
-                y - 0.13, y + 0.13, colours[x->kind]);
+        double x0 = (x->t0 - origin) * 1e6, x1 = (x->t1 - origin) * 1e6;
+        fprintf(f, "%.4f %.4f %.3f %.3f %u\n", x0, x1 - x0 < least ? x0 + least : x1, y - 0.13,
+                y + 0.13, colours[x->kind]);
     }
     if (b->n == 0)
         fprintf(f, "0 0 0 0 0\n");
@@ -404,10 +407,10 @@ int ic_bench_chart(int argc, char **argv)
     }
     if (rc == 0) {
         fprintf(dat, "# x0_us x1_us y0 y1 rgb: measured (index 0), model (index 1)\n");
-        write_bars(dat, &meas, origin);
-        write_bars(dat, &pred, 0);
         int p = c->p > 0 ? c->p : n;
         double span = ((end - origin) > predicted ? (end - origin) : predicted) * 1e6;
+        write_bars(dat, &meas, origin, span / 600);
+        write_bars(dat, &pred, 0, span / 600);
         int h = 140 + (have_model ? 2 : 1) * (60 + 18 * (p < 4 ? 4 : p));
         fprintf(gp, "# intercom-bench chart: gnuplot %s\n", gpp);
         fprintf(gp,
@@ -428,7 +431,7 @@ int ic_bench_chart(int argc, char **argv)
                 : p > 16 ? 2
                          : 1);
         fprintf(gp, "set xlabel 'time (us)'\nset ylabel 'rank'\nset grid xtics\n"
-                    "set key outside right top\nset style fill solid 0.85 noborder\n");
+                    "set key outside right top\nset style fill solid 0.85 border rgb 'white'\n");
         const char *legend = "NaN with boxes lc rgb '#1f77b4' title 'send', "
                              "NaN with boxes lc rgb '#2ca02c' title 'receive', "
                              "NaN with boxes lc rgb '#ff7f0e' title 'reduce', "

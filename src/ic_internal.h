@@ -137,7 +137,7 @@ int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs
 
 /* MPI_Waitall (flag NULL) or MPI_Testall of reqs[0, n), statuses ignored
  * (executor.c).  When ctx records a trace, each request's completion time
- * goes to ctx->tmsg[i].t1 (MPI_Waitsome / MPI_Testsome instead). */
+ * goes to ctx->tmsg[i].t1 (MPI_Waitany / MPI_Testsome instead). */
 int ic_complete_all(ic_ctx_t *ctx, int n, MPI_Request *reqs, int *flag);
 
 /* INTERCOM_TRACE (trace.c).  ic_trace_on: is this process recording (reads

@@ -31,8 +31,9 @@
  * Event lines come before their call's line (a call is written when it
  * ends).  Times are seconds.
  *
- * Cost: two MPI_Wtime calls per record and MPI_Waitsome in place of
- * MPI_Waitall (each message's completion); records are buffered in memory
+ * Cost: two MPI_Wtime calls per record, and MPI_Waitany in place of
+ * MPI_Waitall (each message's completion; under SimGrid's SMPI the
+ * simulated times are the same traced or not); records are buffered in memory
  * (IC_TRACE_EVENTS of them) and formatted into the file when the buffer
  * fills, when a communicator is freed and at MPI_Finalize (the file is
  * flushed at those two), so memory stays bounded whatever the run's
