@@ -124,6 +124,12 @@ void ic_bucket_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size
 void ic_bucket_dcombine_ro(ic_sched_t *s, const ic_line_t *line, ic_buf_t in, const size_t *in_off,
                            const size_t *counts, ic_region_t out, ic_buf_t tmp, size_t tmpbase);
 
+/* Full fan-out collect (tan-strazdins-2002 3.3.7): like ic_bucket_collect,
+ * in one round of n-1 sends and n-1 receives at every position (fanout.c).
+ * Cost (n-1)(alpha + b beta_x) for blocks of b bytes. */
+void ic_fanout_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                       const size_t *counts);
+
 /* Segments of `count` elements cut in `*seg` (0 or more than count: one
  * segment; *seg is set to the effective size): their number, k. */
 static inline size_t ic_nsegments(size_t count, size_t *seg)
@@ -420,6 +426,7 @@ typedef enum ic_step_kind {
     IC_STEP_COLLECT_BUCKET,     /* allgather(v)                     */
     IC_STEP_COLLECT_BRUCK,
     IC_STEP_COLLECT_GB,
+    IC_STEP_COLLECT_FANOUT,
     IC_STEP_RS_BUCKET, /* reduce_scatter(_block)           */
     IC_STEP_RS_RH,
     IC_STEP_RS_MST

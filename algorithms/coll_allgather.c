@@ -49,6 +49,14 @@ double ic_cost_allgather_bucket(const ic_coll_args_t *a, const ic_model_t *m)
     return (t.p - 1) * (t.a + t.bmax * t.bring);
 }
 
+/* fanout.c: every position's receives serialised, each message exchanged
+ * both ways in the round. */
+double ic_cost_allgather_fanout(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return (t.p - 1) * (t.a + t.bmax * ic_xbeta(&t, t.bmax));
+}
+
 double ic_cost_allgather_bruck(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);

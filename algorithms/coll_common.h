@@ -338,6 +338,7 @@ double ic_cost_allreduce_dcombine_collect(const ic_coll_args_t *a, const ic_mode
 double ic_cost_allreduce_rd(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_halving_doubling(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allgather_gather_bcast(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allgather_fanout(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allgather_bucket(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allgather_bruck(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_scatter_mst(const ic_coll_args_t *a, const ic_model_t *m);

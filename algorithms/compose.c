@@ -590,6 +590,9 @@ static int allgather_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args
             ic_mst_gather(s, &line, 0, w, base, lcnt);
             ic_mst_bcast(s, &line, 0, ic_reg(w, base, ic_blocks_total(lcnt, M->d[dim])));
             break;
+        case IC_STEP_COLLECT_FANOUT:
+            ic_fanout_collect(s, &line, w, base, lcnt);
+            break;
         default:
             break;
         }
