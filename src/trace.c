@@ -276,11 +276,12 @@ static int world_ranks(ic_ctx_t *ctx)
 
 int ic_trace_ctx(ic_ctx_t *ctx)
 {
-    if (!ic_trace_on())
+    /* Every rank takes part when the variable is set (one environment),
+     * also one whose file could not be opened: its partners would wait. */
+    const char *prefix = ic_env()->trace;
+    if (!prefix || !*prefix)
         return MPI_SUCCESS;
-    /* every rank takes part (the state is the same everywhere: one
-     * environment), also one that cannot record */
-    int ok = world_ranks(ctx) == MPI_SUCCESS;
+    int ok = ic_trace_on() && world_ranks(ctx) == MPI_SUCCESS;
     int rc = MPI_SUCCESS;
     double best = -1, off = 0;
     for (int i = 1; i < ctx->size && rc == MPI_SUCCESS; i++) {

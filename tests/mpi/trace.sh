@@ -10,7 +10,8 @@
 #     earliest send started (each receive completed after its own send
 #     started), within the relations' measured uncertainty;
 #   - a prefix in a directory that does not exist: the program still passes,
-#     with one warning per process;
+#     with one warning per process; where only rank 1's file cannot be
+#     written, rank 0 still traces and nobody hangs;
 #   - intercom-bench chart draws an SVG of the last call (when gnuplot is
 #     installed), and rejects a file that is not a trace.
 # Run by `make check` from the top build directory.
@@ -96,6 +97,16 @@ INTERCOM_TRACE=$dir/no/such/dir/t "${SHELL:-/bin/sh}" "$top/tests/mpi/run-mpi.sh
     { fail "tests/mpi/reductions with an unwritable INTERCOM_TRACE"; tail -20 "$dir/bad.out"; }
 n=$(grep -c 'INTERCOM_TRACE: cannot write' "$dir/bad.out")
 [ "$n" = 2 ] || fail "unwritable INTERCOM_TRACE: $n warnings, expected one per process (2)"
+
+# only some processes can write (PREFIX.1 is a directory): the others
+# still trace, and nobody waits for a partner that stopped
+mkdir -p "$dir/mixed.1"
+INTERCOM_TRACE=$dir/mixed "${SHELL:-/bin/sh}" "$top/tests/mpi/run-mpi.sh" --np 2 \
+    "$top/tests/mpi/reductions" >"$dir/mixed.out" 2>&1 ||
+    { fail "tests/mpi/reductions with PREFIX.1 unwritable"; tail -20 "$dir/mixed.out"; }
+n=$(grep -c 'INTERCOM_TRACE: cannot write' "$dir/mixed.out")
+[ "$n" = 1 ] || fail "PREFIX.1 unwritable: $n warnings, expected 1"
+grep -q '^call ' "$dir/mixed.0" 2>/dev/null || fail "PREFIX.1 unwritable: rank 0 recorded no call"
 
 # the chart of the last call
 bench=$top/bench/intercom-bench
