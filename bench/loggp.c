@@ -156,21 +156,25 @@ static double o_r_of(const send_mode_t *m, const cell_t *c)
  * alpha_s + beta_s n is the time of P1's MPI_Send call in it, the
  * receiver's R(n) = alpha_r + beta_r n the rest of the one-way time,
  * so that alpha = alpha_s + alpha_r and beta = beta_s + beta_r; each a
- * least-squares line over the lengths.  (On the Bunyip the paper found
+ * least-squares line over the lengths (residuals relative to the one-way
+ * time).  (On the Bunyip the paper found
  * alpha_s = 24 us, alpha_r = 180 us, beta_s = 0.0825 us and beta_r =
  * 1.063 us per unit of n.) */
 static void split_model(ic_report_t *r, const cell_t *cells, const size_t *sizes, int ns)
 {
-    double *x = malloc(3 * (size_t)ns * sizeof(double)), *S = x + ns, *R = S + ns;
+    double *x = malloc(4 * (size_t)ns * sizeof(double)), *S = x + ns, *R = S + ns, *w = R + ns;
     if (!x)
         return;
     for (int i = 0; i < ns; i++) {
         x[i] = (double)sizes[i];
         S[i] = cells[i].send;
         R[i] = cells[i].oneway - cells[i].send;
+        /* relative residuals, as the Hockney fits (fit.h): over decades of
+         * lengths the longest would decide the start-ups otherwise */
+        w[i] = cells[i].oneway > 0 ? 1 / (cells[i].oneway * cells[i].oneway) : 0;
     }
     double as = NAN, bs = NAN, ar = NAN, br = NAN;
-    int ok = ic_linfit(x, S, NULL, ns, &as, &bs) == 0 && ic_linfit(x, R, NULL, ns, &ar, &br) == 0;
+    int ok = ic_linfit(x, S, w, ns, &as, &bs) == 0 && ic_linfit(x, R, w, ns, &ar, &br) == 0;
     ic_rtable_t *t = ic_report_table(r, "split", "Split send/receive model (ping-pong)");
     ic_rtable_col(t, "bytes", NULL, IC_COL_INT, NULL);
     ic_rtable_col(t, "oneway", "one-way", IC_COL_SEC, NULL);
@@ -197,7 +201,7 @@ static void split_model(ic_report_t *r, const cell_t *cells, const size_t *sizes
                    "split model (tan-strazdins-2002 3.1): S(n) = alpha_s + beta_s n is the "
                    "time of rank 0's MPI_Send in a ping-pong, R(n) = alpha_r + beta_r n the rest "
                    "of its one-way time (medians of 9 after 2 untimed); least-squares lines over "
-                   "the lengths%s",
+                   "the lengths, residuals relative to the one-way time%s",
                    ok ? "" : " (not enough lengths to fit)");
     free(x);
 }
