@@ -447,6 +447,20 @@ typedef struct ic_algorithm {
  * zeroed entry. */
 extern const ic_algorithm_t ic_algorithms[];
 
+/* Other names of registered algorithms: the same pattern under the name
+ * another paper gives it (tan-strazdins-2002's ring, bidirectional
+ * exchange, fan-in fan-out).  Accepted wherever a name is (ic_alg_find:
+ * INTERCOM_<OP>_ALGORITHM, IC_Set_algorithm, tuning tables, mesh steps);
+ * plans are always written with the registered name.  Terminated by an
+ * entry whose alias is NULL. */
+typedef struct ic_alg_alias {
+    ic_coll_t coll;
+    const char *alias, *name, *source;
+} ic_alg_alias_t;
+extern const ic_alg_alias_t ic_alg_aliases[];
+
+/* The algorithm of collective c named `name` (or one of its aliases), or
+ * NULL. */
 const ic_algorithm_t *ic_alg_find(ic_coll_t c, const char *name);
 /* Can algorithm `alg` serve this call?  If not and why != NULL, *why says
  * why in a few words. */

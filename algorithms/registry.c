@@ -109,6 +109,27 @@ const ic_algorithm_t ic_algorithms[] = {
 
     {.name = NULL, .coll = IC_COLL_COUNT}};
 
+/* tan-strazdins-2002 section 3.3's names for patterns registered above
+ * (where the paper's pattern is a different one, it is not listed: its
+ * ring allreduce passes whole vectors, its bidirectional-exchange allgather
+ * pairs ranks where Bruck's sends to one and receives from another, its
+ * recursive-halving allreduce ends in recursive doubling where
+ * halving_doubling ends in Bruck's collect). */
+#define TS "tan-strazdins-2002"
+const ic_alg_alias_t ic_alg_aliases[] = {
+    {IC_COLL_ALLREDUCE, "bidirectional_exchange", "recursive_doubling", TS " 3.3.1"},
+    {IC_COLL_ALLREDUCE, "fan_in_fan_out", "mst", TS " 3.3.3"},
+    {IC_COLL_ALLGATHER, "fan_in_fan_out", "gather_bcast", TS " 3.3.3"},
+    {IC_COLL_ALLGATHER, "ring", "bucket", TS " 3.3.4"},
+    {IC_COLL_ALLGATHERV, "fan_in_fan_out", "gather_bcast", TS " 3.3.3"},
+    {IC_COLL_ALLGATHERV, "ring", "bucket", TS " 3.3.4"},
+    {IC_COLL_REDUCE_SCATTER, "bidirectional_exchange", "recursive_halving", TS " 3.3.1"},
+    {IC_COLL_REDUCE_SCATTER, "ring", "bucket", TS " 3.3.4"},
+    {IC_COLL_REDUCE_SCATTER_BLOCK, "bidirectional_exchange", "recursive_halving", TS " 3.3.1"},
+    {IC_COLL_REDUCE_SCATTER_BLOCK, "ring", "bucket", TS " 3.3.4"},
+    {IC_COLL_COUNT, NULL, NULL, NULL}};
+#undef TS
+
 const ic_algorithm_t *ic_alg_find(ic_coll_t c, const char *name)
 {
     if (!name)
@@ -116,6 +137,9 @@ const ic_algorithm_t *ic_alg_find(ic_coll_t c, const char *name)
     for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++)
         if (alg->coll == c && strcmp(alg->name, name) == 0)
             return alg;
+    for (const ic_alg_alias_t *a = ic_alg_aliases; a->alias; a++)
+        if (a->coll == c && strcmp(a->alias, name) == 0)
+            return ic_alg_find(c, a->name);
     return NULL;
 }
 

@@ -149,7 +149,9 @@ static void help(FILE *f)
                "commands:\n");
     ic_help_item(f, "list",
                  "every registered algorithm: collective, name, restrictions (commutative "
-                 "operations only), whether it can be a step of a mesh plan, description");
+                 "operations only), whether it can be a step of a mesh plan, description; then "
+                 "the aliases: other papers' names for the same patterns, accepted wherever a "
+                 "name is (plans are written with the registered name)");
     ic_help_item(f, "--algorithms COLL",
                  "the names of COLL's registered algorithms (its 1-D plans), one per line: the "
                  "names INTERCOM_<OP>_ALGORITHM and IC_Set_algorithm accept besides mesh plans");
@@ -252,6 +254,9 @@ static int cmd_list(void)
         printf("%-22s %-18s %-16s %-9s %s\n", ic_coll_name(alg->coll), alg->name,
                alg->flags & IC_ALG_KEEPS_ORDER ? "-" : "commutative-op",
                ic_plan_step_kind(alg) != IC_STEP_NONE ? "yes" : "no", alg->description);
+    printf("\n%-22s %-24s %-18s %s\n", "collective", "alias", "algorithm", "named in");
+    for (const ic_alg_alias_t *a = ic_alg_aliases; a->alias; a++)
+        printf("%-22s %-24s %-18s %s\n", ic_coll_name(a->coll), a->alias, a->name, a->source);
     return 0;
 }
 

@@ -727,6 +727,34 @@ END_TEST
 
 /* Segment lengths of the byte-counted collectives scale between bytes and
  * units; a radix is a count and does not. */
+/* Aliases (registry.c): each names a registered algorithm of its
+ * collective, is no registered name of it, resolves through ic_alg_find
+ * and the plan parser, and the plan is written with the registered name. */
+START_TEST(test_aliases)
+{
+    int n = 0;
+    for (const ic_alg_alias_t *a = ic_alg_aliases; a->alias; a++, n++) {
+        const ic_algorithm_t *alg = ic_alg_find(a->coll, a->name);
+        ck_assert_msg(alg != NULL, "alias %s: %s/%s is not registered", a->alias,
+                      ic_coll_name(a->coll), a->name);
+        for (const ic_algorithm_t *b = ic_algorithms; b->name; b++)
+            ck_assert_msg(b->coll != a->coll || strcmp(b->name, a->alias) != 0,
+                          "alias %s hides a registered %s algorithm", a->alias,
+                          ic_coll_name(a->coll));
+        ck_assert_ptr_eq(ic_alg_find(a->coll, a->alias), alg);
+        ic_plan_t pl;
+        ck_assert_int_eq(ic_plan_parse(a->coll, a->alias, &pl, NULL), 0);
+        char text[IC_PLAN_TEXT_MAX];
+        ic_plan_format(&pl, text, sizeof(text));
+        ck_assert_str_eq(text, a->name);
+        ck_assert_ptr_nonnull(a->source);
+    }
+    ck_assert_int_gt(n, 0);
+    /* an alias of one collective is no name of another */
+    ck_assert_ptr_null(ic_alg_find(IC_COLL_BCAST, "ring"));
+}
+END_TEST
+
 START_TEST(test_scale_params)
 {
     ic_plan_t pl;
@@ -1150,6 +1178,7 @@ Suite *suite_collectives(void)
     Suite *s = suite_create("collectives");
     TCase *tc = tcase_create("registry");
     tcase_add_test(tc, test_registry);
+    tcase_add_test(tc, test_aliases);
     tcase_add_test(tc, test_scale_params);
     tcase_add_test(tc, test_packed_paths_direct);
     tcase_add_test(tc, test_send_input);
