@@ -5,7 +5,9 @@
  * time axis.  No MPI: it runs after the traced program.
  *
  * One row per rank, three lanes: its sends (posted to complete), its
- * receives, its reductions and copies.  Clocks: every file relates its
+ * receives, its reductions and copies (the measured chart's rows are world
+ * ranks, the model's ranks of the call's communicator: the same for calls
+ * on MPI_COMM_WORLD).  Clocks: every file relates its
  * clock to another process's (its first communicator's rank 0); the
  * relations are followed to world rank 0, whose clock is the chart's.
  * The origin is the call's earliest start.  The model's chart comes from
@@ -407,11 +409,17 @@ int ic_bench_chart(int argc, char **argv)
     }
     if (rc == 0) {
         fprintf(dat, "# x0_us x1_us y0 y1 rgb: measured (index 0), model (index 1)\n");
-        int p = c->p > 0 ? c->p : n;
+        /* measured rows: world ranks (the files'); the model's: ranks of
+         * the call's communicator (the same for calls on MPI_COMM_WORLD) */
+        int rows = 0, p = c->p > 0 ? c->p : n;
+        for (size_t i = 0; i < meas.n; i++)
+            if (meas.v[i].rank + 1 > rows)
+                rows = meas.v[i].rank + 1;
+        rows = rows > p ? rows : p;
         double span = ((end - origin) > predicted ? (end - origin) : predicted) * 1e6;
         write_bars(dat, &meas, origin, span / 600);
         write_bars(dat, &pred, 0, span / 600);
-        int h = 140 + (have_model ? 2 : 1) * (60 + 18 * (p < 4 ? 4 : p));
+        int h = 140 + (have_model ? 2 : 1) * (60 + 18 * (rows < 4 ? 4 : rows));
         fprintf(gp, "# intercom-bench chart: gnuplot %s\n", gpp);
         fprintf(gp,
                 png ? "set terminal pngcairo noenhanced size 1200,%d font ',10'\n"
@@ -426,11 +434,11 @@ int ic_bench_chart(int argc, char **argv)
                  c->elem, want);
         ic_plot_quote(gp, title);
         fprintf(gp, "\nset xrange [0:%g]\nset yrange [%g:-0.6]\nset ytics 0,%d\n", span * 1.02,
-                p - 0.4,
-                p > 32   ? 4
-                : p > 16 ? 2
-                         : 1);
-        fprintf(gp, "set xlabel 'time (us)'\nset ylabel 'rank'\nset grid xtics\n"
+                rows - 0.4,
+                rows > 32   ? 4
+                : rows > 16 ? 2
+                            : 1);
+        fprintf(gp, "set xlabel 'time (us)'\nset ylabel 'world rank'\nset grid xtics\n"
                     "set key outside right top\nset style fill solid 0.85 border rgb 'white'\n");
         const char *legend = "NaN with boxes lc rgb '#1f77b4' title 'send', "
                              "NaN with boxes lc rgb '#2ca02c' title 'receive', "
@@ -443,6 +451,7 @@ int ic_bench_chart(int argc, char **argv)
                 (end - origin) * 1e6, datp, legend);
         if (have_model)
             fprintf(gp,
+                    "set ylabel 'rank in the communicator'\n"
                     "set title 'model: %.1f us (alpha %.3g s, beta %.3g s/B, overhead %.3g s)'\n"
                     "plot '%s' index 1 using 1:3:1:2:3:4:5 with boxxyerror lc rgb variable "
                     "notitle, %s\n",
