@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct bar {
     int rank, lane; /* lane 0 send, 1 receive, 2 local */
@@ -89,6 +90,20 @@ static unsigned long last_call(const char *path)
             last = id;
     fclose(f);
     return last;
+}
+
+/* The world rank and size a trace file names in its header: 0, or -1. */
+static int file_rank(const char *path, int *rank, int *size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[512];
+    int ok = fgets(line, sizeof(line), f) && !strncmp(line, "# InterCom trace 1", 18) &&
+             fgets(line, sizeof(line), f) && sscanf(line, "rank %d of %d", rank, size) == 2 &&
+             *rank >= 0 && *rank < *size;
+    fclose(f);
+    return ok ? 0 : -1;
 }
 
 /* Read one trace file: its header, clock, and call `want`'s records.
@@ -248,12 +263,14 @@ static void write_bars(FILE *f, const bars_t *b, double origin, double least)
 
 static void chart_usage(FILE *f)
 {
-    fprintf(f, "usage: intercom-bench chart --trace PREFIX [-o FILE.svg|FILE.png] [--call N]\n"
-               "                            [--alpha S] [--beta S_PER_BYTE] [--gamma S_PER_BYTE]\n"
-               "                            [--overhead S] [--no-model]\n\n");
-    ic_help_item(f, "--trace PREFIX",
+    fprintf(f,
+            "usage: intercom-bench chart --trace PREFIX|FILES [-o FILE.svg|FILE.png] [--call N]\n"
+            "                            [--alpha S] [--beta S_PER_BYTE] [--gamma S_PER_BYTE]\n"
+            "                            [--overhead S] [--no-model]\n\n");
+    ic_help_item(f, "--trace PREFIX|FILES",
                  "the files an INTERCOM_TRACE=PREFIX run wrote: PREFIX.0, PREFIX.1, ... (as many "
-                 "as PREFIX.0 says the run had processes)");
+                 "as PREFIX.0 says the run had processes), or some of them named (PREFIX.*: each "
+                 "file says its rank; ranks left out are not drawn)");
     ic_help_item(f, "-o FILE",
                  "the picture: .svg or .png (default PREFIX-chart.svg); FILE.gp and "
                  "FILE.dat stay beside it for redrawing by hand");
@@ -266,16 +283,21 @@ static void chart_usage(FILE *f)
 
 int ic_bench_chart(int argc, char **argv)
 {
-    const char *prefix = NULL, *out = NULL;
+    const char *out = NULL;
+    const char **files = calloc((size_t)argc + 1, sizeof(char *));
+    int nf = 0;
     unsigned long want = 0;
     int model = 1;
     ic_cost_params_t cp;
     ic_cost_defaults(&cp);
     double alpha = -1, beta = -1, gamma = -1, overhead = -1;
+    if (!files)
+        return 1;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
             chart_usage(stdout);
+            free(files);
             return 0;
         } else if (!strcmp(o, "--no-model")) {
             model = 0;
@@ -284,12 +306,15 @@ int ic_bench_chart(int argc, char **argv)
         if (!v) {
             fprintf(stderr, "intercom-bench chart: %s needs a value\n\n", o);
             chart_usage(stderr);
+            free(files);
             return 2;
         }
         i++;
-        if (!strcmp(o, "--trace"))
-            prefix = v;
-        else if (!strcmp(o, "-o"))
+        if (!strcmp(o, "--trace")) { /* a prefix, or the files themselves */
+            files[nf++] = v;
+            while (i + 1 < argc && argv[i + 1][0] != '-')
+                files[nf++] = argv[++i];
+        } else if (!strcmp(o, "-o"))
             out = v;
         else if (!strcmp(o, "--call"))
             want = strtoul(v, NULL, 10);
@@ -304,12 +329,14 @@ int ic_bench_chart(int argc, char **argv)
         else {
             fprintf(stderr, "intercom-bench chart: unknown option '%s'\n\n", o);
             chart_usage(stderr);
+            free(files);
             return 2;
         }
     }
-    if (!prefix) {
-        fprintf(stderr, "intercom-bench chart: --trace PREFIX is required\n\n");
+    if (!nf) {
+        fprintf(stderr, "intercom-bench chart: --trace PREFIX (or FILES) is required\n\n");
         chart_usage(stderr);
+        free(files);
         return 2;
     }
     if (alpha >= 0)
@@ -321,43 +348,96 @@ int ic_bench_chart(int argc, char **argv)
     ic_cost_derive(&cp, 0); /* as the library */
     if (overhead >= 0)
         cp.overhead = overhead;
+    /* one name that is no file: a prefix (PREFIX.0, PREFIX.1, ...); else
+     * the files, each naming its rank */
+    int by_prefix = nf == 1 && access(files[0], F_OK) != 0;
+    const char *prefix = files[0];
     size_t plen = strlen(prefix) + 32;
     char *path = malloc(plen), *defout = malloc(plen);
-    if (!path || !defout)
+    if (!path || !defout) {
+        free(files);
         return 1;
-    snprintf(defout, plen, "%s-chart.svg", prefix);
+    }
+    snprintf(defout, plen, "%s", prefix);
+    char *dot = by_prefix ? NULL : strrchr(defout, '.');
+    if (dot && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1))
+        *dot = 0; /* t.3 -> t */
+    snprintf(defout + strlen(defout), plen - strlen(defout), "-chart.svg");
     if (!out)
         out = defout;
     const char *ext = strrchr(out, '.');
     int png = ext && !strcmp(ext, ".png");
+    int rc = 0, n = 0, r0 = 0, sz;
     if (!ext || (!png && strcmp(ext, ".svg"))) {
         fprintf(stderr, "intercom-bench chart: -o %s: the picture must end in .svg or .png\n", out);
-        free(path);
-        free(defout);
-        return 2;
+        rc = 2;
     }
-    snprintf(path, plen, "%s.0", prefix);
-    if (!want)
-        want = last_call(path);
-    tfile_t first;
+    /* paths[r]: rank r's file, NULL where none was given */
+    const char **paths = NULL;
+    if (rc == 0 && by_prefix) {
+        snprintf(path, plen, "%s.0", prefix);
+        if (file_rank(path, &r0, &n) != 0) {
+            fprintf(stderr, "intercom-bench chart: %s is not an InterCom trace (or is missing)\n",
+                    path);
+            rc = 1;
+        }
+    } else if (rc == 0) {
+        for (int i = 0; i < nf && rc == 0; i++) {
+            if (file_rank(files[i], &r0, &sz) != 0) {
+                fprintf(stderr, "intercom-bench chart: %s is not an InterCom trace\n", files[i]);
+                rc = 1;
+            } else if (n && sz != n) {
+                fprintf(stderr, "intercom-bench chart: %s is of a run of %d processes, %s of %d\n",
+                        files[i], sz, files[0], n);
+                rc = 1;
+            }
+            n = sz;
+        }
+    }
+    if (rc == 0 && !(paths = calloc((size_t)n, sizeof(char *))))
+        rc = 1;
+    char **owned = rc == 0 ? calloc((size_t)n, sizeof(char *)) : NULL;
+    if (rc == 0 && !owned)
+        rc = 1;
+    for (int r = 0; rc == 0 && by_prefix && r < n; r++) {
+        owned[r] = malloc(plen);
+        if (!owned[r]) {
+            rc = 1;
+            break;
+        }
+        snprintf(owned[r], plen, "%s.%d", prefix, r);
+        paths[r] = owned[r];
+    }
+    for (int i = 0; rc == 0 && !by_prefix && i < nf; i++) {
+        int r;
+        file_rank(files[i], &r, &sz);
+        if (paths[r]) {
+            fprintf(stderr, "intercom-bench chart: %s and %s are both rank %d's\n", paths[r],
+                    files[i], r);
+            rc = 1;
+        }
+        paths[r] = files[i];
+    }
+    if (rc == 0 && !want) { /* rank 0's last call, else the first file's */
+        want = last_call(paths[0] ? paths[0] : files[0]);
+    }
     bars_t meas = {0}, pred = {0};
-    int rc = read_trace(path, want, &first, &meas);
-    int n = rc == 0 ? first.size : 0;
-    tfile_t *tf = n > 0 ? calloc((size_t)n, sizeof(*tf)) : NULL;
+    tfile_t *tf = rc == 0 ? calloc((size_t)n, sizeof(*tf)) : NULL;
     if (rc == 0 && !tf)
-        rc = -1;
-    if (rc == 0)
-        tf[0] = first;
-    for (int r = 1; r < n && rc == 0; r++) {
-        snprintf(path, plen, "%s.%d", prefix, r);
-        rc = read_trace(path, want, &tf[r], &meas);
+        rc = 1;
+    for (int r = 0; r < n && rc == 0; r++) {
+        tf[r].rank = -1;
+        tf[r].ref = -1;
+        if (paths[r])
+            rc = read_trace(paths[r], want, &tf[r], &meas);
     }
     int who = -1; /* a rank that took part in the call */
     for (int r = 0; r < n && rc == 0 && who < 0; r++)
         if (tf[r].call.found)
             who = r;
     if (rc == 0 && who < 0) {
-        fprintf(stderr, "intercom-bench chart: no call %lu in %s.*\n", want, prefix);
+        fprintf(stderr, "intercom-bench chart: no call %lu in %s%s\n", want, prefix,
+                by_prefix ? ".*" : " ...");
         rc = -1;
     }
     double origin = 0, end = 0, predicted = 0;
@@ -368,7 +448,7 @@ int ic_bench_chart(int argc, char **argv)
         if (!shift)
             rc = -1;
         for (int r = 0; r < n && shift; r++)
-            shift[r] = clock_shift(tf, n, r, &warned);
+            shift[r] = tf[r].rank >= 0 ? clock_shift(tf, n, r, &warned) : 0;
         int started = 0;
         for (int r = 0; r < n && shift; r++) {
             const tcall_t *k = &tf[r].call;
@@ -469,6 +549,11 @@ int ic_bench_chart(int argc, char **argv)
                (end - origin) * 1e6, have_model ? "" : "\n");
     if (rc == 0 && have_model)
         printf(", model %.1f us\n", predicted * 1e6);
+    for (int r = 0; owned && r < n; r++)
+        free(owned[r]);
+    free(owned);
+    free(paths);
+    free(files);
     free(tf);
     free(meas.v);
     free(pred.v);
@@ -476,5 +561,5 @@ int ic_bench_chart(int argc, char **argv)
     free(gpp);
     free(path);
     free(defout);
-    return rc == 0 ? 0 : 1;
+    return rc == 0 ? 0 : rc == 2 ? 2 : 1;
 }

@@ -13,7 +13,8 @@
 #     with one warning per process; where only rank 1's file cannot be
 #     written, rank 0 still traces and nobody hangs;
 #   - intercom-bench chart draws an SVG of the last call (when gnuplot is
-#     installed), and rejects a file that is not a trace.
+#     installed), from the prefix or from files named, and rejects a file
+#     that is not a trace.
 # Run by `make check` from the top build directory.
 
 top=$(pwd)
@@ -115,6 +116,12 @@ if command -v gnuplot >/dev/null 2>&1; then
         { fail "intercom-bench chart"; cat "$dir/chart.out"; }
     grep -q '<svg' "$dir/chart.svg" 2>/dev/null || fail "chart: no SVG written"
     grep -q 'measured' "$dir/chart.out" || fail "chart: no summary line"
+    # the files named instead of the prefix: all of them, or some
+    "$bench" chart --trace "$dir"/reductions.[0-9]* -o "$dir/files.png" >/dev/null 2>&1 ||
+        fail "intercom-bench chart --trace FILES"
+    [ -s "$dir/files.png" ] || fail "chart: no PNG written"
+    "$bench" chart --trace "$dir/reductions.1" --no-model -o "$dir/one.svg" >/dev/null 2>&1 ||
+        fail "intercom-bench chart of rank 1's file alone"
 else
     echo "gnuplot not installed: chart not drawn"
 fi
