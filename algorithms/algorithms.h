@@ -349,8 +349,11 @@ typedef struct ic_coll_args {
 /* Flags of an algorithm. */
 enum {
     IC_ALG_KEEPS_ORDER = 1u << 0, /* correct for non-commutative ops */
-    IC_ALG_RADIX = 1u << 1        /* its parameter is a radix (a count of
+    IC_ALG_RADIX = 1u << 1,       /* its parameter is a radix (a count of
                                      children), not a segment length */
+    IC_ALG_COST_BOUND = 1u << 2   /* its closed form is its paper's model, a
+                                     lower bound of the cost evaluator's time
+                                     rather than equal to it (fanout.c) */
 };
 
 /* Build the schedule of args->rank into s.  Returns 0, or -1 when the

@@ -64,8 +64,9 @@ const ic_algorithm_t ic_algorithms[] = {
          "bucket collect (long vectors)"),
     STEP(IC_COLL_ALLGATHER, "bruck", KEEPS, IC_STEP_COLLECT_BRUCK, ic_cost_allgather_bruck, NULL,
          "Bruck collect, ceil(log2 p) steps (short and middle vectors)"),
-    STEP(IC_COLL_ALLGATHER, "full_fanout", KEEPS, IC_STEP_COLLECT_FANOUT, ic_cost_allgather_fanout,
-         NULL, "full fan-out: every block to every rank in one round (tan-strazdins-2002)"),
+    STEP(IC_COLL_ALLGATHER, "full_fanout", KEEPS | IC_ALG_COST_BOUND, IC_STEP_COLLECT_FANOUT,
+         ic_cost_allgather_fanout, NULL,
+         "full fan-out: every block to every rank in one round (tan-strazdins-2002)"),
 
     STEP(IC_COLL_ALLGATHERV, "gather_bcast", KEEPS, IC_STEP_COLLECT_GB,
          ic_cost_allgather_gather_bcast, NULL, "MST gather + MST broadcast (short vectors)"),
@@ -73,8 +74,9 @@ const ic_algorithm_t ic_algorithms[] = {
          NULL, "bucket collect (long vectors)"),
     STEP(IC_COLL_ALLGATHERV, "bruck", KEEPS, IC_STEP_COLLECT_BRUCK, ic_cost_allgather_bruck, NULL,
          "Bruck collect, ceil(log2 p) steps (short and middle vectors)"),
-    STEP(IC_COLL_ALLGATHERV, "full_fanout", KEEPS, IC_STEP_COLLECT_FANOUT, ic_cost_allgather_fanout,
-         NULL, "full fan-out: every block to every rank in one round (tan-strazdins-2002)"),
+    STEP(IC_COLL_ALLGATHERV, "full_fanout", KEEPS | IC_ALG_COST_BOUND, IC_STEP_COLLECT_FANOUT,
+         ic_cost_allgather_fanout, NULL,
+         "full fan-out: every block to every rank in one round (tan-strazdins-2002)"),
 
     STEP(IC_COLL_REDUCE_SCATTER, "mst", KEEPS, IC_STEP_RS_MST, ic_cost_reduce_scatter_mst, NULL,
          "MST combine-to-one + MST scatter (short vectors)"),

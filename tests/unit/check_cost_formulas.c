@@ -961,19 +961,16 @@ START_TEST(test_overhead_upper_bound)
 END_TEST
 
 /*
- * Algorithms whose closed form is their paper's model, a lower bound of
- * the evaluator's time rather than equal to it: the full fan-out
- * (tan-strazdins-2002 equation (14) with overlap coefficient o = 1, every
- * rank's n-1 receives one after the other, all messages in flight at
- * once).  The evaluator also makes a message wait for its sender's
- * earlier ones, in the order they were matched, which the pattern's
- * single round leaves to chance: at p = 32 with o = 0 its time is 8.8
- * times the bound.  Checked: never below the bound, at most p times it.
+ * Algorithms flagged IC_ALG_COST_BOUND: their closed form is their
+ * paper's model, a lower bound of the evaluator's time rather than equal
+ * to it: the full fan-out (tan-strazdins-2002 equation (14) with overlap
+ * coefficient o = 1, every rank's n-1 receives one after the other, all
+ * messages in flight at once).  The evaluator also makes a message wait
+ * for its sender's earlier ones, in the order they were matched, which the
+ * pattern's single round leaves to chance: at p = 32 with o = 0 its time
+ * is 8.8 times the bound.  Checked: never below the bound, at most p
+ * times it.
  */
-static int lower_bound_form(const char *name)
-{
-    return !strcmp(name, "full_fanout");
-}
 
 /*
  * The selector prices algorithms with their closed forms (the .cost of
@@ -1003,7 +1000,7 @@ START_TEST(test_registry_closed_forms)
             !strcmp(alg->name, "halving_doubling") || !strcmp(alg->name, "recursive_halving");
         /* the pipelined binary-tree combine's formula is an estimate */
         int combine_tree = alg->coll == IC_COLL_REDUCE && !strcmp(alg->name, "binary_tree");
-        int bound = lower_bound_form(alg->name);
+        int bound = (alg->flags & IC_ALG_COST_BOUND) != 0;
         for (int i = 0; i < NPS; i++) {
             int p = ps[i];
             /* j / 3: 0 as the papers; 1 with scratch within the message
@@ -1132,7 +1129,7 @@ START_TEST(test_plan_closed_forms)
                         estimate = 1; /* pipelines: checked within the tolerance */
                     if (coll == IC_COLL_REDUCE && !strcmp(nm, "binary_tree"))
                         estimate = 1;
-                    bound |= lower_bound_form(nm);
+                    bound |= (pl.step[t].alg->flags & IC_ALG_COST_BOUND) != 0;
                 }
                 ic_model_t m = ic_model_of(&c, 1);
                 ic_plan_resolve(&pl, &a, &m);
@@ -1140,7 +1137,7 @@ START_TEST(test_plan_closed_forms)
                 double want = ic_predict_plan(&pl, &a, &c, 1);
                 char text[IC_PLAN_TEXT_MAX];
                 ic_plan_format(&pl, text, sizeof(text));
-                if (bound) { /* a lower bound (see lower_bound_form) */
+                if (bound) { /* a lower bound (IC_ALG_COST_BOUND) */
                     ck_assert_msg(want > 0 && got <= want * (1 + 1e-9) && want <= p * got,
                                   "%s %s p=%d: closed forms %.12g, evaluator %.12g",
                                   ic_coll_name(coll), text, p, got, want);
