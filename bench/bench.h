@@ -210,6 +210,36 @@ double ic_bench_pingpong_fit_time(const ic_pp_fit_t *f, double n);
 void ic_bench_pingpong_fit_rows(ic_rtable_t *t, const char *label, const char *prefix,
                                 const ic_pp_fit_t *f);
 
+/* ------------------------------------- the split send/receive model */
+
+/* tan-strazdins-2002 section 3.1 (split.c): S(n) = alpha_s + beta_s n,
+ * R(n) = alpha_r + beta_r n, from a ping-pong of each length: S is the
+ * time of P1's MPI_Send call in it, R the rest of the one-way time. */
+#define IC_SPLIT_REPS 9   /* timed round trips per length (medians) */
+#define IC_SPLIT_WARMUP 2 /* untimed ones before them             */
+typedef struct ic_split_fit {
+    double alpha_s, beta_s, alpha_r, beta_r; /* seconds, seconds per byte */
+    int ok;
+} ic_split_fit_t;
+
+/* One length's ping-pong between the two processes of pc (me = 0: P1, 1:
+ * P2): returns the median one-way time and *send the median time of P1's
+ * MPI_Send calls (both known to both). */
+double ic_bench_split_pingpong(int me, int n, char *sbuf, char *rbuf, MPI_Comm pc, double *send);
+/* Least-squares lines through S = send and R = oneway - send (residuals
+ * relative to the one-way time): 0, or -1 (f->ok = 0, NaN terms).  No MPI. */
+int ic_bench_split_fit(const size_t *sizes, int ns, const double *oneway, const double *send,
+                       ic_split_fit_t *f);
+/* Table "split" (per length: one-way, S, R and both fitted lines), info
+ * alpha_s, beta_s, alpha_r, beta_r and a note on the method. */
+void ic_bench_split_report(ic_report_t *r, const size_t *sizes, int ns, const double *oneway,
+                           const double *send, const ic_split_fit_t *f);
+/* The sweep between ranks 0 and peer of b's communicator (collective: the
+ * other ranks wait): oneway[] and send[] (ns entries) on every rank.
+ * Returns the number of transfers that delivered wrong data. */
+int ic_bench_split_measure(ic_bench_t *b, int peer, const size_t *sizes, int ns, double *oneway,
+                           double *send);
+
 #ifdef __cplusplus
 }
 #endif

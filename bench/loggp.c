@@ -110,40 +110,12 @@ static void iteration(const send_mode_t *m, int me, int n, double delta, char *s
     }
 }
 
-/* Median one-way time of a few ping-pongs of n bytes (both processes),
- * after two untimed ones; *send gets the median time of P1's MPI_Send
- * calls in them (the split model's S(n), tan-strazdins-2002 3.1). */
-static double pingpong_estimate(int me, int n, char *sbuf, char *rbuf, MPI_Comm pc, double *send)
-{
-    enum { WARM = 2, REPS = 9 };
-    double t[REPS], s[REPS];
-    for (int r = -WARM; r < REPS; r++) {
-        double t0 = MPI_Wtime(), t1 = t0;
-        if (me == 0) {
-            MPI_Send(sbuf, n, MPI_BYTE, 1, TAG_LOGGP, pc);
-            t1 = MPI_Wtime();
-            MPI_Recv(rbuf, n, MPI_BYTE, 1, TAG_LOGGP, pc, MPI_STATUS_IGNORE);
-        } else {
-            MPI_Recv(rbuf, n, MPI_BYTE, 0, TAG_LOGGP, pc, MPI_STATUS_IGNORE);
-            MPI_Send(sbuf, n, MPI_BYTE, 0, TAG_LOGGP, pc);
-        }
-        if (r >= 0) {
-            t[r] = (MPI_Wtime() - t0) / 2;
-            s[r] = t1 - t0;
-        }
-    }
-    double est[2] = {ic_median(t, REPS), ic_median(s, REPS)};
-    MPI_Bcast(est, 2, MPI_DOUBLE, 0, pc);
-    *send = est[1];
-    return est[0];
-}
-
 /* Results of one (mode, length) on P1. */
 typedef struct cell {
     int reps;
     double o_s, t12, t21, t22, delta;
     double oneway, send; /* that length's ping-pong: one-way time, P1's
-                            send call (pingpong_estimate) */
+                            send call (split.c: ic_bench_split_pingpong) */
 } cell_t;
 
 static double o_r_of(const send_mode_t *m, const cell_t *c)
@@ -151,59 +123,21 @@ static double o_r_of(const send_mode_t *m, const cell_t *c)
     return m->nonblocking ? c->t21 : c->t12;
 }
 
-/* tan-strazdins-2002 section 3.1's split model, from the ping-pong of
- * every length (its "modified ping-pong"): the sender's part S(n) =
- * alpha_s + beta_s n is the time of P1's MPI_Send call in it, the
- * receiver's R(n) = alpha_r + beta_r n the rest of the one-way time,
- * so that alpha = alpha_s + alpha_r and beta = beta_s + beta_r; each a
- * least-squares line over the lengths (residuals relative to the one-way
- * time).  (On the Bunyip the paper found
- * alpha_s = 24 us, alpha_r = 180 us, beta_s = 0.0825 us and beta_r =
- * 1.063 us per unit of n.) */
+/* tan-strazdins-2002 section 3.1's split model (split.c), from the
+ * ping-pong of every length (its "modified ping-pong"). */
 static void split_model(ic_report_t *r, const cell_t *cells, const size_t *sizes, int ns)
 {
-    double *x = malloc(4 * (size_t)ns * sizeof(double)), *S = x + ns, *R = S + ns, *w = R + ns;
-    if (!x)
+    double *oneway = malloc(2 * (size_t)ns * sizeof(double)), *send = oneway + ns;
+    if (!oneway)
         return;
     for (int i = 0; i < ns; i++) {
-        x[i] = (double)sizes[i];
-        S[i] = cells[i].send;
-        R[i] = cells[i].oneway - cells[i].send;
-        /* relative residuals, as the Hockney fits (fit.h): over decades of
-         * lengths the longest would decide the start-ups otherwise */
-        w[i] = cells[i].oneway > 0 ? 1 / (cells[i].oneway * cells[i].oneway) : 0;
+        oneway[i] = cells[i].oneway;
+        send[i] = cells[i].send;
     }
-    double as = NAN, bs = NAN, ar = NAN, br = NAN;
-    int ok = ic_linfit(x, S, w, ns, &as, &bs) == 0 && ic_linfit(x, R, w, ns, &ar, &br) == 0;
-    ic_rtable_t *t = ic_report_table(r, "split", "Split send/receive model (ping-pong)");
-    ic_rtable_col(t, "bytes", NULL, IC_COL_INT, NULL);
-    ic_rtable_col(t, "oneway", "one-way", IC_COL_SEC, NULL);
-    ic_rtable_col(t, "S", "S(n)", IC_COL_SEC, NULL);
-    ic_rtable_col(t, "R", "R(n)", IC_COL_SEC, NULL);
-    ic_rtable_col(t, "S_fit", "S fit", IC_COL_SEC, NULL);
-    ic_rtable_col(t, "R_fit", "R fit", IC_COL_SEC, NULL);
-    for (int i = 0; i < ns; i++) {
-        ic_rtable_row(t);
-        ic_rtable_num(t, x[i]);
-        ic_rtable_num(t, cells[i].oneway);
-        ic_rtable_num(t, S[i]);
-        ic_rtable_num(t, R[i]);
-        ic_rtable_num(t, ok ? as + bs * x[i] : NAN);
-        ic_rtable_num(t, ok ? ar + br * x[i] : NAN);
-    }
-    if (ok) {
-        ic_report_info_num(r, "alpha_s", as, "s");
-        ic_report_info_num(r, "beta_s", bs, "s/B");
-        ic_report_info_num(r, "alpha_r", ar, "s");
-        ic_report_info_num(r, "beta_r", br, "s/B");
-    }
-    ic_report_note(r,
-                   "split model (tan-strazdins-2002 3.1): S(n) = alpha_s + beta_s n is the "
-                   "time of rank 0's MPI_Send in a ping-pong, R(n) = alpha_r + beta_r n the rest "
-                   "of its one-way time (medians of 9 after 2 untimed); least-squares lines over "
-                   "the lengths, residuals relative to the one-way time%s",
-                   ok ? "" : " (not enough lengths to fit)");
-    free(x);
+    ic_split_fit_t f;
+    ic_bench_split_fit(sizes, ns, oneway, send, &f);
+    ic_bench_split_report(r, sizes, ns, oneway, send, &f);
+    free(oneway);
 }
 
 int ic_bench_loggp(ic_bench_t *b)
@@ -257,7 +191,7 @@ int ic_bench_loggp(ic_bench_t *b)
             nsteps += use[k] * ns;
         for (int i = 0; i < ns; i++) {
             int n = (int)sizes[i];
-            double send, oneway = pingpong_estimate(me, n, sbuf, rbuf, pc, &send);
+            double send, oneway = ic_bench_split_pingpong(me, n, sbuf, rbuf, pc, &send);
             double delta = 2 * oneway + 50e-6;
             for (int k = 0; k < NMODES; k++) {
                 if (!use[k])

@@ -13,9 +13,17 @@
 
 extern char **environ;
 
+/* ic_plot_series_styled's colours: 12 that tell apart on white, black 8th. */
+static const char *const palette[] = {"#9400d3", "#009e73", "#56b4e9", "#e69f00",
+                                      "#0072b2", "#e51e10", "#8b4513", "#000000",
+                                      "#ff69b4", "#808000", "#20b2aa", "#708090"};
+#define NPALETTE ((int)(sizeof(palette) / sizeof(palette[0])))
+
 typedef struct series {
     char *title;
     ic_plot_style_t style;
+    int lc, dt; /* 0: gnuplot's choice, solid */
+    int key;    /* an entry in the key */
     double *x, *y;
     int n;
 } series_t;
@@ -24,6 +32,9 @@ struct ic_plot {
     char *base; /* PREFIX-NAME */
     char *title, *xlabel, *ylabel;
     int logx, logy;
+    int xbase;     /* log base of x (default 2) */
+    char *xformat; /* tic format of x, NULL: bytes */
+    char *key;     /* set key ..., NULL: left top */
     series_t *s;
     int ns;
 };
@@ -45,6 +56,8 @@ static void plot_free(ic_plot_t *pl)
         free(pl->s[i].y);
     }
     free(pl->s);
+    free(pl->xformat);
+    free(pl->key);
     free(pl->base);
     free(pl->title);
     free(pl->xlabel);
@@ -70,11 +83,35 @@ ic_plot_t *ic_plot_new(const char *prefix, const char *name, const char *title, 
     snprintf(pl->base, n, "%s-%s", prefix, name);
     pl->logx = logx;
     pl->logy = logy;
+    pl->xbase = 2;
     return pl;
+}
+
+void ic_plot_xaxis(ic_plot_t *pl, int log_base, const char *format)
+{
+    if (!pl)
+        return;
+    pl->xbase = log_base > 1 ? log_base : 2;
+    free(pl->xformat);
+    pl->xformat = format ? dupstr(format) : NULL;
 }
 
 void ic_plot_series(ic_plot_t *pl, const char *title, ic_plot_style_t style, const double *x,
                     const double *y, int n)
+{
+    ic_plot_series_styled(pl, title, style, 0, 0, 1, x, y, n);
+}
+
+void ic_plot_key(ic_plot_t *pl, const char *where)
+{
+    if (!pl)
+        return;
+    free(pl->key);
+    pl->key = where ? dupstr(where) : NULL;
+}
+
+void ic_plot_series_styled(ic_plot_t *pl, const char *title, ic_plot_style_t style, int lc, int dt,
+                           int key, const double *x, const double *y, int n)
 {
     if (!pl)
         return;
@@ -86,6 +123,9 @@ void ic_plot_series(ic_plot_t *pl, const char *title, ic_plot_style_t style, con
     memset(s, 0, sizeof(*s));
     s->title = dupstr(title);
     s->style = style;
+    s->lc = lc > 0 ? lc : 0;
+    s->dt = dt > 0 ? dt : 0;
+    s->key = key;
     s->x = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
     s->y = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
     if (!s->title || !s->x || !s->y) {
@@ -175,9 +215,14 @@ int ic_plot_finish(ic_plot_t *pl)
     ic_plot_quote(f, pl->xlabel);
     fprintf(f, " noenhanced\nset ylabel ");
     ic_plot_quote(f, pl->ylabel);
-    fprintf(f, " noenhanced\nset key left top noenhanced\nset grid\n");
+    fprintf(f, " noenhanced\nset key %s noenhanced\nset grid\n", pl->key ? pl->key : "left top");
     if (pl->logx)
-        fprintf(f, "set logscale x 2\nset format x '%%.0b%%BB'\n");
+        fprintf(f, "set logscale x %d\n", pl->xbase);
+    if (pl->logx || pl->xformat) {
+        fprintf(f, "set format x ");
+        ic_plot_quote(f, pl->xformat ? pl->xformat : "%.0b%BB");
+        fprintf(f, "\n");
+    }
     if (pl->logy)
         fprintf(f, "set logscale y\n");
     if (strstr(pl->ylabel, "[s]"))
@@ -204,7 +249,15 @@ int ic_plot_finish(ic_plot_t *pl)
                 *e++ = *s;
             }
             *e = '\0';
-            fprintf(f, "%sDAT index %d using 1:2 with %s title '%s'", b ? ", " : "", b, w, esc);
+            fprintf(f, "%sDAT index %d using 1:2 with %s", b ? ", " : "", b, w);
+            if (pl->s[i].lc)
+                fprintf(f, " lc rgb '%s'", palette[(pl->s[i].lc - 1) % NPALETTE]);
+            if (pl->s[i].dt)
+                fprintf(f, " dt %d", pl->s[i].dt);
+            if (pl->s[i].key)
+                fprintf(f, " title '%s'", esc);
+            else
+                fprintf(f, " notitle");
             free(esc);
             b++;
         }

@@ -30,6 +30,17 @@ ic_plot_t *ic_plot_new(const char *prefix, const char *name, const char *title, 
  * non-positive coordinates are left out. */
 void ic_plot_series(ic_plot_t *pl, const char *title, ic_plot_style_t style, const double *x,
                     const double *y, int n);
+/* The same in colour lc (1..12 of a fixed palette, 8 black; 0: gnuplot's
+ * next) and dash type dt (gnuplot's `dt`; 0: solid), so that a measured
+ * series and its model's lines can share a colour; key = 0 leaves the
+ * series out of the key (its title still names its block in the .dat). */
+void ic_plot_series_styled(ic_plot_t *pl, const char *title, ic_plot_style_t style, int lc, int dt,
+                           int key, const double *x, const double *y, int n);
+/* Where the key goes (gnuplot's `set key` arguments; default "left top"). */
+void ic_plot_key(ic_plot_t *pl, const char *where);
+/* The x axis of a figure: the base of its logarithmic scale (default 2)
+ * and its tic format (default "%.0b%BB", lengths in bytes). */
+void ic_plot_xaxis(ic_plot_t *pl, int log_base, const char *format);
 /* Write the files and run gnuplot.  Returns 0, or -1 (message on stderr)
  * if a file cannot be written or gnuplot fails.  Frees pl. */
 int ic_plot_finish(ic_plot_t *pl);

@@ -467,3 +467,24 @@ int ic_bench_layout(const ic_bench_t *b, int *nodes, int *rpn)
     *rpn = ext[0] == -ext[1] ? here : 0;
     return *nodes == 1;
 }
+
+void ic_point_bare_text(const ic_plan_t *pl, char *buf, size_t len)
+{
+    ic_plan_t q = *pl;
+    q.param = 0;
+    for (int t = 0; t < IC_PLAN_MAXDIMS; t++)
+        q.step[t].param = 0;
+    ic_plan_format(&q, buf, len);
+}
+
+int ic_point_ran_as(ic_coll_t c, const char *forced)
+{
+    ic_plan_t a, b;
+    char ta[IC_PLAN_TEXT_MAX], tb[IC_PLAN_TEXT_MAX];
+    if (ic_plan_parse(c, forced, &a, NULL) != 0 ||
+        ic_plan_parse(c, IC_Last_algorithm((IC_Coll)c), &b, NULL) != 0)
+        return 0;
+    ic_point_bare_text(&a, ta, sizeof(ta));
+    ic_point_bare_text(&b, tb, sizeof(tb));
+    return !strcmp(ta, tb);
+}

@@ -17,6 +17,7 @@
 
 #include "bench.h"
 #include "cost.h"
+#include "plan.h"
 
 #include <mpi.h>
 
@@ -104,6 +105,16 @@ size_t ic_point_args(const ic_point_t *pt, ic_coll_args_t *a, size_t *counts);
  * the point, under m; NaN when it cannot be priced.  Any rank; O(p x
  * schedule length). */
 double ic_point_predict(const ic_point_t *pt, const char *name, const ic_bench_model_t *m);
+
+/* Plan text without its parameters (segment sizes, radix): the library
+ * sets them for each call. */
+void ic_point_bare_text(const ic_plan_t *pl, char *buf, size_t len);
+
+/* Whether the plan the last call of collective c ran (IC_Last_algorithm)
+ * is the plan `forced`, parameters aside: a forced plan that cannot serve
+ * a call is replaced by the automatic choice (with a warning), and would
+ * be timed under a false name. */
+int ic_point_ran_as(ic_coll_t c, const char *forced);
 
 #ifdef __cplusplus
 }

@@ -96,32 +96,6 @@ typedef struct outcome {
 static const ic_coll_t quick_ops[] = {IC_COLL_BCAST, IC_COLL_REDUCE, IC_COLL_ALLREDUCE,
                                       IC_COLL_ALLGATHER, IC_COLL_REDUCE_SCATTER_BLOCK};
 
-/* Plan text without its parameters: the library sets them for each call. */
-static void bare_text(const ic_plan_t *pl, char *buf, size_t len)
-{
-    ic_plan_t q = *pl;
-    q.param = 0;
-    for (int t = 0; t < IC_PLAN_MAXDIMS; t++)
-        q.step[t].param = 0;
-    ic_plan_format(&q, buf, len);
-}
-
-/* Whether the plan that ran (IC_Last_algorithm) is the candidate forced,
- * segment sizes aside: a forced plan that cannot serve a call is replaced
- * by the automatic choice (with a warning), and would be timed under a
- * false name. */
-static int ran_as_forced(ic_coll_t c, const char *forced)
-{
-    ic_plan_t a, b;
-    char ta[IC_PLAN_TEXT_MAX], tb[IC_PLAN_TEXT_MAX];
-    if (ic_plan_parse(c, forced, &a, NULL) != 0 ||
-        ic_plan_parse(c, IC_Last_algorithm((IC_Coll)c), &b, NULL) != 0)
-        return 0;
-    bare_text(&a, ta, sizeof(ta));
-    bare_text(&b, tb, sizeof(tb));
-    return !strcmp(ta, tb);
-}
-
 static int add_cand(cand_t *cs, int n, const char *text, const char *why)
 {
     for (int i = 0; i < n; i++)
@@ -154,7 +128,7 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
         got = ic_choose_plans(&a, &m->cost, &m->node, node_ranks, elem, NULL, 0, k, plans, t, NULL);
     char text[IC_PLAN_TEXT_MAX];
     for (int i = 0; i < got; i++) {
-        bare_text(&plans[i], text, sizeof(text));
+        ic_point_bare_text(&plans[i], text, sizeof(text));
         n = add_cand(cs, n, text, model_why[i]);
     }
     /* on one line: every registered algorithm that can serve the call
@@ -165,14 +139,14 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
     int n1 = ic_choose_plans(&a, &m->cost, &m->node, node_ranks, elem, line, 1, all_1d ? 16 : 1,
                              plans, t, NULL);
     for (int i = 0; i < n1; i++) {
-        bare_text(&plans[i], text, sizeof(text));
+        ic_point_bare_text(&plans[i], text, sizeof(text));
         n = add_cand(cs, n, text, "1-D");
     }
     /* the built-in plan with the segment sizes the fitted model sets, then
      * as the library without a table ran it */
     ic_plan_t bp;
     if (ic_plan_parse(pt->c, builtin, &bp, NULL) == 0) {
-        bare_text(&bp, text, sizeof(text));
+        ic_point_bare_text(&bp, text, sizeof(text));
         n = add_cand(cs, n, text, "built-in, refit");
     }
     n = add_cand(cs, n, builtin, "built-in");
@@ -238,7 +212,7 @@ static void run_rounds(ic_bench_t *b, const ic_point_t *pt, const char *ref, can
             IC_Set_algorithm(id, cs[j].text);
             int e0 = *errors;
             ic_point_timed(pt, IC_LIB_IC, errors, 0); /* untimed: the turn's first call */
-            other[j] += !ran_as_forced(pt->c, cs[j].text);
+            other[j] += !ic_point_ran_as(pt->c, cs[j].text);
             for (int i = 0; i < blk; i++)
                 t[i] = ic_point_timed(pt, IC_LIB_IC, errors, b->o.settle);
             bad[j] += *errors != e0 ||
