@@ -59,6 +59,11 @@ typedef struct ic_bench_opts {
     int candidates;     /* --candidates K (0: default)                      */
     /* loggp */
     const char *modes; /* --modes LIST                                    */
+    /* patterns */
+    size_t *nlist; /* --n LIST: the paper's n, in elements (owned)     */
+    int nnlist;
+    int have_split;  /* --split given:                                   */
+    double split[4]; /* alpha_s, alpha_r (s), beta_s, beta_r (s/B)       */
     /* comet */
     const char *kernels; /* --kernels LIST                                  */
     size_t *dims;        /* --ld LIST: local matrix orders                  */
@@ -94,6 +99,7 @@ int ic_bench_pingpong(ic_bench_t *b, int exchange); /* pingpong (COMMS1), exchan
 int ic_bench_loggp(ic_bench_t *b);
 int ic_bench_comet(ic_bench_t *b);
 int ic_bench_coll(ic_bench_t *b);
+int ic_bench_patterns(ic_bench_t *b);
 /* made_by: the command line, for the table's header. */
 int ic_bench_tune(ic_bench_t *b, const char *made_by);
 

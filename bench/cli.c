@@ -16,6 +16,9 @@
  *              first, a verdict per size beyond noise, the cost model's
  *              prediction
  *   tune       the autotuner: writes a tuning table (tune.c)
+ *   patterns   tan-strazdins-2002's Figures 2-6: every registered algorithm
+ *              of allgather, allreduce, reduce_scatter_block against the
+ *              vendor's, the split and the plain model (patterns.c)
  * Run `intercom-bench --help` for the options.  The exit status is 0, 1 when
  * a verification failed (or a figure could not be drawn), 2 for a usage
  * error.
@@ -40,8 +43,9 @@ enum {
     S_COMET = 1 << 3,
     S_COLL = 1 << 4,
     S_TUNE = 1 << 5,
-    S_ALL = 0x3f,
-    S_CHART = 1 << 6 /* no MPI, options of its own (chart.c) */
+    S_PAT = 1 << 6,
+    S_ALL = 0x7f,
+    S_CHART = 1 << 7 /* no MPI, options of its own (chart.c) */
 };
 
 static const struct {
@@ -62,6 +66,12 @@ static const struct {
     {"tune", S_TUNE,
      "the autotuner (also installed as intercom-tune): fit the model, measure the best "
      "candidate plans of every collective and size, write a tuning table (-o FILE)"},
+    {"patterns", S_PAT,
+     "tan-strazdins-2002's Figures 2-6: every registered algorithm (pattern) of allgather, "
+     "allreduce and reduce_scatter_block next to the vendor's collective over the paper's n, "
+     "measured against the split send/receive and the plain alpha-beta model fitted in the "
+     "run; per pattern the median model error, per size the winner and whether the selector "
+     "picks it"},
     {"chart", S_CHART,
      "time chart of one call from INTERCOM_TRACE files, the cost model's beside it (no MPI "
      "launch: intercom-bench chart --help)"},
@@ -83,20 +93,32 @@ static const struct {
      "measure the model's K cheapest plans (default 4, --quick 3; at most 16), besides "
      "every algorithm on one line (--quick: the cheapest) and the built-in choice"},
     {"--plot", "PREFIX", S_ALL & ~S_TUNE, "also draw figures PREFIX-*.png and .svg with gnuplot"},
-    {"--sizes", "LIST", S_ALL, "message lengths, e.g. 16,1K,64K,1M (overrides --min/--max)"},
-    {"--min", "BYTES", S_ALL, "shortest message of the sweep (default: the subcommand's, below)"},
-    {"--max", "BYTES", S_ALL, "longest message of the sweep (default: the subcommand's, below)"},
-    {"--factor", "F", S_ALL,
+    {"--sizes", "LIST", S_ALL & ~S_PAT,
+     "message lengths, e.g. 16,1K,64K,1M (overrides --min/--max)"},
+    {"--min", "BYTES", S_ALL & ~S_PAT,
+     "shortest message of the sweep (default: the subcommand's, below)"},
+    {"--max", "BYTES", S_ALL,
+     "longest message of the sweep (default: the subcommand's, below; patterns: the longest "
+     "whole vector, default 4M)"},
+    {"--n", "LIST", S_PAT,
+     "the paper's n, doubles: what each rank gives (allgather) or keeps (reduce_scatter_block), "
+     "or the vector (allreduce); default 1,3,10,...,10000, then x4 up to the --max whole "
+     "vector"},
+    {"--split", "AS,AR,BS,BR", S_PAT,
+     "the split send/receive model given (alpha_s, alpha_r in s; beta_s, beta_r in s/B, as "
+     "loggp reports them) instead of measured"},
+    {"--factor", "F", S_ALL & ~S_PAT,
      "ratio between consecutive lengths of the sweep (default: the subcommand's, below)"},
     {"--reps", "N", S_ALL, "exactly N timed repetitions per point"},
     {"--min-reps", "N", S_ALL, "at least N repetitions per point (default 5)"},
     {"--max-reps", "N", S_ALL, "at most N repetitions per point"},
     {"--time", "SECONDS", S_ALL, "time budget of one measured point (sets the repetitions)"},
-    {"--warmup", "N", S_ALL, "untimed repetitions before each point (default 2; loggp 10)"},
+    {"--warmup", "N", S_ALL,
+     "untimed repetitions before each point (default 2; loggp 10; patterns 1 per variant)"},
     {"--label", "TEXT", S_ALL,
      "describe the run in the report header (default: $INTERCOM_BENCH_LABEL)"},
     {"--peer", "RANK", S_PP | S_EX | S_LOGGP, "partner of rank 0 (default: the last rank)"},
-    {"--breakpoint", "LIST|auto|none", S_PP | S_EX | S_COLL | S_COMET | S_TUNE,
+    {"--breakpoint", "LIST|auto|none", S_PP | S_EX | S_COLL | S_COMET | S_TUNE | S_PAT,
      "Hockney fits per region split at these lengths (default auto: from the data)"},
     {"--modes", "LIST", S_LOGGP, "send modes: send,ssend,isend,issend (default all)"},
     {"--kernels", "LIST", S_COMET,
@@ -104,11 +126,12 @@ static const struct {
      "contention, overlap, guard, shift, transpose, rowcol"},
     {"--ld", "LIST", S_COMET, "local matrix orders of the matrix kernels (default 16,64,256)"},
     {"--vec", "LIST", S_COMET, "DAXPY vector lengths of the overlap kernel"},
-    {"--ops", "LIST", S_COLL | S_TUNE,
-     "collectives to time (default all): bcast,reduce,allreduce,..."},
+    {"--ops", "LIST", S_COLL | S_TUNE | S_PAT,
+     "collectives to time (default all; patterns: allgather,allreduce,reduce_scatter_block): "
+     "bcast,reduce,allreduce,..."},
     {"--root", "RANK", S_COLL, "root of the rooted collectives (default 0)"},
-    {"--type", "T", S_COLL | S_TUNE,
-     "element type int (default; double with --table2), long, float"},
+    {"--type", "T", S_COLL | S_TUNE | S_PAT,
+     "element type int (default; double with --table2 and patterns), long, float"},
     {"--table2", NULL, S_COLL, "mitra-1995 Table 2: bcast and allreduce at 16 B..1 MiB"},
     {"--algorithms", NULL, S_COLL,
      "time every registered algorithm (IC_Set_algorithm), and report each point's regret: "
@@ -119,7 +142,7 @@ static const struct {
     {"--block", "N", S_COLL,
      "the two libraries take turns every N calls (default 1): each runs in its own steady "
      "state on rate-limited links"},
-    {"--settle", "SECONDS", S_COLL | S_TUNE,
+    {"--settle", "SECONDS", S_COLL | S_TUNE | S_PAT,
      "idle time before each timed call, so rate-limited links (token buckets) refill and "
      "one library's call does not pay for the other's (default 0)"},
     {"--spread", "PCT", S_COLL,
@@ -197,7 +220,8 @@ static void usage(FILE *f, unsigned only)
     else
         fprintf(f, "\nDefault lengths: pingpong, exchange 1 B..4 MiB (x2); loggp 16 B, 1 KiB, "
                    "10000 B, 64 KiB,\n256 KiB, 1 MiB; comet 0..16 KiB (x4); coll 8 B..2 MiB (x8); "
-                   "tune 8 B..4 MiB (x2).\nBYTES accept K, M, G suffixes (powers of 1024). A "
+                   "tune 8 B..4 MiB (x2);\npatterns n = 1..10000 doubles and on to a 4 MiB "
+                   "whole vector.\nBYTES accept K, M, G suffixes (powers of 1024). A "
                    "progress line appears on\nstderr when it is a terminal.\n"
                    "Exit status: 0, 1 when a verification failed (or a figure could not be "
                    "drawn),\n2 for a usage error.\n");
@@ -346,6 +370,20 @@ static int parse(int argc, char **argv, unsigned cmd, ic_bench_opts_t *o, int ra
                 o->nbps = 0;
             else
                 bad = (o->nbps = parse_list(v, &o->bps)) < 0 || !sorted_positive(o->bps, o->nbps);
+        } else if (!strcmp(a, "--n")) {
+            free(o->nlist);
+            o->nlist = NULL;
+            bad =
+                (o->nnlist = parse_list(v, &o->nlist)) < 0 || !sorted_positive(o->nlist, o->nnlist);
+        } else if (!strcmp(a, "--split")) {
+            char *end = (char *)v;
+            for (int q = 0; q < 4 && !bad; q++) {
+                errno = 0;
+                o->split[q] = strtod(end, &end);
+                bad = errno || !isfinite(o->split[q]) || *end != (q < 3 ? ',' : 0);
+                end += q < 3 && !bad;
+            }
+            o->have_split = !bad;
         } else if (!strcmp(a, "--modes"))
             o->modes = v;
         else if (!strcmp(a, "--kernels"))
@@ -498,6 +536,9 @@ int ic_bench_main(int argc0, char **argv0, const char *fixed)
         case S_TUNE:
             rc = ic_bench_tune(&b, made_by);
             break;
+        case S_PAT:
+            rc = ic_bench_patterns(&b);
+            break;
         default:
             rc = ic_bench_coll(&b);
             break;
@@ -514,6 +555,7 @@ int ic_bench_main(int argc0, char **argv0, const char *fixed)
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, b.comm);
     free(o->sizes);
+    free(o->nlist);
     free(o->bps);
     free(o->dims);
     free(o->vecs);
