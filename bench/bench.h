@@ -236,6 +236,14 @@ double ic_bench_split_pingpong(int me, int n, char *sbuf, char *rbuf, MPI_Comm p
  * relative to the one-way time): 0, or -1 (f->ok = 0, NaN terms).  No MPI. */
 int ic_bench_split_fit(const size_t *sizes, int ns, const double *oneway, const double *send,
                        ic_split_fit_t *f);
+/* The same as the plain model of `coll` and `patterns` takes alpha and
+ * beta (t0 of the shortest messages, r_inf of the longest): beta_s and
+ * beta_r the slopes of lines through the lengths of IC_SPLIT_LONG bytes and
+ * more (unweighted), alpha_s and alpha_r the rest of S and R at the
+ * shortest length.  Fewer than two such lengths: ic_bench_split_fit. */
+#define IC_SPLIT_LONG 65536
+int ic_bench_split_fit_ends(const size_t *sizes, int ns, const double *oneway, const double *send,
+                            ic_split_fit_t *f);
 /* Table "split" (per length: one-way, S, R and both fitted lines), info
  * alpha_s, beta_s, alpha_r, beta_r and a note on the method. */
 void ic_bench_split_report(ic_report_t *r, const size_t *sizes, int ns, const double *oneway,

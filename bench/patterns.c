@@ -22,9 +22,12 @@
  *        library does (point.h: ic_bench_fit_model, as `coll` fits it);
  *      - split (tan-strazdins-2002 3.1): S(n) = alpha_s + beta_s n,
  *        R(n) = alpha_r + beta_r n from a ping-pong of each length between
- *        the same ranks (split.c, the code `loggp` reports it with); the
- *        other terms (gamma, the chunk the executor sends long messages
- *        in) as the plain model's.
+ *        the same ranks (split.c, the code `loggp` reports it with: 8 B
+ *        to 32 KiB x8, then x2 from 64 KiB to the longest whole vector),
+ *        fitted as the plain model is (split.c: ic_bench_split_fit_ends:
+ *        the betas from the lengths of 64 KiB and more, the alphas from
+ *        the shortest); the other terms (gamma, the chunk the executor
+ *        sends long messages in) as the plain model's.
  *      Either prices the plan that ran (IC_Last_algorithm, segment sizes
  *      included) with the cost evaluator on every rank's schedule
  *      (point.h: ic_point_predict; tuning/cost.c).  The vendor's
@@ -687,14 +690,16 @@ int ic_bench_patterns(ic_bench_t *b)
     if (b->o.have_split) {
         given_split(b, &sf);
     } else {
-        size_t sz[16];
+        size_t sz[32];
         int ns = 0;
-        for (size_t x = 8; x < (size_t)maxb && ns < 15; x *= 8)
+        for (size_t x = 8; x < (size_t)maxb && x < IC_SPLIT_LONG && ns < 31; x *= 8)
+            sz[ns++] = x;
+        for (size_t x = IC_SPLIT_LONG; x < (size_t)maxb && ns < 31; x *= 2)
             sz[ns++] = x;
         sz[ns++] = (size_t)maxb;
         double *ow = ic_bench_alloc(b, 2 * (size_t)ns * sizeof(double)), *se = ow + ns;
         int bad = ic_bench_split_measure(b, b->size - 1, sz, ns, ow, se);
-        ic_bench_split_fit(sz, ns, ow, se, &sf);
+        ic_bench_split_fit_ends(sz, ns, ow, se, &sf);
         if (b->rank == 0) {
             b->failures += bad;
             ic_bench_split_report(b->rep, sz, ns, ow, se, &sf);

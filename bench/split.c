@@ -70,6 +70,37 @@ int ic_bench_split_fit(const size_t *sizes, int ns, const double *oneway, const 
     return f->ok ? 0 : -1;
 }
 
+int ic_bench_split_fit_ends(const size_t *sizes, int ns, const double *oneway, const double *send,
+                            ic_split_fit_t *f)
+{
+    int from = ns;
+    while (from > 0 && sizes[from - 1] >= IC_SPLIT_LONG)
+        from--;
+    if (ns - from < 2) /* no bandwidth region: one line through all */
+        return ic_bench_split_fit(sizes, ns, oneway, send, f);
+    memset(f, 0, sizeof(*f));
+    f->alpha_s = f->beta_s = f->alpha_r = f->beta_r = NAN;
+    int nl = ns - from;
+    double *x = malloc(3 * (size_t)nl * sizeof(double)), *S = x + nl, *R = S + nl, a;
+    if (!x)
+        return -1;
+    for (int i = 0; i < nl; i++) {
+        x[i] = (double)sizes[from + i];
+        S[i] = send[from + i];
+        R[i] = oneway[from + i] - send[from + i];
+    }
+    /* the slopes of the long messages, the rest of the shortest one's
+     * time the start-ups */
+    f->ok = ic_linfit(x, S, NULL, nl, &a, &f->beta_s) == 0 &&
+            ic_linfit(x, R, NULL, nl, &a, &f->beta_r) == 0;
+    free(x);
+    if (!f->ok)
+        return -1;
+    f->alpha_s = send[0] - f->beta_s * (double)sizes[0];
+    f->alpha_r = oneway[0] - send[0] - f->beta_r * (double)sizes[0];
+    return 0;
+}
+
 void ic_bench_split_report(ic_report_t *r, const size_t *sizes, int ns, const double *oneway,
                            const double *send, const ic_split_fit_t *f)
 {

@@ -48,8 +48,8 @@ csv_col winners best_pattern | grep -qx -- "-" && fail "a winners row without a 
 for k in alpha beta gamma alpha_s beta_s alpha_r beta_r; do
     expect_info "$k"
 done
-# the split ping-pong: 8 B, x8, up to the longest whole vector (72000 B)
-expect_rows split 6
+# the split ping-pong: 8 B to 32 KiB x8, 64 KiB, the longest whole vector (72000 B)
+expect_rows split 7
 expect_positive split oneway
 
 # the split model given: no split ping-pong, the given terms reported
