@@ -130,6 +130,47 @@ void ic_bucket_dcombine_ro(ic_sched_t *s, const ic_line_t *line, ic_buf_t in, co
 void ic_fanout_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                        const size_t *counts);
 
+/* Full fan-in (fanout.c, tan-strazdins-2002 3.3.7): n stages; in stage j
+ * position j receives from j+1, j+2, ... one message at a time.  The
+ * collect is like ic_bucket_collect; the distributed combine like
+ * ic_bucket_dcombine (commutative op; tmp: one block at tmpbase). */
+void ic_fanin_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                      const size_t *counts);
+void ic_fanin_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                       const size_t *counts, ic_buf_t tmp, size_t tmpbase);
+/* Full fan-out distributed combine (fanout.c): every position sends block
+ * j to position j, the copies of its own block arrive in rounds of
+ * ic_fanout_window(n, counts) (n - 1 for even blocks) into as many blocks
+ * of tmp.  Commutative op. */
+void ic_fanout_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                        const size_t *counts, ic_buf_t tmp, size_t tmpbase);
+size_t ic_fanout_window(int n, const size_t *counts);
+
+/* Collect by recursive doubling (rd_collect.c): tan-strazdins-2002's
+ * bidirectional exchange; like ic_bucket_collect, in log2 n exchanges
+ * (+ a fold and an unfold when n is not a power of two). */
+void ic_rd_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                   const size_t *counts);
+
+/* n broadcasts (collect) or n combines-to-one (distributed combine, keeps
+ * position order) in turn, MST (chain == 0) or chain (repeated.c:
+ * tan-strazdins-2002's repeated binary tree and pipeline); layouts as
+ * ic_bucket_collect / ic_bucket_dcombine; tmp one block (two for a chain
+ * keeping order) at tmpbase. */
+void ic_repeated_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                         const size_t *counts, int chain);
+void ic_repeated_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                          const size_t *counts, ic_buf_t tmp, size_t tmpbase, int chain,
+                          int keep_order);
+
+/* Combine-to-all of whole vectors round the ring (ring_allreduce.c): acc
+ * holds each position's contribution and ends with the combination of
+ * all, combined in a different order on each position (an exact op only:
+ * IC_ALG_EXACT_OP).  *in: the contribution, read-only, when not in acc.
+ * tmp: m elements (2 m without in).  Cost (n-1)(alpha + m beta + m gamma). */
+void ic_ring_allreduce(ic_sched_t *s, const ic_line_t *line, ic_region_t acc, ic_region_t tmp,
+                       const ic_region_t *in);
+
 /* Segments of `count` elements cut in `*seg` (0 or more than count: one
  * segment; *seg is set to the effective size): their number, k. */
 static inline size_t ic_nsegments(size_t count, size_t *seg)
@@ -331,6 +372,11 @@ typedef struct ic_coll_args {
     const size_t *displs; /* per-rank displacements, NULL = packed         */
     int in_place;
     int commutative;
+    int exact;           /* the op gives the same bits whatever the order
+                            and grouping of the contributions (MAX, MIN,
+                            logical and bitwise ops; SUM and PROD of
+                            integers): IC_ALG_EXACT_OP algorithms may
+                            combine in a different order on each rank   */
     size_t seg;          /* the parameter of algorithms with a seg_rule,
                             chosen by the selector: elements per segment
                             of the pipelined ones (0 = one segment), the
@@ -348,13 +394,26 @@ typedef struct ic_coll_args {
 
 /* Flags of an algorithm. */
 enum {
-    IC_ALG_KEEPS_ORDER = 1u << 0, /* correct for non-commutative ops */
-    IC_ALG_RADIX = 1u << 1,       /* its parameter is a radix (a count of
-                                     children), not a segment length */
-    IC_ALG_COST_BOUND = 1u << 2   /* its closed form is its paper's model, a
-                                     lower bound of the cost evaluator's time
-                                     rather than equal to it (fanout.c) */
+    IC_ALG_KEEPS_ORDER = 1u << 0,   /* correct for non-commutative ops */
+    IC_ALG_RADIX = 1u << 1,         /* its parameter is a radix (a count of
+                                       children), not a segment length */
+    IC_ALG_COST_BOUND = 1u << 2,    /* its closed form is its paper's model, a
+                                       lower bound of the cost evaluator's time
+                                       rather than equal to it (fanout.c) */
+    IC_ALG_COST_FOLDS = 1u << 3,    /* its closed form is exact when the line
+                                       is a power of two, an estimate for the
+                                       folds of other lengths */
+    IC_ALG_COST_ESTIMATE = 1u << 4, /* its closed form estimates the
+                                       overlap of n sub-operations in turn
+                                       (repeated.c, the fan-in): within a
+                                       factor of the evaluator's time, which
+                                       check_cost_formulas prints */
+    IC_ALG_EXACT_OP = 1u << 5       /* combines in a different order on each rank:
+                                       only for exact ops (ic_coll_args_t.exact) */
 };
+
+/* Why an IC_ALG_EXACT_OP algorithm cannot serve an op that is not exact. */
+#define IC_ALG_EXACT_WHY "needs an op exact in any order (each rank combines in its own)"
 
 /* Build the schedule of args->rank into s.  Returns 0, or -1 when the
  * algorithm cannot serve this case (the selector checks ic_alg_usable()
@@ -426,13 +485,27 @@ typedef enum ic_step_kind {
     IC_STEP_ALLREDUCE_RD,       /* recursive doubling: keeps         */
     IC_STEP_ALLREDUCE_DCOMBINE, /* dcombine ... collect: shrinks */
     IC_STEP_ALLREDUCE_RH,       /* halving ... Bruck collect: shrinks */
+    IC_STEP_ALLREDUCE_RHRD,     /* halving ... doubling: shrinks      */
+    IC_STEP_ALLREDUCE_TREE,     /* repeated MST combines ... bcasts   */
+    IC_STEP_ALLREDUCE_CHAIN,    /* repeated chains                    */
+    IC_STEP_ALLREDUCE_FANIN,    /* full fan-in ... fan-in collect     */
+    IC_STEP_ALLREDUCE_FANOUT,   /* full fan-out ... fan-out collect   */
+    IC_STEP_ALLREDUCE_RING,     /* whole vectors round the ring       */
     IC_STEP_COLLECT_BUCKET,     /* allgather(v)                     */
     IC_STEP_COLLECT_BRUCK,
     IC_STEP_COLLECT_GB,
     IC_STEP_COLLECT_FANOUT,
+    IC_STEP_COLLECT_FANIN,
+    IC_STEP_COLLECT_RD,
+    IC_STEP_COLLECT_TREE,
+    IC_STEP_COLLECT_CHAIN,
     IC_STEP_RS_BUCKET, /* reduce_scatter(_block)           */
     IC_STEP_RS_RH,
-    IC_STEP_RS_MST
+    IC_STEP_RS_MST,
+    IC_STEP_RS_TREE,
+    IC_STEP_RS_CHAIN,
+    IC_STEP_RS_FANIN,
+    IC_STEP_RS_FANOUT
 } ic_step_kind_t;
 
 typedef struct ic_algorithm {

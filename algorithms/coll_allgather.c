@@ -62,3 +62,29 @@ double ic_cost_allgather_bruck(const ic_coll_args_t *a, const ic_model_t *m)
     ic_terms_t t = ic_terms(a, m);
     return t.L * t.a + ic_bruck_beta(&t);
 }
+
+/* rd_collect.c (tan-strazdins-2002 equation (2), with exchanges). */
+double ic_cost_allgather_rd(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return ic_rd_collect_cost(&t, t.bmax, t.n);
+}
+
+/* repeated.c and the fan-in (fanout.c): estimates. */
+double ic_cost_allgather_tree(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return ic_pattern_cost(IC_STEP_COLLECT_TREE, &t, t.bmax, 0);
+}
+
+double ic_cost_allgather_chain(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return ic_pattern_cost(IC_STEP_COLLECT_CHAIN, &t, t.bmax, 0);
+}
+
+double ic_cost_allgather_fanin(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return ic_pattern_cost(IC_STEP_COLLECT_FANIN, &t, t.bmax, 0);
+}

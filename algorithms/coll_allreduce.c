@@ -68,3 +68,58 @@ double ic_cost_allreduce_halving_doubling(const ic_coll_args_t *a, const ic_mode
         c += 2 * t.a + t.n * (t.b + t.g) + t.n / t.p * t.b;
     return c;
 }
+
+/* Recursive halving, then recursive doubling (rd_collect.c): the
+ * halving's fold (alpha + n (beta + gamma)) and unfold (alpha + n/p beta)
+ * when p is not a power of two, the doubling's in ic_rd_collect_cost. */
+double ic_cost_allreduce_rhrd(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    double c =
+        t.F * t.a + ic_halving_beta(&t) + t.f * t.n * t.g + ic_rd_collect_cost(&t, t.n / t.p, t.n);
+    if (t.np2)
+        c += 2 * t.a + t.n * (t.b + t.g) + t.n / t.p * t.b;
+    return c;
+}
+
+/* ring_allreduce.c: p - 1 steps of the whole vector (an exchange at
+ * p = 2). */
+double ic_cost_allreduce_ring(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    double b = t.p == 2 ? ic_xbeta(&t, t.n) : t.b;
+    return (t.p - 1) * (t.a + t.n * (b + t.g));
+}
+
+/* The repeated patterns: their distributed combine on blocks of n/p,
+ * then their collect (estimates); the fan-out: the lower bound of both
+ * halves (fanout.c). */
+static double ar_pattern(const ic_coll_args_t *a, const ic_model_t *m, ic_step_kind_t rs,
+                         ic_step_kind_t ag)
+{
+    ic_terms_t t = ic_terms(a, m);
+    double b = t.n / t.p;
+    return ic_pattern_cost(rs, &t, b, 1) + ic_pattern_cost(ag, &t, b, 0);
+}
+
+double ic_cost_allreduce_tree(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    return ar_pattern(a, m, IC_STEP_RS_TREE, IC_STEP_COLLECT_TREE);
+}
+
+double ic_cost_allreduce_chain(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    return ar_pattern(a, m, IC_STEP_RS_CHAIN, IC_STEP_COLLECT_CHAIN);
+}
+
+double ic_cost_allreduce_fanin(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    return ar_pattern(a, m, IC_STEP_RS_FANIN, IC_STEP_COLLECT_FANIN);
+}
+
+double ic_cost_allreduce_fanout(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    double b = t.bmax;
+    return (t.p - 1) * (2 * t.a + b * (2 * ic_xbeta(&t, b) + t.g));
+}

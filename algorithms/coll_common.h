@@ -309,6 +309,31 @@ static inline double ic_halving_beta(const ic_terms_t *t)
     return c;
 }
 
+/* Recursive-doubling collect (rd_collect.c) of blocks of b bytes, m bytes
+ * in all: an exchange of 2^j blocks in step j when p = 2^F; otherwise the
+ * fold and unfold, and steps whose largest run holds 2^j + min(2^j, rem)
+ * blocks (an estimate for uneven runs). */
+static inline double ic_rd_collect_cost(const ic_terms_t *t, double b, double m)
+{
+    int p = (int)t->p, pof2 = 1 << (int)t->F, rem = p - pof2;
+    double c = 0;
+    for (int j = 0, w = 1; j < (int)t->F; j++, w *= 2) {
+        double x = b * (w + (w < rem ? w : rem));
+        c += t->a + x * ic_xbeta(t, x);
+    }
+    if (rem)
+        c += 2 * t->a + b * t->b + (m - b) * t->b;
+    return c;
+}
+
+/* The repeated sub-operations of tan-strazdins-2002 (repeated.c) and its
+ * full fan-in (fanout.c): estimates of the overlap of n operations in
+ * turn on blocks of b bytes, in message times alpha + b beta (gamma for
+ * the combines' reductions); tests/unit/check_cost_formulas.c holds them
+ * against the cost evaluator.  `combine`: the distributed combine (its
+ * partials must arrive before they are passed on). */
+double ic_pattern_cost(ic_step_kind_t kind, const ic_terms_t *t, double b, int combine);
+
 /* The builders of algorithms/coll_*.c, listed in algorithms/registry.c. */
 int ic_coll_reduce_binary_tree(ic_sched_t *s, const ic_coll_args_t *a);
 size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
@@ -338,6 +363,20 @@ double ic_cost_allreduce_dcombine_collect(const ic_coll_args_t *a, const ic_mode
 double ic_cost_allreduce_rd(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_halving_doubling(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allgather_gather_bcast(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allgather_rd(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allgather_tree(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allgather_chain(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allgather_fanin(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allreduce_rhrd(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allreduce_ring(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allreduce_tree(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allreduce_chain(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allreduce_fanin(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allreduce_fanout(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_reduce_scatter_tree(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_reduce_scatter_chain(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_reduce_scatter_fanin(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_reduce_scatter_fanout(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allgather_fanout(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allgather_bucket(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allgather_bruck(const ic_coll_args_t *a, const ic_model_t *m);

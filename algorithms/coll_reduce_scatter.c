@@ -97,3 +97,35 @@ double ic_cost_reduce_scatter_halving(const ic_coll_args_t *a, const ic_model_t 
         c += q * (2 * t.a + t.n / t.p * t.b) + w.n * (w.b + w.g);
     return c;
 }
+
+/* The patterns of tan-strazdins-2002 (repeated.c, fanout.c), each piece
+ * in turn: estimates, and for the fan-out the lower bound of equation
+ * (14) with o = 1 and the reductions. */
+static double rs_pattern(const ic_coll_args_t *a, const ic_model_t *m, ic_step_kind_t kind)
+{
+    double q = rs_pieces(a);
+    ic_terms_t t = rs_piece_terms(a, m, q);
+    return q * ic_pattern_cost(kind, &t, t.bmax, 1);
+}
+
+double ic_cost_reduce_scatter_tree(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    return rs_pattern(a, m, IC_STEP_RS_TREE);
+}
+
+double ic_cost_reduce_scatter_chain(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    return rs_pattern(a, m, IC_STEP_RS_CHAIN);
+}
+
+double ic_cost_reduce_scatter_fanin(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    return rs_pattern(a, m, IC_STEP_RS_FANIN);
+}
+
+double ic_cost_reduce_scatter_fanout(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    double q = rs_pieces(a);
+    ic_terms_t t = rs_piece_terms(a, m, q);
+    return q * (t.p - 1) * (t.a + t.bmax * (ic_xbeta(&t, t.bmax) + t.g));
+}

@@ -239,7 +239,22 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
                 }
                 break;
             case IC_STEP_ALLREDUCE_RH:
+            case IC_STEP_ALLREDUCE_RHRD:
                 ic_rh_dcombine(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0);
+                break;
+            case IC_STEP_ALLREDUCE_TREE:
+            case IC_STEP_ALLREDUCE_CHAIN:
+                ic_repeated_dcombine(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0,
+                                     kind == IC_STEP_ALLREDUCE_CHAIN, !a->commutative);
+                break;
+            case IC_STEP_ALLREDUCE_FANIN:
+                ic_fanin_dcombine(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0);
+                break;
+            case IC_STEP_ALLREDUCE_FANOUT:
+                ic_fanout_dcombine(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0);
+                break;
+            case IC_STEP_ALLREDUCE_RING: /* a first one reads the input where it is */
+                ic_ring_allreduce(s, &line, cur, tmp, t == 0 ? in : NULL);
                 break;
             case IC_STEP_REDUCE_MST:
             case IC_STEP_ALLREDUCE_MST:
@@ -283,6 +298,19 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
             break;
         case IC_STEP_ALLREDUCE_RH:
             ic_bruck_collect(s, &line, R[t].buf, R[t].off, cnt, NULL, IC_BUF_SCRATCH, 0);
+            break;
+        case IC_STEP_ALLREDUCE_RHRD:
+            ic_rd_collect(s, &line, R[t].buf, R[t].off, cnt);
+            break;
+        case IC_STEP_ALLREDUCE_TREE:
+        case IC_STEP_ALLREDUCE_CHAIN:
+            ic_repeated_collect(s, &line, R[t].buf, R[t].off, cnt, kind == IC_STEP_ALLREDUCE_CHAIN);
+            break;
+        case IC_STEP_ALLREDUCE_FANIN:
+            ic_fanin_collect(s, &line, R[t].buf, R[t].off, cnt);
+            break;
+        case IC_STEP_ALLREDUCE_FANOUT:
+            ic_fanout_collect(s, &line, R[t].buf, R[t].off, cnt);
             break;
         case IC_STEP_REDUCE_DCOMBINE:
             ic_mst_gather(s, &line, ref[dim], R[t].buf, R[t].off, cnt);
@@ -409,8 +437,10 @@ static int vector_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t 
              * whose first step is a pipelined chain, unless in place (its
              * input is then its accumulator, which the chain may write) */
             ic_step_kind_t k0 = ic_plan_step_kind(pl->step[0].alg);
-            ro = a->coll == IC_COLL_REDUCE && M->d[pl->step[0].dim] > 1 &&
-                 (k0 == IC_STEP_REDUCE_DCOMBINE || (k0 == IC_STEP_REDUCE_PIPELINE && !in_place));
+            ro = M->d[pl->step[0].dim] > 1 &&
+                 ((a->coll == IC_COLL_REDUCE && (k0 == IC_STEP_REDUCE_DCOMBINE ||
+                                                 (k0 == IC_STEP_REDUCE_PIPELINE && !in_place))) ||
+                  (k0 == IC_STEP_ALLREDUCE_RING && !in_place));
             if (!in_place && !ro && len > 0)
                 ic_sched_copy(s, input, acc);
         }
@@ -593,6 +623,17 @@ static int allgather_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args
         case IC_STEP_COLLECT_FANOUT:
             ic_fanout_collect(s, &line, w, base, lcnt);
             break;
+        case IC_STEP_COLLECT_FANIN:
+            ic_fanin_collect(s, &line, w, base, lcnt);
+            break;
+        case IC_STEP_COLLECT_RD:
+            ic_rd_collect(s, &line, w, base, lcnt);
+            break;
+        case IC_STEP_COLLECT_TREE:
+        case IC_STEP_COLLECT_CHAIN:
+            ic_repeated_collect(s, &line, w, base, lcnt,
+                                ic_plan_step_kind(pl->step[t].alg) == IC_STEP_COLLECT_CHAIN);
+            break;
         default:
             break;
         }
@@ -638,7 +679,7 @@ static void rs_piece(const ic_coll_args_t *a, size_t total, size_t q, size_t j, 
 /* The steps t0, t0 - 1, ..., 0 of a reduce_scatter on the plan-order
  * blocks in SCRATCH (block q at sbase + poff[q]); partials in SCRATCH2. */
 static void rs_steps(ic_sched_t *s, const ic_plan_t *pl, mesh_t *M, const qlayout_t *Q, int t0,
-                     size_t sbase)
+                     size_t sbase, int keep_order)
 {
     for (int t = t0; t >= 0; t--) {
         int dim = pl->step[t].dim, d = M->d[dim];
@@ -660,6 +701,18 @@ static void rs_steps(ic_sched_t *s, const ic_plan_t *pl, mesh_t *M, const qlayou
                            ic_reg(IC_BUF_SCRATCH2, 0, tl));
             ic_mst_scatter(s, &line, 0, IC_BUF_SCRATCH, base, lcnt);
             break;
+        case IC_STEP_RS_TREE:
+        case IC_STEP_RS_CHAIN:
+            ic_repeated_dcombine(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0,
+                                 ic_plan_step_kind(pl->step[t].alg) == IC_STEP_RS_CHAIN,
+                                 keep_order);
+            break;
+        case IC_STEP_RS_FANIN:
+            ic_fanin_dcombine(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0);
+            break;
+        case IC_STEP_RS_FANOUT:
+            ic_fanout_dcombine(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0);
+            break;
         default:
             break;
         }
@@ -678,7 +731,7 @@ static void rs_copied(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *
     ic_sched_need(s, IC_BUF_SCRATCH, total);
     qcopy(s, Q, a, IC_BUF_SCRATCH, 0, in, 0, -1);
     ic_sched_round(s);
-    rs_steps(s, pl, M, Q, pl->ndims - 1, 0);
+    rs_steps(s, pl, M, Q, pl->ndims - 1, 0, !a->commutative);
     if (mine > 0)
         ic_sched_copy(s, ic_reg(IC_BUF_SCRATCH, Q->poff[Q->myq], mine),
                       ic_reg(IC_BUF_RECV, at, mine));
@@ -709,7 +762,7 @@ static void rs_read_only(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
     ic_sched_round(s);
     if (pl->ndims == 1)
         return;
-    rs_steps(s, pl, M, Q, t - 1, sbase);
+    rs_steps(s, pl, M, Q, t - 1, sbase, !a->commutative);
     if (mine > 0)
         ic_sched_copy(s, ic_reg(IC_BUF_SCRATCH, sbase + Q->poff[Q->myq], mine),
                       ic_reg(IC_BUF_RECV, 0, mine));

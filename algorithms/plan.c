@@ -18,7 +18,10 @@ ic_step_kind_t ic_plan_step_kind(const ic_algorithm_t *alg)
 int ic_plan_step_shrinks(ic_step_kind_t k)
 {
     return k == IC_STEP_BCAST_SCATTER || k == IC_STEP_REDUCE_DCOMBINE ||
-           k == IC_STEP_ALLREDUCE_DCOMBINE || k == IC_STEP_ALLREDUCE_RH;
+           k == IC_STEP_ALLREDUCE_DCOMBINE || k == IC_STEP_ALLREDUCE_RH ||
+           k == IC_STEP_ALLREDUCE_RHRD || k == IC_STEP_ALLREDUCE_TREE ||
+           k == IC_STEP_ALLREDUCE_CHAIN || k == IC_STEP_ALLREDUCE_FANIN ||
+           k == IC_STEP_ALLREDUCE_FANOUT;
 }
 
 int ic_plan_ranks(const ic_plan_t *pl)
@@ -293,6 +296,8 @@ int ic_plan_usable(const ic_plan_t *pl, const ic_coll_args_t *a, const char **wh
                 no = "a step is not a mesh step of this collective";
             else if (!a->commutative && !(alg->flags & IC_ALG_KEEPS_ORDER))
                 no = "needs a commutative op";
+            else if (!a->exact && (alg->flags & IC_ALG_EXACT_OP))
+                no = IC_ALG_EXACT_WHY;
         }
         if (!no && !a->commutative && ic_coll_reduces(a->coll)) {
             /* Rank order is kept when the combining runs along the fastest

@@ -24,6 +24,8 @@
         .name = n, .coll = c, .description = d, .flags = f, .build = b, .cost = k, .seg_rule = r   \
     }
 
+#define TS "tan-strazdins-2002"
+
 const ic_algorithm_t ic_algorithms[] = {
     STEP(IC_COLL_BCAST, "mst", KEEPS, IC_STEP_BCAST_MST, ic_cost_bcast_mst, NULL,
          "MST broadcast (short vectors)"),
@@ -54,9 +56,25 @@ const ic_algorithm_t ic_algorithms[] = {
          "bucket distributed combine + bucket collect (long vectors)"),
     STEP(IC_COLL_ALLREDUCE, "recursive_doubling", KEEPS, IC_STEP_ALLREDUCE_RD, ic_cost_allreduce_rd,
          NULL, "pairwise exchanges at distance 1, 2, 4, ... (shortest vectors)"),
-    STEP(IC_COLL_ALLREDUCE, "halving_doubling", 0, IC_STEP_ALLREDUCE_RH,
+    STEP(IC_COLL_ALLREDUCE, "halving_doubling", IC_ALG_COST_FOLDS, IC_STEP_ALLREDUCE_RH,
          ic_cost_allreduce_halving_doubling, NULL,
          "recursive-halving distributed combine + Bruck collect (middle vectors)"),
+    STEP(IC_COLL_ALLREDUCE, "recursive_halving_doubling", IC_ALG_COST_FOLDS, IC_STEP_ALLREDUCE_RHRD,
+         ic_cost_allreduce_rhrd, NULL, "recursive halving, then recursive doubling (" TS " 3.3.2)"),
+    STEP(IC_COLL_ALLREDUCE, "ring", IC_ALG_EXACT_OP, IC_STEP_ALLREDUCE_RING, ic_cost_allreduce_ring,
+         NULL, "whole vectors round the ring, exact ops only (" TS " 3.3.4)"),
+    STEP(IC_COLL_ALLREDUCE, "repeated_binary_tree", KEEPS | IC_ALG_COST_ESTIMATE,
+         IC_STEP_ALLREDUCE_TREE, ic_cost_allreduce_tree, NULL,
+         "p MST combines of the blocks, then p MST broadcasts (" TS " 3.3.5)"),
+    STEP(IC_COLL_ALLREDUCE, "pipeline", KEEPS | IC_ALG_COST_ESTIMATE, IC_STEP_ALLREDUCE_CHAIN,
+         ic_cost_allreduce_chain, NULL,
+         "p chain combines of the blocks, then p chain broadcasts (" TS " 3.3.6)"),
+    STEP(IC_COLL_ALLREDUCE, "full_fanin", IC_ALG_COST_ESTIMATE, IC_STEP_ALLREDUCE_FANIN,
+         ic_cost_allreduce_fanin, NULL,
+         "full fan-in of the blocks, then full fan-in collect (" TS " 3.3.7)"),
+    STEP(IC_COLL_ALLREDUCE, "full_fanout", IC_ALG_COST_BOUND, IC_STEP_ALLREDUCE_FANOUT,
+         ic_cost_allreduce_fanout, NULL,
+         "full fan-out of the blocks, then full fan-out collect (" TS " 3.3.7)"),
 
     STEP(IC_COLL_ALLGATHER, "gather_bcast", KEEPS, IC_STEP_COLLECT_GB,
          ic_cost_allgather_gather_bcast, NULL, "MST gather + MST broadcast (short vectors)"),
@@ -66,7 +84,16 @@ const ic_algorithm_t ic_algorithms[] = {
          "Bruck collect, ceil(log2 p) steps (short and middle vectors)"),
     STEP(IC_COLL_ALLGATHER, "full_fanout", KEEPS | IC_ALG_COST_BOUND, IC_STEP_COLLECT_FANOUT,
          ic_cost_allgather_fanout, NULL,
-         "full fan-out: every block to every rank in one round (tan-strazdins-2002)"),
+         "full fan-out: every block to every rank in one round (" TS " 3.3.7)"),
+    STEP(IC_COLL_ALLGATHER, "bidirectional_exchange", KEEPS | IC_ALG_COST_FOLDS, IC_STEP_COLLECT_RD,
+         ic_cost_allgather_rd, NULL, "pairwise exchanges at distance 1, 2, 4, ... (" TS " 3.3.1)"),
+    STEP(IC_COLL_ALLGATHER, "repeated_binary_tree", KEEPS | IC_ALG_COST_ESTIMATE,
+         IC_STEP_COLLECT_TREE, ic_cost_allgather_tree, NULL,
+         "p MST broadcasts in turn (" TS " 3.3.5)"),
+    STEP(IC_COLL_ALLGATHER, "pipeline", KEEPS | IC_ALG_COST_ESTIMATE, IC_STEP_COLLECT_CHAIN,
+         ic_cost_allgather_chain, NULL, "p chain broadcasts in turn (" TS " 3.3.6)"),
+    STEP(IC_COLL_ALLGATHER, "full_fanin", KEEPS | IC_ALG_COST_ESTIMATE, IC_STEP_COLLECT_FANIN,
+         ic_cost_allgather_fanin, NULL, "p stages of p-1 receives in turn (" TS " 3.3.7)"),
 
     STEP(IC_COLL_ALLGATHERV, "gather_bcast", KEEPS, IC_STEP_COLLECT_GB,
          ic_cost_allgather_gather_bcast, NULL, "MST gather + MST broadcast (short vectors)"),
@@ -76,23 +103,55 @@ const ic_algorithm_t ic_algorithms[] = {
          "Bruck collect, ceil(log2 p) steps (short and middle vectors)"),
     STEP(IC_COLL_ALLGATHERV, "full_fanout", KEEPS | IC_ALG_COST_BOUND, IC_STEP_COLLECT_FANOUT,
          ic_cost_allgather_fanout, NULL,
-         "full fan-out: every block to every rank in one round (tan-strazdins-2002)"),
+         "full fan-out: every block to every rank in one round (" TS " 3.3.7)"),
+    STEP(IC_COLL_ALLGATHERV, "bidirectional_exchange", KEEPS | IC_ALG_COST_FOLDS,
+         IC_STEP_COLLECT_RD, ic_cost_allgather_rd, NULL,
+         "pairwise exchanges at distance 1, 2, 4, ... (" TS " 3.3.1)"),
+    STEP(IC_COLL_ALLGATHERV, "repeated_binary_tree", KEEPS | IC_ALG_COST_ESTIMATE,
+         IC_STEP_COLLECT_TREE, ic_cost_allgather_tree, NULL,
+         "p MST broadcasts in turn (" TS " 3.3.5)"),
+    STEP(IC_COLL_ALLGATHERV, "pipeline", KEEPS | IC_ALG_COST_ESTIMATE, IC_STEP_COLLECT_CHAIN,
+         ic_cost_allgather_chain, NULL, "p chain broadcasts in turn (" TS " 3.3.6)"),
+    STEP(IC_COLL_ALLGATHERV, "full_fanin", KEEPS | IC_ALG_COST_ESTIMATE, IC_STEP_COLLECT_FANIN,
+         ic_cost_allgather_fanin, NULL, "p stages of p-1 receives in turn (" TS " 3.3.7)"),
 
     STEP(IC_COLL_REDUCE_SCATTER, "mst", KEEPS, IC_STEP_RS_MST, ic_cost_reduce_scatter_mst, NULL,
          "MST combine-to-one + MST scatter (short vectors)"),
     STEP(IC_COLL_REDUCE_SCATTER, "bucket", 0, IC_STEP_RS_BUCKET, ic_cost_reduce_scatter_bucket,
          NULL, "bucket distributed combine (long vectors)"),
-    STEP(IC_COLL_REDUCE_SCATTER, "recursive_halving", 0, IC_STEP_RS_RH,
+    STEP(IC_COLL_REDUCE_SCATTER, "recursive_halving", IC_ALG_COST_FOLDS, IC_STEP_RS_RH,
          ic_cost_reduce_scatter_halving, NULL,
          "recursive-halving distributed combine (short and middle vectors)"),
+    STEP(IC_COLL_REDUCE_SCATTER, "repeated_binary_tree", KEEPS | IC_ALG_COST_ESTIMATE,
+         IC_STEP_RS_TREE, ic_cost_reduce_scatter_tree, NULL,
+         "p MST combines in turn (" TS " 3.3.5)"),
+    STEP(IC_COLL_REDUCE_SCATTER, "pipeline", KEEPS | IC_ALG_COST_ESTIMATE, IC_STEP_RS_CHAIN,
+         ic_cost_reduce_scatter_chain, NULL, "p chain combines in turn (" TS " 3.3.6)"),
+    STEP(IC_COLL_REDUCE_SCATTER, "full_fanin", IC_ALG_COST_ESTIMATE, IC_STEP_RS_FANIN,
+         ic_cost_reduce_scatter_fanin, NULL,
+         "p stages of p-1 receives and reductions (" TS " 3.3.7)"),
+    STEP(IC_COLL_REDUCE_SCATTER, "full_fanout", IC_ALG_COST_BOUND, IC_STEP_RS_FANOUT,
+         ic_cost_reduce_scatter_fanout, NULL,
+         "full fan-out: every block to its rank in one round (" TS " 3.3.7)"),
 
     STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "mst", KEEPS, IC_STEP_RS_MST, ic_cost_reduce_scatter_mst,
          NULL, "MST combine-to-one + MST scatter (short vectors)"),
     STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "bucket", 0, IC_STEP_RS_BUCKET,
          ic_cost_reduce_scatter_bucket, NULL, "bucket distributed combine (long vectors)"),
-    STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "recursive_halving", 0, IC_STEP_RS_RH,
+    STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "recursive_halving", IC_ALG_COST_FOLDS, IC_STEP_RS_RH,
          ic_cost_reduce_scatter_halving, NULL,
          "recursive-halving distributed combine (short and middle vectors)"),
+    STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "repeated_binary_tree", KEEPS | IC_ALG_COST_ESTIMATE,
+         IC_STEP_RS_TREE, ic_cost_reduce_scatter_tree, NULL,
+         "p MST combines in turn (" TS " 3.3.5)"),
+    STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "pipeline", KEEPS | IC_ALG_COST_ESTIMATE, IC_STEP_RS_CHAIN,
+         ic_cost_reduce_scatter_chain, NULL, "p chain combines in turn (" TS " 3.3.6)"),
+    STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "full_fanin", IC_ALG_COST_ESTIMATE, IC_STEP_RS_FANIN,
+         ic_cost_reduce_scatter_fanin, NULL,
+         "p stages of p-1 receives and reductions (" TS " 3.3.7)"),
+    STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "full_fanout", IC_ALG_COST_BOUND, IC_STEP_RS_FANOUT,
+         ic_cost_reduce_scatter_fanout, NULL,
+         "full fan-out: every block to its rank in one round (" TS " 3.3.7)"),
 
     ALG(IC_COLL_SCATTER, "mst", KEEPS, ic_coll_scatter_mst, ic_cost_scatter_mst, NULL,
         "MST scatter"),
@@ -112,23 +171,32 @@ const ic_algorithm_t ic_algorithms[] = {
     {.name = NULL, .coll = IC_COLL_COUNT}};
 
 /* tan-strazdins-2002 section 3.3's names for patterns registered above
- * (where the paper's pattern is a different one, it is not listed: its
- * ring allreduce passes whole vectors, its bidirectional-exchange allgather
- * pairs ranks where Bruck's sends to one and receives from another, its
- * recursive-halving allreduce ends in recursive doubling where
- * halving_doubling ends in Bruck's collect). */
-#define TS "tan-strazdins-2002"
+ * under another name.  Its recursive halving + recursive doubling is, for
+ * reduce-scatter, recursive halving alone (as the paper says), and for
+ * allgather the doubling alone: the bidirectional exchange (its equation
+ * (4) also charges a halving phase of half-vector exchanges, which has
+ * nothing to combine in an allgather).  Its patterns that differ from
+ * InterCom's are registered under their own names (the ring allreduce
+ * passes whole vectors where "dcombine_collect" passes blocks, its
+ * bidirectional-exchange allgather pairs ranks where Bruck's sends to one
+ * and receives from another, its recursive halving + doubling allreduce
+ * ends in recursive doubling where "halving_doubling" ends in Bruck's
+ * collect). */
 const ic_alg_alias_t ic_alg_aliases[] = {
     {IC_COLL_ALLREDUCE, "bidirectional_exchange", "recursive_doubling", TS " 3.3.1"},
     {IC_COLL_ALLREDUCE, "fan_in_fan_out", "mst", TS " 3.3.3"},
     {IC_COLL_ALLGATHER, "fan_in_fan_out", "gather_bcast", TS " 3.3.3"},
     {IC_COLL_ALLGATHER, "ring", "bucket", TS " 3.3.4"},
+    {IC_COLL_ALLGATHER, "recursive_halving_doubling", "bidirectional_exchange", TS " 3.3.2"},
     {IC_COLL_ALLGATHERV, "fan_in_fan_out", "gather_bcast", TS " 3.3.3"},
     {IC_COLL_ALLGATHERV, "ring", "bucket", TS " 3.3.4"},
+    {IC_COLL_ALLGATHERV, "recursive_halving_doubling", "bidirectional_exchange", TS " 3.3.2"},
     {IC_COLL_REDUCE_SCATTER, "bidirectional_exchange", "recursive_halving", TS " 3.3.1"},
     {IC_COLL_REDUCE_SCATTER, "ring", "bucket", TS " 3.3.4"},
+    {IC_COLL_REDUCE_SCATTER, "recursive_halving_doubling", "recursive_halving", TS " 3.3.2"},
     {IC_COLL_REDUCE_SCATTER_BLOCK, "bidirectional_exchange", "recursive_halving", TS " 3.3.1"},
     {IC_COLL_REDUCE_SCATTER_BLOCK, "ring", "bucket", TS " 3.3.4"},
+    {IC_COLL_REDUCE_SCATTER_BLOCK, "recursive_halving_doubling", "recursive_halving", TS " 3.3.2"},
     {IC_COLL_COUNT, NULL, NULL, NULL}};
 #undef TS
 
@@ -156,6 +224,8 @@ int ic_alg_usable(const ic_algorithm_t *alg, const ic_coll_args_t *a, const char
         no = "empty communicator";
     else if (!a->commutative && !(alg->flags & IC_ALG_KEEPS_ORDER))
         no = "needs a commutative op";
+    else if (!a->exact && (alg->flags & IC_ALG_EXACT_OP))
+        no = IC_ALG_EXACT_WHY;
     if (no && why)
         *why = no;
     return no == NULL;

@@ -632,6 +632,7 @@ static int reduction_run(call_t *c, red_t *r, const ic_typeinfo_t *tip, MPI_Op o
     r->unusable |= uncommitted(c, type, "datatype");
     r->bad_recv |= c->e.code != 0; /* after a mistake nothing of the user's is written */
     c->a.commutative = commutative;
+    c->a.exact = ic_op_exact(op, type);
     c->a.in_place = r->sendbuf == MPI_IN_PLACE && r->recv_significant;
     const ic_typeinfo_t *sti = &ti;
     ic_typeinfo_t bt = byte_ti;

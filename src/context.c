@@ -252,7 +252,7 @@ int ic_ctx_sched_hit(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, size_t gran,
     const ic_coll_args_t *b = &k->a;
     if (!k->valid || b->coll != a->coll || b->count != a->count || b->root != a->root ||
         b->sendcount != a->sendcount || b->recvcount != a->recvcount ||
-        b->in_place != a->in_place || b->commutative != a->commutative ||
+        b->in_place != a->in_place || b->commutative != a->commutative || b->exact != a->exact ||
         b->bounded_from != a->bounded_from || k->elem != elem || k->gran != gran ||
         !same_array(b->counts, a->counts, a->size) || !same_array(b->displs, a->displs, a->size))
         return 0;

@@ -46,6 +46,42 @@ int ic_type_named(MPI_Datatype type)
     return 1;
 }
 
+int ic_op_exact(MPI_Op op, MPI_Datatype type)
+{
+    if (op == MPI_MAX || op == MPI_MIN || op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR ||
+        op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR || op == MPI_MAXLOC || op == MPI_MINLOC)
+        return 1;
+    if (op != MPI_SUM && op != MPI_PROD)
+        return 0; /* user ops: nothing is known */
+    /* integer sums and products wrap the same way in any order */
+    const MPI_Datatype ints[] = {/* not static: some MPIs name types by variables */ MPI_CHAR,
+                                 MPI_SIGNED_CHAR,
+                                 MPI_UNSIGNED_CHAR,
+                                 MPI_SHORT,
+                                 MPI_UNSIGNED_SHORT,
+                                 MPI_INT,
+                                 MPI_UNSIGNED,
+                                 MPI_LONG,
+                                 MPI_UNSIGNED_LONG,
+                                 MPI_LONG_LONG_INT,
+                                 MPI_UNSIGNED_LONG_LONG,
+                                 MPI_INT8_T,
+                                 MPI_INT16_T,
+                                 MPI_INT32_T,
+                                 MPI_INT64_T,
+                                 MPI_UINT8_T,
+                                 MPI_UINT16_T,
+                                 MPI_UINT32_T,
+                                 MPI_UINT64_T,
+                                 MPI_AINT,
+                                 MPI_OFFSET,
+                                 MPI_COUNT};
+    for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+        if (type == ints[i])
+            return 1;
+    return 0;
+}
+
 int ic_typeinfo(MPI_Datatype type, ic_typeinfo_t *ti)
 {
     const ic_typeinfo_t *k = named_find(type);

@@ -267,6 +267,12 @@ int ic_typeinfo(MPI_Datatype type, ic_typeinfo_t *ti);
 /* Is type a predefined (named) datatype?  Remembered for the last few. */
 int ic_type_named(MPI_Datatype type);
 
+/* Does op give the same bits on type whatever the order and grouping of
+ * the contributions (ic_coll_args_t.exact)?  MAX, MIN, the logical and
+ * bitwise ops and MAXLOC/MINLOC; SUM and PROD of a predefined integer type;
+ * not user ops. */
+int ic_op_exact(MPI_Op op, MPI_Datatype type);
+
 /* Bytes needed to hold n elements (true extent of n elements). */
 size_t ic_type_span(const ic_typeinfo_t *ti, size_t n);
 

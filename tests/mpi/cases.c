@@ -276,8 +276,15 @@ int mt_run_red(MPI_Comm comm, const char *comm_name, const mt_red_t *r, int alg_
     } else if (!null_recv) {
         check_untouched(&c, &ri, 1, "recvbuf (not significant on a non-root)");
     }
-    if (p > 1 && nin > 0)
-        mt_check_alg(&c, r->coll, r->op->commutative);
+    if (p > 1 && nin > 0) {
+        /* ops that give the same bits in any order of combining: the
+         * algorithms that combine in a different order on each rank (the
+         * ring allreduce) serve only those, and fall back otherwise */
+        int k = r->op->kind;
+        int exact = k == MT_OP_MINMAX || k == MT_OP_LOGIC || k == MT_OP_BITS || k == MT_OP_LOC ||
+                    ((k == MT_OP_SUM || k == MT_OP_PROD) && b->cls == MT_INT);
+        mt_check_alg(&c, r->coll, r->op->commutative && exact);
+    }
 out:
     /* every rank of an allreduce holds the same bits (rank-independent condition) */
     if (r->coll == IC_COLL_ID_ALLREDUCE && (b->cls == MT_FLOAT || b->cls == MT_COMPLEX) &&

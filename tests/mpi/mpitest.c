@@ -340,7 +340,7 @@ static int plan_ok(IC_Coll coll, const char *text, long *ranks)
     return 1;
 }
 
-void mt_check_alg(const mt_case_t *c, IC_Coll coll, int commutative)
+void mt_check_alg(const mt_case_t *c, IC_Coll coll, int any_order)
 {
     char last[200], forced[200];
     long ranks = 0, franks = 0;
@@ -349,7 +349,7 @@ void mt_check_alg(const mt_case_t *c, IC_Coll coll, int commutative)
         mt_fail(c, "IC_Last_algorithm is '%s', not a plan of registered algorithms", last);
         return;
     }
-    if (!commutative || strcmp(c->alg, "auto") == 0)
+    if (!any_order || strcmp(c->alg, "auto") == 0)
         return;
     strip_params(c->alg, forced, sizeof(forced));
     plan_ok(coll, forced, &franks);

@@ -108,8 +108,9 @@ int mt_nalgs(IC_Coll coll);
 const char *mt_alg(IC_Coll coll, int i);
 /* After a call that moved data with choice `alg`: check that the forced
  * algorithm ran (IC_Last_algorithm), unless it may fall back because the
- * op is not commutative. */
-void mt_check_alg(const mt_case_t *c, IC_Coll coll, int commutative);
+ * op is not commutative, or not exact (any_order = 0: the result depends
+ * on the order of combining, which some algorithms do not keep). */
+void mt_check_alg(const mt_case_t *c, IC_Coll coll, int any_order);
 
 /* -------------------------------------------------------------- types */
 

@@ -138,6 +138,7 @@ static int run_plan(const ic_plan_t *pl, const ic_coll_args_t *a0, int in_place)
     a.commutative = 0;
     int ordered = !force_commutative && is_reduction(c) && ic_plan_usable(pl, &a, NULL);
     a.commutative = !ordered;
+    a.exact = !ordered; /* the simulator checks sets of contributions: any order */
     char who[400], name[IC_PLAN_TEXT_MAX];
     ic_plan_format(pl, name, sizeof(name));
     if (a.counts)
@@ -396,6 +397,7 @@ static ic_coll_args_t args_of(ic_coll_t c, int p, int root, size_t count)
     a.root = root;
     a.count = count;
     a.commutative = 1;
+    a.exact = 1;
     return a;
 }
 
@@ -798,6 +800,13 @@ START_TEST(test_registry)
             if (!ok)
                 ck_assert_str_eq(why, "needs a commutative op");
             a.commutative = 1;
+            /* an op whose result depends on the order of combining */
+            a.exact = 0;
+            ok = ic_alg_usable(alg, &a, &why);
+            ck_assert_int_eq(ok, !(alg->flags & IC_ALG_EXACT_OP));
+            if (!ok)
+                ck_assert_str_eq(why, IC_ALG_EXACT_WHY);
+            a.exact = 1;
             a.coll = (ic_coll_t)((c + 1) % IC_COLL_COUNT);
             ck_assert(!ic_alg_usable(alg, &a, NULL));
         }
@@ -903,14 +912,17 @@ END_TEST
  * to twice the message, below bounded_from elements (run here with 0:
  * never bounded, and 1: always), the short-vector reductions whose input
  * is read-only (MST combine-to-one in reduce and reduce_scatter, recursive
- * halving: an accumulator copy of the input and a receive buffer for
+ * halving, and tan-strazdins-2002's patterns of reduce_scatter (repeated.c,
+ * fanout.c): an accumulator copy of the input and a receive buffer for
  * partials; the binary-tree combine in one segment: two children's
  * partials; the reduce's pipelined chain for a non-commutative op, where a
  * position appends its segment to the partial: the partial and a copy of
  * its segment), and any algorithm for fewer elements than ranks. */
 static int scratch_twice(const ic_algorithm_t *alg, const ic_coll_args_t *a)
 {
+    int rs = alg->coll == IC_COLL_REDUCE_SCATTER || alg->coll == IC_COLL_REDUCE_SCATTER_BLOCK;
     return !strcmp(alg->name, "recursive_halving") ||
+           (rs && (alg->flags & (IC_ALG_COST_ESTIMATE | IC_ALG_COST_BOUND))) ||
            (!strcmp(alg->name, "binary_tree") && alg->coll == IC_COLL_REDUCE) ||
            (!strcmp(alg->name, "pipeline") && alg->coll == IC_COLL_REDUCE && !a->commutative) ||
            (!strcmp(alg->name, "mst") &&
