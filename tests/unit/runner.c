@@ -28,6 +28,7 @@ static const struct {
     {"bench_fit", suite_bench_fit},
     {"placement", suite_placement},
     {"table", suite_table},
+    {"tan_strazdins", suite_tan_strazdins},
 };
 
 int main(int argc, char **argv)

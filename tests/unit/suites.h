@@ -17,5 +17,6 @@ Suite *suite_collectives(void);
 Suite *suite_bench_fit(void);
 Suite *suite_placement(void);
 Suite *suite_table(void);
+Suite *suite_tan_strazdins(void);
 
 #endif
