@@ -431,7 +431,7 @@ static void figures(ic_bench_t *b, ic_coll_t c, const size_t *nl, int nn, const 
     for (int which = 0; which < 2; which++) {
         char name[64], title[200], label[IC_PLAN_TEXT_MAX + 128];
         snprintf(name, sizeof(name), "patterns-%s%s", ic_coll_name(c), which ? "-plain" : "");
-        snprintf(title, sizeof(title), "%s, p = %d: measured, %s (key: slowest at n = %zu first)",
+        snprintf(title, sizeof(title), "%s, p = %d, %s (key: slowest at n = %zu first)",
                  ic_coll_name(c), b->size, which ? "plain model dotted" : "split model dashed",
                  nl[at]);
         ic_plot_t *pl =

@@ -17,6 +17,7 @@
 #   --wait S      wait up to S seconds for another emulated-cluster run
 #   --quick       a short check of the whole chain: n = 10, 1000, 10000 at
 #                 0.3 s a point, Figure 5 on 2 and 4 hosts
+#   --replot      no runs: draw Figure 5 again from the fig5-pQ.csv in DIR
 # Options after -- go to every `intercom-bench patterns` run (e.g. --time 3).
 #
 # Elements are 8-byte integers (--type long): the paper's doubles' bytes,
@@ -38,10 +39,11 @@ procs="2 3 4 5 6 7 8"
 rate=100mbit
 wait_s=0
 quick=0
+replot=0
 extra=()
 
 usage() {
-    sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 while [ $# -gt 0 ]; do
@@ -53,13 +55,14 @@ while [ $# -gt 0 ]; do
     --rate) rate=${2:?}; shift 2 ;;
     --wait) wait_s=${2:?}; shift 2 ;;
     --quick) quick=1; shift ;;
+    --replot) replot=1; shift ;;
     -h | --help) usage; exit 0 ;;
     --) shift; extra=("$@"); break ;;
     *) usage >&2; echo "tan-strazdins.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
 build=$(cd "$build" && pwd -P)
-[ -x "$build/bench/intercom-bench" ] ||
+[ "$replot" -eq 1 ] || [ -x "$build/bench/intercom-bench" ] ||
     { echo "tan-strazdins.sh: $build/bench/intercom-bench not found (--build DIR)" >&2; exit 2; }
 command -v gnuplot >/dev/null 2>&1 || { echo "tan-strazdins.sh: gnuplot not found" >&2; exit 2; }
 mkdir -p "$out"
@@ -73,7 +76,7 @@ if [ "$quick" -eq 1 ]; then
     procs="2 4"
 fi
 
-: >"$out/times.txt"
+[ "$replot" -eq 1 ] || : >"$out/times.txt"
 # run NAME HOSTS OUTPUT PATTERNS-ARGS...: one emulated-cluster run, timed
 run() {
     local name=$1 h=$2 file=$3
@@ -85,13 +88,20 @@ run() {
     echo "$name hosts=$h seconds=$((SECONDS - t0))" >>"$out/times.txt"
 }
 
-# Figures 2-4 (and 6): every pattern over n at p = hosts
-run figures-2-4 "$hosts" "$out/patterns-p$hosts.txt" "${main_opts[@]}" --plot "$out/fig"
+if [ "$replot" -eq 0 ]; then
+    # Figures 2-4 (and 6): every pattern over n at p = hosts
+    run figures-2-4 "$hosts" "$out/patterns-p$hosts.txt" "${main_opts[@]}" --plot "$out/fig"
+    # Figure 5: n = 1000 on each number of hosts
+    for q in $procs; do
+        run figure-5 "$q" "$out/fig5-p$q.csv" "${fig5_opts[@]}" --csv
+    done
+else
+    procs=$(cd "$out" && ls fig5-p*.csv | sed 's/fig5-p\([0-9]*\)\.csv/\1/' | sort -n | tr '\n' ' ')
+fi
 
-# Figure 5: n = 1000 on each number of hosts
-for q in $procs; do
-    run figure-5 "$q" "$out/fig5-p$q.csv" "${fig5_opts[@]}" --csv
-done
+# The colours of intercom-bench's figures (bench/plot.c), black left for the vendor
+palette=("#9400d3" "#009e73" "#56b4e9" "#e69f00" "#0072b2" "#e51e10" "#8b4513"
+    "#ff69b4" "#808000" "#20b2aa" "#708090")
 
 # Merge: per collective, one block per variant (p, median time), the
 # blocks in the order of the run on the most hosts.
@@ -130,14 +140,20 @@ for op in allgather allreduce reduce_scatter_block; do
         echo "set grid"
         echo "set key outside right top Left reverse noenhanced"
         echo "DAT = '$dat'"
+        echo "set xtics 1"
         printf "plot_cmd = \""
         i=0
+        k=0
         for name in $(awk '/^# / { print $2 }' "$dat"); do
             [ $i -gt 0 ] && printf ", "
             if [ "$name" = vendor ]; then
                 printf "DAT index %d using 1:2 with linespoints pt 7 ps 0.6 lc rgb 'black' lw 2 title 'vendor MPI'" $i
+            elif [ "$name" = auto ]; then
+                printf "DAT index %d using 1:2 with linespoints pt 6 ps 0.8 lc rgb 'gray50' dt 2 title 'InterCom automatic'" $i
             else
-                printf "DAT index %d using 1:2 with linespoints pt 7 ps 0.6 title '%s'" $i "$name"
+                printf "DAT index %d using 1:2 with linespoints pt 7 ps 0.6 lc rgb '%s' title '%s'" $i \
+                    "${palette[$((k % ${#palette[@]}))]}" "$name"
+                k=$((k + 1))
             fi
             i=$((i + 1))
         done
@@ -152,4 +168,4 @@ for op in allgather allreduce reduce_scatter_block; do
     gnuplot "$gp"
 done
 echo "tan-strazdins.sh: done; reports and figures in $out" >&2
-cat "$out/times.txt" >&2
+[ "$replot" -eq 1 ] || cat "$out/times.txt" >&2
