@@ -519,6 +519,16 @@ typedef struct ic_algorithm {
     ic_seg_rule_fn seg_rule; /* pipelined algorithms only, else NULL */
 } ic_algorithm_t;
 
+/* Does the selector's closed-form choice consider alg?  Not when its closed
+ * form is a lower bound (IC_ALG_COST_BOUND: no price to compare with the
+ * others' exact ones) or a loose estimate (IC_ALG_COST_ESTIMATE): those
+ * patterns run when forced or named by a tuning table, which the tuner
+ * writes from measurements of every algorithm. */
+static inline int ic_alg_priced(const ic_algorithm_t *alg)
+{
+    return !(alg->flags & (IC_ALG_COST_BOUND | IC_ALG_COST_ESTIMATE));
+}
+
 /* The registry: every algorithm of every collective, terminated by a
  * zeroed entry. */
 extern const ic_algorithm_t ic_algorithms[];

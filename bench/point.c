@@ -224,6 +224,9 @@ size_t ic_point_args(const ic_point_t *pt, ic_coll_args_t *a, size_t *counts)
     a->size = p;
     a->root = pt->root;
     a->commutative = 1;
+    /* the benchmark's reductions are MPI_SUM: exact in any order on the
+     * integer types of --type (src/datatype.c, ic_op_exact) */
+    a->exact = pt->type == MPI_INT || pt->type == MPI_LONG;
     size_t elem = pt->esz;
     a->bounded_from = ic_bounded_from(ic_scratch_slack(), elem);
     switch (pt->c) {

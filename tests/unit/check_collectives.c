@@ -1189,6 +1189,7 @@ Suite *suite_collectives(void)
 {
     Suite *s = suite_create("collectives");
     TCase *tc = tcase_create("registry");
+    tcase_set_timeout(tc, 60); /* the scratch sweep: 3 s here, every algorithm x p up to 64 */
     tcase_add_test(tc, test_registry);
     tcase_add_test(tc, test_aliases);
     tcase_add_test(tc, test_scale_params);
