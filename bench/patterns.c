@@ -77,9 +77,13 @@
  * vector (default 4 MiB), which ends every collective's sweep. */
 static const size_t default_n[] = {1, 3, 10, 30, 100, 300, 1000, 3000, 10000};
 #define IC_PAT_MAX_BYTES (4u << 20)
-#define IC_PAT_ROUNDS 4   /* rounds of interleaved blocks per point        */
-#define IC_PAT_LONG 0.02  /* s: calls this long skip the turn's first call */
-#define IC_PAT_GOAL 0.15  /* the goal for the median model error   */
+#define IC_PAT_ROUNDS 4  /* rounds of interleaved blocks per point        */
+#define IC_PAT_LONG 0.02 /* s: calls this long skip the turn's first call */
+#define IC_PAT_GOAL 0.15 /* the goal for the median model error   */
+/* The fits' long regime: whole vectors of at least this many bytes, where
+ * the split model's betas were fitted (split.c) and the links, not the
+ * scheduling of many ranks on few cores, set the time. */
+#define IC_PAT_LONG_BYTES (64u << 10)
 #define IC_PAT_MAXVAR 40  /* vendor + patterns + automatic                 */
 #define IC_PAT_VENDOR 8   /* gnuplot's black                               */
 #define IC_PAT_SPLIT_DT 2 /* dash type of the split model's lines          */
@@ -104,8 +108,9 @@ typedef struct variant {
 
 /* Per (collective, pattern): the relative errors over the sizes (rank 0). */
 typedef struct fitacc {
-    double *es, *ep;
-    int n, wins, wins_all;
+    double *es, *ep;   /* every size */
+    double *esl, *epl; /* the long sizes (IC_PAT_LONG_BYTES and more) */
+    int n, nlong, wins, wins_all;
 } fitacc_t;
 
 /* The element type (--type, default double) and its size. */
@@ -353,8 +358,9 @@ static ic_rtable_t *fit_table(ic_bench_t *b)
     char title[256];
     snprintf(title, sizeof(title),
              "Fit per pattern: median over the sizes of |model - measured| / measured (goal "
-             "<= %.0f %%); wins: sizes where it was the fastest pattern (of all variants)",
-             IC_PAT_GOAL * 100);
+             "<= %.0f %%); long: the sizes of %u KiB and more, their medians; wins: sizes "
+             "where it was the fastest pattern (of all variants)",
+             IC_PAT_GOAL * 100, IC_PAT_LONG_BYTES >> 10);
     ic_rtable_t *t = ic_report_table(b->rep, "fit", title);
     ic_rtable_col(t, "op", NULL, IC_COL_STR, NULL);
     ic_rtable_col(t, "p", NULL, IC_COL_INT, NULL);
@@ -363,6 +369,9 @@ static ic_rtable_t *fit_table(ic_bench_t *b)
     ic_rtable_col(t, "sizes", NULL, IC_COL_INT, NULL);
     ic_rtable_col(t, "split_med_err", "split err%", IC_COL_NUM, "%.1f");
     ic_rtable_col(t, "plain_med_err", "plain err%", IC_COL_NUM, "%.1f");
+    ic_rtable_col(t, "long_sizes", "long", IC_COL_INT, NULL);
+    ic_rtable_col(t, "split_long_err", "split long%", IC_COL_NUM, "%.1f");
+    ic_rtable_col(t, "plain_long_err", "plain long%", IC_COL_NUM, "%.1f");
     ic_rtable_col(t, "wins", NULL, IC_COL_INT, NULL);
     ic_rtable_col(t, "wins_all", "wins(all)", IC_COL_INT, NULL);
     return t;
@@ -401,7 +410,7 @@ static int pattern_colour(int k)
 /* Headline counters (rank 0). */
 typedef struct tally {
     int points, sel_yes, sel_near, ic_faster;
-    int pats, split_ok, plain_ok;
+    int pats, split_ok, plain_ok, split_long_ok, plain_long_ok;
 } tally_t;
 
 /* Figures of one collective (rank 0): measured lines and one model's. */
@@ -493,8 +502,10 @@ static void run_op(ic_bench_t *b, ic_coll_t c, const ic_bench_model_t *m,
         acc = ic_bench_alloc(b, (size_t)nv * sizeof(fitacc_t));
         memset(acc, 0, (size_t)nv * sizeof(fitacc_t));
         for (int j = 0; j < nv; j++) {
-            acc[j].es = ic_bench_alloc(b, 2 * (size_t)nn * sizeof(double));
+            acc[j].es = ic_bench_alloc(b, 4 * (size_t)nn * sizeof(double));
             acc[j].ep = acc[j].es + nn;
+            acc[j].esl = acc[j].es + 2 * nn;
+            acc[j].epl = acc[j].es + 3 * nn;
         }
     }
     for (int si = 0; si < nn; si++) {
@@ -522,6 +533,11 @@ static void run_op(ic_bench_t *b, ic_coll_t c, const ic_bench_model_t *m,
                 acc[j].es[acc[j].n] = rel_err(v->split, v->s.median);
                 acc[j].ep[acc[j].n] = rel_err(v->plain, v->s.median);
                 acc[j].n++;
+                if (whole_bytes(c, nl[si], b->size) >= IC_PAT_LONG_BYTES) {
+                    acc[j].esl[acc[j].nlong] = rel_err(v->split, v->s.median);
+                    acc[j].epl[acc[j].nlong] = rel_err(v->plain, v->s.median);
+                    acc[j].nlong++;
+                }
                 if (win < 0 || v->s.median < vs[win].s.median)
                     win = j;
                 if (!v->pattern)
@@ -587,6 +603,8 @@ static void run_op(ic_bench_t *b, ic_coll_t c, const ic_bench_model_t *m,
     if (b->rank == 0) {
         for (int j = 0; j < nv; j++) {
             double es = finite_median(acc[j].es, acc[j].n), ep = finite_median(acc[j].ep, acc[j].n);
+            double esl = finite_median(acc[j].esl, acc[j].nlong);
+            double epl = finite_median(acc[j].epl, acc[j].nlong);
             ic_rtable_row(tf);
             ic_rtable_str(tf, ic_coll_name(c));
             ic_rtable_num(tf, b->size);
@@ -595,12 +613,17 @@ static void run_op(ic_bench_t *b, ic_coll_t c, const ic_bench_model_t *m,
             ic_rtable_num(tf, acc[j].n);
             ic_rtable_num(tf, es * 100);
             ic_rtable_num(tf, ep * 100);
+            ic_rtable_num(tf, acc[j].nlong);
+            ic_rtable_num(tf, esl * 100);
+            ic_rtable_num(tf, epl * 100);
             ic_rtable_num(tf, vs[j].pattern ? acc[j].wins : NAN);
             ic_rtable_num(tf, acc[j].wins_all);
             if (vs[j].pattern && acc[j].n > 0) {
                 ty->pats++;
                 ty->split_ok += es <= IC_PAT_GOAL;
                 ty->plain_ok += ep <= IC_PAT_GOAL;
+                ty->split_long_ok += acc[j].nlong > 0 && esl <= IC_PAT_GOAL;
+                ty->plain_long_ok += acc[j].nlong > 0 && epl <= IC_PAT_GOAL;
             }
             free(acc[j].es);
         }
@@ -770,10 +793,11 @@ int ic_bench_patterns(ic_bench_t *b)
         ic_report_headline(b->rep, "summary",
                            "the selector picks the fastest pattern at %d of %d points (another "
                            "within %.0f %% at %d more); split model's median error <= %.0f %% for "
-                           "%d of %d patterns, plain model's for %d; InterCom's fastest pattern "
-                           "beats the vendor at %d of %d points",
+                           "%d of %d patterns, plain model's for %d (from %u KiB: %d and %d); "
+                           "InterCom's fastest pattern beats the vendor at %d of %d points",
                            ty.sel_yes, ty.points, IC_COLL_EFFECT * 100, ty.sel_near,
-                           IC_PAT_GOAL * 100, ty.split_ok, ty.pats, ty.plain_ok, ty.ic_faster,
-                           ty.points);
+                           IC_PAT_GOAL * 100, ty.split_ok, ty.pats, ty.plain_ok,
+                           IC_PAT_LONG_BYTES >> 10, ty.split_long_ok, ty.plain_long_ok,
+                           ty.ic_faster, ty.points);
     return 0;
 }
