@@ -38,6 +38,7 @@ typedef struct ic_decision {
     size_t bytes; /* total payload that drives the choice */
     int root;
     int commutative;
+    int exact;         /* the op's result is order-independent  */
     unsigned long key; /* hash of counts for v-variants        */
     ic_plan_t plan;    /* the choice, parameters resolved    */
 } ic_decision_t;

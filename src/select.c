@@ -175,7 +175,7 @@ int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
     for (int i = 0; i < IC_DECISION_CACHE; i++) {
         ic_decision_t *d = &ctx->decisions[i];
         if (d->valid && d->coll == c && d->bytes == bytes && d->root == a->root &&
-            d->commutative == a->commutative && d->key == key) {
+            d->commutative == a->commutative && d->exact == a->exact && d->key == key) {
             *pl = d->plan;
             a->seg = pl->param;
             return 0;
@@ -215,6 +215,7 @@ int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
     d->bytes = bytes;
     d->root = a->root;
     d->commutative = a->commutative;
+    d->exact = a->exact;
     d->key = key;
     d->plan = *pl;
     return 0;
