@@ -18,8 +18,10 @@
  *   1. Models, both fitted in this run (or the split one given by
  *      --split):
  *      - plain: alpha and beta from a COMMS1 ping-pong between ranks 0
- *        and p-1, gamma from MPI_Reduce_local, the rest derived as the
- *        library does (point.h: ic_bench_fit_model, as `coll` fits it);
+ *        and p-1, gamma from MPI_Reduce_local, the exchange's beta_x and
+ *        x_min from COMMS2 between the same ranks (as the tuner fits
+ *        them), LogGP's overhead derived as the library does (point.h:
+ *        ic_bench_fit_model);
  *      - split (tan-strazdins-2002 3.1): S(n) = alpha_s + beta_s n,
  *        R(n) = alpha_r + beta_r n from a ping-pong of each length between
  *        the same ranks (split.c, the code `loggp` reports it with: 8 B
@@ -33,8 +35,9 @@
  *      (point.h: ic_point_predict; tuning/cost.c).  The vendor's
  *      algorithm is unknown: it has no model.
  *   2. InterCom's selector then chooses with the fitted alpha, beta,
- *      gamma (INTERCOM_ALPHA, _BETA, _GAMMA set before the first InterCom
- *      call, as `coll --selector-fit`) and no tuning table
+ *      gamma and exchange terms (INTERCOM_ALPHA, _BETA, _GAMMA,
+ *      _BETA_EXCHANGE, _EXCHANGE_MIN set before the first InterCom call)
+ *      and no tuning table
  *      (INTERCOM_TUNING_FILE=none): the model alone decides.
  *   3. Per point, the variants (vendor, every pattern, the automatic
  *      choice) are timed as the tuner times its candidates (tune.c):
@@ -706,7 +709,9 @@ int ic_bench_patterns(ic_bench_t *b)
     ic_bench_describe(b);
     int one = ic_bench_one_node(b);
     ic_bench_model_t m, ms;
-    ic_bench_fit_model(b, elem_type, (size_t)maxb, one, 0, &m);
+    /* with COMMS2's exchange (beta_x, x_min measured, as the tuner fits):
+     * the halving and doubling patterns are exchanges */
+    ic_bench_fit_model(b, elem_type, (size_t)maxb, one, 1, &m);
     /* the split model: given, or from the split ping-pong between ranks 0
      * and p-1 over 8 B to the longest message (x8) */
     ic_split_fit_t sf;
@@ -742,6 +747,10 @@ int ic_bench_patterns(ic_bench_t *b)
         setenv_num("INTERCOM_ALPHA", m.cost.alpha);
         setenv_num("INTERCOM_BETA", m.cost.beta);
         setenv_num("INTERCOM_GAMMA", m.cost.gamma);
+        if (m.exchange) {
+            setenv_num("INTERCOM_BETA_EXCHANGE", m.cost.beta_x);
+            setenv_num("INTERCOM_EXCHANGE_MIN", (double)m.cost.x_min);
+        }
     }
     setenv("INTERCOM_TUNING_FILE", "none", 1);
 
@@ -760,6 +769,12 @@ int ic_bench_patterns(ic_bench_t *b)
         ic_report_info_num(r, "beta", m.cost.beta, "s/B");
         ic_report_info_num(r, "gamma", m.cost.gamma, "s/B");
         ic_report_info_num(r, "overhead", m.cost.overhead, "s");
+        if (m.exchange) {
+            ic_report_info_num(r, "beta_x", m.cost.beta_x, "s/B");
+            ic_report_info_num(r, "x_min", (double)m.cost.x_min, "B");
+        } else {
+            ic_report_info(r, "beta_x", "derived (COMMS2's exchange gave no fit)");
+        }
         if (b->o.have_split) {
             ic_report_info_num(r, "alpha_s", sf.alpha_s, "s");
             ic_report_info_num(r, "beta_s", sf.beta_s, "s/B");
@@ -768,13 +783,15 @@ int ic_bench_patterns(ic_bench_t *b)
             ic_report_info(r, "split from", "--split");
         }
         ic_report_info(r, "selector",
-                       "InterCom chooses with this run's alpha, beta, gamma and no tuning table");
-        ic_report_note(r, "time: median over the repetitions of the slowest rank's time; iqr%%: "
-                          "interquartile range / median; split: the cost evaluator with the split "
-                          "send/receive model (alpha_s, beta_s, alpha_r, beta_r), plain: with the "
-                          "alpha-beta model (alpha, beta, gamma fitted; overhead, exchange terms "
-                          "derived as the library does), each on the plan that ran (ran); err%%: "
-                          "|model - measured| / measured; vendor: no model");
+                       "InterCom chooses with this run's alpha, beta, gamma, exchange terms and "
+                       "no tuning table");
+        ic_report_note(
+            r, "time: median over the repetitions of the slowest rank's time; iqr%%: "
+               "interquartile range / median; split: the cost evaluator with the split "
+               "send/receive model (alpha_s, beta_s, alpha_r, beta_r), plain: with the "
+               "alpha-beta model (alpha, beta, gamma and COMMS2's exchange terms fitted; "
+               "overhead derived as the library does), each on the plan that ran (ran); err%%: "
+               "|model - measured| / measured; vendor: no model");
         ic_report_note(r, "pattern: the registered algorithm forced (IC_Set_algorithm); paper: "
                           "its names in tan-strazdins-2002 (aliases); auto: InterCom's choice; "
                           "check unusable: the forced pattern cannot serve the call (another "
