@@ -248,15 +248,23 @@ static void make_args(ic_coll_args_t *a, ic_coll_t c, int p, size_t elems, size_
 
 static int cmd_list(void)
 {
-    printf("%-22s %-18s %-16s %-9s %s\n", "collective", "algorithm", "restrictions", "mesh-step",
-           "description");
+    int w = 18; /* the longest name */
     for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++)
-        printf("%-22s %-18s %-16s %-9s %s\n", ic_coll_name(alg->coll), alg->name,
-               alg->flags & IC_ALG_KEEPS_ORDER ? "-" : "commutative-op",
-               ic_plan_step_kind(alg) != IC_STEP_NONE ? "yes" : "no", alg->description);
-    printf("\n%-22s %-24s %-18s %s\n", "collective", "alias", "algorithm", "named in");
+        w = (int)strlen(alg->name) > w ? (int)strlen(alg->name) : w;
+    printf("%-22s %-*s %-26s %-9s %s\n", "collective", w, "algorithm", "restrictions", "mesh-step",
+           "description");
+    for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++) {
+        int keeps = (alg->flags & IC_ALG_KEEPS_ORDER) != 0, exact = (alg->flags & IC_ALG_EXACT_OP);
+        printf("%-22s %-*s %-26s %-9s %s%s\n", ic_coll_name(alg->coll), w, alg->name,
+               exact   ? "commutative-op, exact-op"
+               : keeps ? "-"
+                       : "commutative-op",
+               ic_plan_step_kind(alg) != IC_STEP_NONE ? "yes" : "no", alg->description,
+               ic_alg_priced(alg) ? "" : " [forced or tables only]");
+    }
+    printf("\n%-22s %-26s %-*s %s\n", "collective", "alias", w, "algorithm", "named in");
     for (const ic_alg_alias_t *a = ic_alg_aliases; a->alias; a++)
-        printf("%-22s %-24s %-18s %s\n", ic_coll_name(a->coll), a->alias, a->name, a->source);
+        printf("%-22s %-26s %-*s %s\n", ic_coll_name(a->coll), a->alias, w, a->name, a->source);
     return 0;
 }
 
