@@ -404,6 +404,16 @@ static ic_coll_args_t args_of(ic_coll_t c, int p, int root, size_t count)
 /* Run every algorithm of collective c on one argument set; the reductions
  * also with every length bounded (bounded_from = 1: the short-vector ones
  * in pieces, the binary tree in slots of at most half the vector). */
+static int light_sweep(void);
+
+/* Under IC_SWEEP=light, tan-strazdins-2002's study patterns (those the
+ * model's own choice leaves out: n sub-operations of the primitives the
+ * others use, O(p^2) messages) beyond p = 16 only at 17, 32 and 33. */
+static int alg_swept(const ic_algorithm_t *alg, int p)
+{
+    return !light_sweep() || ic_alg_priced(alg) || p <= 16 || p == 17 || p == 32 || p == 33;
+}
+
 static void all_algs(ic_coll_t c, const ic_coll_args_t *a, int in_place)
 {
     int n = 0;
@@ -411,6 +421,8 @@ static void all_algs(ic_coll_t c, const ic_coll_args_t *a, int in_place)
         if (alg->coll != c)
             continue;
         n++;
+        if (!alg_swept(alg, a->size))
+            continue;
         if (is_reduction(c) && c != IC_COLL_ALLREDUCE) {
             ic_coll_args_t b = *a;
             b.bounded_from = 1;
