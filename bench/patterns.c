@@ -453,8 +453,9 @@ static void figures(ic_bench_t *b, ic_coll_t c, const size_t *nl, int nn, const 
         ic_plot_key(pl, "outside right top Left reverse width -6");
         for (int k = 0; k < no; k++) {
             int j = order[k], lc = j == V_VENDOR ? IC_PAT_VENDOR : pattern_colour(j - 1);
-            if (*vs[j].paper)
-                snprintf(label, sizeof(label), "%s (%s)", vs[j].name, vs[j].paper);
+            if (*vs[j].paper) /* the paper's first name: a long key squeezes the plot */
+                snprintf(label, sizeof(label), "%s (%.*s)", vs[j].name,
+                         (int)strcspn(vs[j].paper, "/"), vs[j].paper);
             else
                 snprintf(label, sizeof(label), "%s", j == V_VENDOR ? "vendor MPI" : vs[j].name);
             ic_plot_series_styled(pl, label, IC_PLOT_LINESPOINTS, lc, 0, 1, x, med + j * nn, nn);
