@@ -1,6 +1,9 @@
 /*
  * coll_allgather.c -- allgather and allgatherv (mitra-1995 section 3.2),
- * three algorithms, each serving both collectives and any displacements.
+ * three algorithms, and tan-strazdins-2002's patterns (section 3.3: the
+ * bidirectional exchange, rd_collect.c; the repeated binary tree and the
+ * pipeline, repeated.c; the full fan-in and fan-out, fanout.c), each
+ * serving both collectives and any displacements.
  *
  * The composer (compose.c) builds them from the primitives, on the line of
  * all ranks (a 1-D plan) or along the lines of a mesh dimension (a mesh

@@ -1,5 +1,10 @@
 /*
- * coll_allreduce.c -- allreduce (mitra-1995 section 3.2), four algorithms.
+ * coll_allreduce.c -- allreduce (mitra-1995 section 3.2), four algorithms,
+ * and tan-strazdins-2002's patterns (section 3.3): recursive halving then
+ * recursive doubling (rh_dcombine.c, rd_collect.c), the whole-vector ring
+ * (ring_allreduce.c), and the repeated binary tree, pipeline, full fan-in
+ * and full fan-out as their distributed combine of the p blocks followed
+ * by their collect (repeated.c, fanout.c).
  *
  * The composer (compose.c) builds them from the primitives, on the line of
  * all ranks (a 1-D plan) or along the lines of a mesh dimension (a mesh

@@ -1,7 +1,9 @@
 /*
  * coll_reduce_scatter.c -- reduce_scatter and reduce_scatter_block
- * (mitra-1995 section 3.2), three algorithms serving both (block counts may
- * be uneven and zero).
+ * (mitra-1995 section 3.2), three algorithms, and tan-strazdins-2002's
+ * patterns (section 3.3: the repeated binary tree and the pipeline,
+ * repeated.c; the full fan-in and fan-out, fanout.c), serving both (block
+ * counts may be uneven and zero).
  *
  * The composer (compose.c) builds them from the primitives, on the line of
  * all ranks (a 1-D plan) or along the lines of a mesh dimension (a mesh

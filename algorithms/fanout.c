@@ -52,9 +52,10 @@
  * in the round): a lower bound of the cost evaluator's time, which also
  * queues a message behind its sender's earlier ones in the order they were
  * matched (tests/unit/check_cost_formulas.c).  Fan-in: the paper's
- * equation (13) under the split model, p S(b) + 2 (p-1) R(b); in the
- * plain model the stages run one after the other, about n (n-1)
- * (alpha + b beta) (coll_allgather.c).
+ * equation (13) under the split model, p S(b) + 2 (p-1) R(b)
+ * (tests/unit/check_tan_strazdins.c); in the plain model stage j+1
+ * starts once stage j has received its first message, and the collect
+ * takes 3 (n-1)(alpha + b beta) (repeated.c: ic_pattern_cost).
  */
 #include "algorithms.h"
 
