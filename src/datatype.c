@@ -4,6 +4,8 @@
 #include "config.h"
 #include "ic_internal.h"
 
+#include <stdlib.h>
+
 #include <stdint.h>
 #include <string.h>
 
@@ -46,15 +48,13 @@ int ic_type_named(MPI_Datatype type)
     return 1;
 }
 
-int ic_op_exact(MPI_Op op, MPI_Datatype type)
+/* Is type a predefined integer type, or built of them only?  (The same
+ * answer on every rank whose type has the call's type signature, whether
+ * its handle is predefined or derived: the plan depends on it.) */
+static int integer_based(MPI_Datatype type, int depth)
 {
-    if (op == MPI_MAX || op == MPI_MIN || op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR ||
-        op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR || op == MPI_MAXLOC || op == MPI_MINLOC)
-        return 1;
-    if (op != MPI_SUM && op != MPI_PROD)
-        return 0; /* user ops: nothing is known */
-    /* integer sums and products wrap the same way in any order */
-    const MPI_Datatype ints[] = {/* not static: some MPIs name types by variables */ MPI_CHAR,
+    /* not static: some MPIs name types by variables */
+    const MPI_Datatype ints[] = {MPI_CHAR,
                                  MPI_SIGNED_CHAR,
                                  MPI_UNSIGNED_CHAR,
                                  MPI_SHORT,
@@ -76,10 +76,44 @@ int ic_op_exact(MPI_Op op, MPI_Datatype type)
                                  MPI_AINT,
                                  MPI_OFFSET,
                                  MPI_COUNT};
-    for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
-        if (type == ints[i])
-            return 1;
-    return 0;
+    int ni, na, nd, comb;
+    if (type == MPI_DATATYPE_NULL || depth > 16 ||
+        MPI_Type_get_envelope(type, &ni, &na, &nd, &comb) != MPI_SUCCESS)
+        return 0;
+    if (comb == MPI_COMBINER_NAMED) {
+        for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+            if (type == ints[i])
+                return 1;
+        return 0;
+    }
+    if (nd < 1)
+        return 0;
+    int *iv = malloc((size_t)(ni > 0 ? ni : 1) * sizeof(int));
+    MPI_Aint *av = malloc((size_t)(na > 0 ? na : 1) * sizeof(MPI_Aint));
+    MPI_Datatype *dv = malloc((size_t)nd * sizeof(MPI_Datatype));
+    int got = iv && av && dv && MPI_Type_get_contents(type, ni, na, nd, iv, av, dv) == MPI_SUCCESS;
+    int ok = got;
+    for (int k = 0; ok && k < nd; k++)
+        ok = integer_based(dv[k], depth + 1);
+    /* the constituents that are not predefined are new handles to free */
+    for (int k = 0; got && k < nd; k++)
+        if (!envelope_named(dv[k]))
+            MPI_Type_free(&dv[k]);
+    free(iv);
+    free(av);
+    free(dv);
+    return ok;
+}
+
+int ic_op_exact(MPI_Op op, MPI_Datatype type)
+{
+    if (op == MPI_MAX || op == MPI_MIN || op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR ||
+        op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR || op == MPI_MAXLOC || op == MPI_MINLOC)
+        return 1;
+    if (op != MPI_SUM && op != MPI_PROD)
+        return 0; /* user ops: nothing is known */
+    /* integer sums and products wrap the same way in any order */
+    return integer_based(type, 0);
 }
 
 int ic_typeinfo(MPI_Datatype type, ic_typeinfo_t *ti)

@@ -17,7 +17,9 @@
  *      define predefined ops on predefined datatypes only); reduce_scatter
  *      with even, uneven (zeros included) and single-rank block counts;
  *   3. a large odd count (100003 elements) for double sum and the matrix
- *      product.
+ *      product;
+ *   4. MPI_INT on some ranks, a derived type of the same signature (an
+ *      error there) on the others: the plan must come out alike.
  */
 #include "mpitest.h"
 
@@ -122,11 +124,46 @@ static void large(int p)
     }
 }
 
+/* 4. One type signature through different handles: the odd ranks pass a
+ * contiguous type of one MPI_INT where the even ones pass MPI_INT.  A
+ * predefined op on a derived type is an error only those ranks see
+ * (MPI_ERR_OP, as the vendors' MPI_Reduce_local): they still take their
+ * part, so whether the op gives the same bits in any order (the ring
+ * allreduce needs it) must come out alike from both handles, or the ranks
+ * would build different plans and hang or mix up their messages.  The
+ * ring forced, then the automatic choice: every rank returns, the odd
+ * ones with MPI_ERR_OP, the even ones with MPI_SUCCESS. */
+static void mixed_handles(void)
+{
+    MPI_Datatype one_int;
+    MPI_Type_contiguous(1, MPI_INT, &one_int);
+    MPI_Type_commit(&one_int);
+    int odd = mt_rank % 2;
+    MPI_Datatype t = odd ? one_int : MPI_INT;
+    enum { N = 1000 };
+    static int in[N], out[N];
+    for (int i = 0; i < N; i++)
+        in[i] = mt_rank * 7 + i;
+    const char *plans[] = {"ring", "auto"};
+    for (int k = 0; k < 2; k++) {
+        IC_Set_algorithm(IC_COLL_ID_ALLREDUCE, plans[k]);
+        int rc = IC_Allreduce(in, out, N, t, MPI_SUM, mt_world), cls = MPI_SUCCESS;
+        MPI_Error_class(rc, &cls);
+        if (cls != (odd ? MPI_ERR_OP : MPI_SUCCESS))
+            mt_failx("allreduce %s, MPI_INT and a contiguous type of it on alternate ranks: "
+                     "error class %d, expected %d",
+                     plans[k], cls, odd ? MPI_ERR_OP : MPI_SUCCESS);
+    }
+    IC_Set_algorithm(IC_COLL_ID_ALLREDUCE, NULL);
+    MPI_Type_free(&one_int);
+}
+
 int main(int argc, char **argv)
 {
     int p = mt_init(&argc, &argv, "reductions");
     type_op_matrix(p);
     count_root_matrix(p);
     large(p);
+    mixed_handles();
     return mt_finalize();
 }
