@@ -406,12 +406,23 @@ static ic_coll_args_t args_of(ic_coll_t c, int p, int root, size_t count)
  * in pieces, the binary tree in slots of at most half the vector). */
 static int light_sweep(void);
 
-/* Under IC_SWEEP=light, tan-strazdins-2002's study patterns (those the
- * model's own choice leaves out: n sub-operations of the primitives the
- * others use, O(p^2) messages) beyond p = 16 only at 17, 32 and 33. */
+static const int p_beyond[] = {17, 23, 31, 32, 33, 37, 47, 48, 61, 63, 64};
+
+/* tan-strazdins-2002's study patterns (those the model's own choice leaves
+ * out: n sub-operations of the primitives the others use, O(p^2)
+ * messages, a third of the sweeps' time when run at every p) beyond
+ * p = 16: at the primes, powers of two and their neighbours of p_beyond,
+ * and under IC_SWEEP=light at 17, 32 and 33 only. */
 static int alg_swept(const ic_algorithm_t *alg, int p)
 {
-    return !light_sweep() || ic_alg_priced(alg) || p <= 16 || p == 17 || p == 32 || p == 33;
+    if (ic_alg_priced(alg) || p <= 16 || p == 17 || p == 32 || p == 33)
+        return 1;
+    if (light_sweep())
+        return 0;
+    for (size_t i = 0; i < sizeof(p_beyond) / sizeof(p_beyond[0]); i++)
+        if (p_beyond[i] == p)
+            return 1;
+    return 0;
 }
 
 static void all_algs(ic_coll_t c, const ic_coll_args_t *a, int in_place)
@@ -485,11 +496,10 @@ static int light_sweep(void)
  * neighbours (the same paths: folds, uneven blocks, odd lines). */
 static int p_swept(int p)
 {
-    static const int beyond[] = {17, 23, 31, 32, 33, 37, 47, 48, 61, 63, 64};
     if (!light_sweep() || p <= 16)
         return 1;
-    for (size_t i = 0; i < sizeof(beyond) / sizeof(beyond[0]); i++)
-        if (beyond[i] == p)
+    for (size_t i = 0; i < sizeof(p_beyond) / sizeof(p_beyond[0]); i++)
+        if (p_beyond[i] == p)
             return 1;
     return 0;
 }
