@@ -43,33 +43,39 @@ static void *addr(const ic_binding_t *b, const ic_region_t *r)
     return (char *)b->base[r->buf] + (MPI_Aint)elems(b, r->buf, r->off) * b->extent[r->buf];
 }
 
-/* Room for n requests, and for n messages through shared memory. */
-static int reqs_reserve(ic_ctx_t *ctx, size_t n)
+/* Room for n requests, and for n messages through shared memory: in the
+ * context's arrays (a blocking call) or in the call's own (x->nb). */
+static int grow(void **p, size_t *cap, size_t n, size_t each)
 {
-    if (n <= ctx->nreqs_cap)
+    if (n <= *cap)
         return 0;
-    size_t cap = ctx->nreqs_cap ? ctx->nreqs_cap : 8;
-    while (cap < n)
-        cap *= 2;
-    MPI_Request *r = realloc(ctx->reqs, cap * sizeof(*r));
-    if (!r)
+    size_t c = *cap ? *cap : 8;
+    while (c < n)
+        c *= 2;
+    void *q = realloc(*p, c * each);
+    if (!q)
         return -1;
-    ctx->reqs = r;
-    ic_shm_op_t *o = realloc(ctx->shm_ops, cap * sizeof(*o));
-    if (!o)
-        return -1;
-    ctx->shm_ops = o;
-    if (ic_trace_on()) {
-        ic_trace_msg_t *t = realloc(ctx->tmsg, cap * sizeof(*t));
-        if (!t)
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static int reqs_reserve(ic_exec_t *x, size_t n)
+{
+    if (x->nb)
+        return grow((void **)&x->reqs, &x->cap, n, sizeof(MPI_Request));
+    ic_ctx_t *ctx = x->ctx;
+    if (n > ctx->nreqs_cap) {
+        size_t c = ctx->nreqs_cap, c2 = c, c3 = c, c4 = c;
+        if (grow((void **)&ctx->reqs, &c, n, sizeof(MPI_Request)) ||
+            grow((void **)&ctx->shm_ops, &c2, n, sizeof(ic_shm_op_t)))
             return -1;
-        ctx->tmsg = t;
-        int *x = realloc(ctx->tidx, cap * sizeof(*x));
-        if (!x)
+        if (ic_trace_on() && (grow((void **)&ctx->tmsg, &c3, n, sizeof(ic_trace_msg_t)) ||
+                              grow((void **)&ctx->tidx, &c4, n, sizeof(int))))
             return -1;
-        ctx->tidx = x;
+        ctx->nreqs_cap = c;
     }
-    ctx->nreqs_cap = cap;
+    x->reqs = ctx->reqs;
     return 0;
 }
 
@@ -83,7 +89,7 @@ int ic_complete_all(ic_ctx_t *ctx, int n, MPI_Request *reqs, int *flag)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
-    if (!ctx->tmsg || !ic_trace_on())
+    if (!ctx || !ctx->tmsg || !ic_trace_on())
         return flag ? MPI_Testall(n, reqs, flag, MPI_STATUSES_IGNORE)
                     : MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
     /* tracing: each message's completion time (MPI_Waitany, not
@@ -189,10 +195,13 @@ static int do_reduce(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a,
  * and receiver cut alike: a call's messages are in the same units on every
  * rank (bytes for the data movements, the common datatype for the
  * reductions; api.c). */
-static int post_piece(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *acts, size_t n,
-                      size_t j, size_t chunk, size_t *k, size_t *nshm)
+static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j, size_t chunk,
+                      size_t *k, size_t *nshm)
 {
-    int rc = MPI_SUCCESS, tracing = ctx->tmsg && ic_trace_on();
+    ic_ctx_t *ctx = x->ctx;
+    const ic_binding_t *b = x->b;
+    int rc = MPI_SUCCESS, tracing = !x->nb && ctx->tmsg && ic_trace_on();
+    int shm = !x->nb && ctx->shm;
     for (int pass = 0; pass < 2 && rc == MPI_SUCCESS; pass++) {
         ic_act_kind_t kind = pass ? IC_ACT_SEND : IC_ACT_RECV;
         for (size_t i = 0; i < n && rc == MPI_SUCCESS; i++) {
@@ -210,7 +219,7 @@ static int post_piece(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a
                 return MPI_ERR_COUNT;
             r.off += off;
             size_t bytes = c * (size_t)(b->size[r.buf] > 0 ? b->size[r.buf] : 0);
-            if (ctx->shm && ic_shm_peer(ctx, a->peer, bytes)) {
+            if (shm && ic_shm_peer(ctx, a->peer, bytes)) {
                 ic_shm_op_t *o = &ctx->shm_ops[(*nshm)++];
                 o->send = pass;
                 o->peer = a->peer;
@@ -233,11 +242,11 @@ static int post_piece(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a
                 t->peer = a->peer;
             }
             if (pass)
-                rc = MPI_Isend(addr(b, &r), (int)c, b->type[r.buf], a->peer, IC_TAG, ctx->comm,
-                               &ctx->reqs[*k]);
+                rc = MPI_Isend(addr(b, &r), (int)c, b->type[r.buf], a->peer, x->tag, ctx->comm,
+                               &x->reqs[*k]);
             else
-                rc = MPI_Irecv(addr(b, &r), (int)c, b->type[r.buf], a->peer, IC_TAG, ctx->comm,
-                               &ctx->reqs[*k]);
+                rc = MPI_Irecv(addr(b, &r), (int)c, b->type[r.buf], a->peer, x->tag, ctx->comm,
+                               &x->reqs[*k]);
             if (rc == MPI_SUCCESS) /* a failed call made no request */
                 (*k)++;
         }
@@ -273,42 +282,26 @@ static void drop_requests(MPI_Request *reqs, size_t k)
         }
 }
 
-/* The round's messages: all at once, or, when some are longer than
- * ctx->chunk bytes, in lock-step sub-rounds of one piece of each message
- * (see the file's comment). */
-static int communicate(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *acts, size_t n)
+/* The messages of round x->round: all at once, or, when some are longer
+ * than ctx->chunk bytes, in lock-step sub-rounds of one piece of each
+ * message (see the file's comment).  Sets x->npieces, 0 when the round
+ * sends and receives nothing. */
+static int round_pieces(ic_exec_t *x, const ic_action_t *acts, size_t n)
 {
-    size_t ncomm = 0, npieces = 1, chunk = ic_piece_bytes(ctx->chunk);
+    size_t ncomm = 0, npieces = 1, chunk = ic_piece_bytes(x->ctx->chunk);
     for (size_t i = 0; i < n; i++) {
         const ic_action_t *a = &acts[i];
         if (a->kind != IC_ACT_SEND && a->kind != IC_ACT_RECV)
             continue;
         ncomm++;
         const ic_region_t *r = a->kind == IC_ACT_SEND ? &a->src : &a->dst;
-        size_t e = piece_elems(b, r->buf, chunk);
+        size_t e = piece_elems(x->b, r->buf, chunk);
         if (e != SIZE_MAX && r->count / e + (r->count % e != 0) > npieces)
             npieces = r->count / e + (r->count % e != 0);
     }
-    if (!ncomm)
-        return MPI_SUCCESS;
-    if (reqs_reserve(ctx, ncomm))
-        return MPI_ERR_NO_MEM;
-    int rc = MPI_SUCCESS;
-    size_t k = 0;
-    for (size_t j = 0; j < npieces && rc == MPI_SUCCESS; j++) {
-        size_t nshm = 0;
-        k = 0;
-        rc = post_piece(ctx, b, acts, n, j, npieces > 1 ? chunk : 0, &k, &nshm);
-        if (rc == MPI_SUCCESS && nshm)
-            rc = ic_shm_progress(ctx, ctx->shm_ops, nshm, ctx->reqs, (int)k);
-        else if (rc == MPI_SUCCESS)
-            rc = ic_complete_all(ctx, (int)k, ctx->reqs, NULL);
-        if (rc == MPI_SUCCESS && ctx->tmsg && ic_trace_on())
-            trace_piece(ctx, k, nshm);
-    }
-    if (rc != MPI_SUCCESS) /* do not leave requests behind */
-        drop_requests(ctx->reqs, k);
-    return rc;
+    x->npieces = ncomm ? npieces : 0;
+    x->chunk = npieces > 1 ? chunk : 0;
+    return ncomm && reqs_reserve(x, ncomm) ? MPI_ERR_NO_MEM : MPI_SUCCESS;
 }
 
 static int do_copy(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a)
@@ -319,33 +312,116 @@ static int do_copy(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a)
                          b->contiguous[a->dst.buf]);
 }
 
+/* The round's local actions, in order. */
+static int local_actions(ic_exec_t *x, const ic_action_t *acts, size_t n)
+{
+    const ic_binding_t *b = x->b;
+    int rc = MPI_SUCCESS, tracing = !x->nb && ic_trace_on();
+    for (size_t i = 0; i < n && rc == MPI_SUCCESS; i++) {
+        const ic_action_t *a = &acts[i];
+        if (a->kind != IC_ACT_REDUCE && a->kind != IC_ACT_COPY)
+            continue;
+        if (a->kind == IC_ACT_REDUCE && x->op == MPI_OP_NULL)
+            continue; /* a call that only keeps the others' protocol whole */
+        size_t e, np = local_pieces(b, a, &e);
+        double t0 = tracing ? MPI_Wtime() : 0;
+        for (size_t j = 0; j < np && rc == MPI_SUCCESS; j++) {
+            ic_action_t p = np > 1 ? local_piece(a, j, e) : *a;
+            rc = p.kind == IC_ACT_REDUCE ? do_reduce(x->ctx, b, &p, x->op, x->commutative)
+                                         : do_copy(x->ctx, b, &p);
+        }
+        if (tracing)
+            ic_trace_record(a->kind, -1,
+                            elems(b, a->dst.buf, a->dst.count) *
+                                (size_t)(b->size[a->dst.buf] > 0 ? b->size[a->dst.buf] : 0),
+                            t0, MPI_Wtime());
+    }
+    return rc;
+}
+
+void ic_exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b,
+                   MPI_Op op, int commutative, int tag, int nb)
+{
+    x->ctx = ctx;
+    x->s = s;
+    x->b = b;
+    x->op = op;
+    x->commutative = commutative;
+    x->tag = tag;
+    x->nb = nb;
+    x->round = x->piece = x->k = x->nshm = 0;
+    x->npieces = SIZE_MAX; /* the round's pieces are not counted yet */
+    x->posted = 0;
+    if (!nb) {
+        x->reqs = NULL;
+        x->cap = 0;
+    }
+}
+
+int ic_exec_progress(ic_exec_t *x, int block, int *done)
+{
+    int rc = MPI_SUCCESS;
+    *done = 0;
+    while (x->round < x->s->nrounds) {
+        size_t n;
+        const ic_action_t *acts = ic_sched_round_acts(x->s, x->round, &n);
+        if (x->npieces == SIZE_MAX && (rc = round_pieces(x, acts, n)) != MPI_SUCCESS)
+            return rc;
+        if (x->piece < x->npieces) {
+            if (!x->posted) {
+                x->k = x->nshm = 0;
+                x->posted = 1;
+                rc = post_piece(x, acts, n, x->piece, x->chunk, &x->k, &x->nshm);
+                if (rc != MPI_SUCCESS)
+                    return rc;
+            }
+            int flag = 1;
+            if (x->nshm)
+                rc = ic_shm_progress(x->ctx, x->ctx->shm_ops, x->nshm, x->reqs, (int)x->k);
+            else
+                rc = ic_complete_all(x->nb ? NULL : x->ctx, (int)x->k, x->reqs,
+                                     block ? NULL : &flag);
+            if (rc != MPI_SUCCESS)
+                return rc;
+            if (!flag)
+                return MPI_SUCCESS; /* not yet: call again */
+            if (!x->nb && x->ctx->tmsg && ic_trace_on())
+                trace_piece(x->ctx, x->k, x->nshm);
+            x->posted = 0;
+            x->k = 0;
+            x->piece++;
+            continue;
+        }
+        if ((rc = local_actions(x, acts, n)) != MPI_SUCCESS)
+            return rc;
+        x->round++;
+        x->piece = 0;
+        x->npieces = SIZE_MAX;
+    }
+    *done = 1;
+    return MPI_SUCCESS;
+}
+
+void ic_exec_abandon(ic_exec_t *x)
+{
+    if (x->posted)
+        drop_requests(x->reqs, x->k);
+    x->posted = 0;
+    x->k = 0;
+    if (x->nb) {
+        free(x->reqs);
+        x->reqs = NULL;
+        x->cap = 0;
+    }
+}
+
 int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op, int commutative)
 {
-    int rc = MPI_SUCCESS, tracing = ic_trace_on();
-    for (size_t r = 0; r < s->nrounds && rc == MPI_SUCCESS; r++) {
-        size_t n;
-        const ic_action_t *acts = ic_sched_round_acts(s, r, &n);
-        if ((rc = communicate(ctx, b, acts, n)) != MPI_SUCCESS)
-            return rc;
-        for (size_t i = 0; i < n && rc == MPI_SUCCESS; i++) {
-            const ic_action_t *a = &acts[i];
-            if (a->kind != IC_ACT_REDUCE && a->kind != IC_ACT_COPY)
-                continue;
-            if (a->kind == IC_ACT_REDUCE && op == MPI_OP_NULL)
-                continue; /* a call that only keeps the others' protocol whole */
-            size_t e, np = local_pieces(b, a, &e);
-            double t0 = tracing ? MPI_Wtime() : 0;
-            for (size_t j = 0; j < np && rc == MPI_SUCCESS; j++) {
-                ic_action_t p = np > 1 ? local_piece(a, j, e) : *a;
-                rc = p.kind == IC_ACT_REDUCE ? do_reduce(ctx, b, &p, op, commutative)
-                                             : do_copy(ctx, b, &p);
-            }
-            if (tracing)
-                ic_trace_record(a->kind, -1,
-                                elems(b, a->dst.buf, a->dst.count) *
-                                    (size_t)(b->size[a->dst.buf] > 0 ? b->size[a->dst.buf] : 0),
-                                t0, MPI_Wtime());
-        }
-    }
+    ic_exec_t x;
+    int done;
+    ic_exec_begin(&x, ctx, s, b, op, commutative, IC_TAG, 0);
+    int rc = ic_exec_progress(&x, 1, &done);
+    if (rc != MPI_SUCCESS)
+        ic_exec_abandon(&x); /* do not leave requests behind */
     return rc;
 }

@@ -137,7 +137,7 @@ void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op);
 int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs, int nreqs);
 
 /* MPI_Waitall (flag NULL) or MPI_Testall of reqs[0, n), statuses ignored
- * (executor.c).  When ctx records a trace, each request's completion time
+ * (executor.c).  When ctx (NULL: none) records a trace, each request's completion time
  * goes to ctx->tmsg[i].t1 (MPI_Waitany / MPI_Testsome instead). */
 int ic_complete_all(ic_ctx_t *ctx, int n, MPI_Request *reqs, int *flag);
 
@@ -286,10 +286,17 @@ size_t ic_type_span(const ic_typeinfo_t *ti, size_t n);
  *   IC_TAG_COPY   ic_typed_copy's message to self between two datatypes
  *                 (datatype.c);
  *   IC_TAG_STAGE  packing and unpacking a staged buffer through a message
- *                 to self (api.c). */
+ *                 to self (api.c);
+ *   IC_TAG_NB_BASE and up: the schedules of nonblocking calls (below). */
 #define IC_TAG 0x1C
 #define IC_TAG_COPY 0x1C0
 #define IC_TAG_STAGE 0x1C1
+/* Nonblocking and persistent calls: the n-th one started on a context
+ * carries tag IC_TAG_NB_BASE + n mod the context's tag range (ctx->ntags,
+ * from MPI_TAG_UB), so that calls in flight together never match each
+ * other's messages (every rank starts a communicator's collectives in the
+ * same order, so they number them alike). */
+#define IC_TAG_NB_BASE 0x200
 
 /* ------------------------------------------------------------ executor */
 
@@ -336,6 +343,38 @@ int ic_sched_aligned(const ic_sched_t *s, int buf, size_t ubytes, size_t size, s
 /* Run schedule s on ctx->comm.  op: the reduction (MPI_OP_NULL if none);
  * commutative: whether op is.  Returns an MPI error code (no handler call). */
 int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op, int commutative);
+
+/* A schedule running: where it is.  A blocking call's messages carry
+ * IC_TAG and may go through the shared-memory channels, and its requests
+ * live in the context's arrays; a nonblocking call's (nb) carry the tag of
+ * its place in the communicator's sequence (IC_TAG_NB_BASE up), go through
+ * MPI only (a channel's messages are numbered in the order they are sent,
+ * which calls in flight together would not keep alike on both sides), and
+ * have arrays of their own. */
+typedef struct ic_exec {
+    ic_ctx_t *ctx;
+    const ic_sched_t *s;
+    const ic_binding_t *b;
+    MPI_Op op;
+    int commutative, tag, nb;
+    size_t round;   /* the round under way                              */
+    size_t piece;   /* its piece under way (of npieces; SIZE_MAX: not   */
+    size_t npieces; /* counted yet, 0: the round has no messages)       */
+    size_t chunk;   /* bytes per piece, 0: whole messages               */
+    int posted;     /* the piece's messages are posted: k requests and  */
+    size_t k, nshm; /* nshm channel messages                            */
+    MPI_Request *reqs;
+    size_t cap; /* nb: reqs is the call's own, of cap entries          */
+} ic_exec_t;
+
+/* Start s (nothing is posted yet); progress: post and complete as much as
+ * can be done now (block: wait for everything), *done when s has run to
+ * its end.  An MPI error code; after one, ic_exec_abandon() cancels what
+ * is still posted.  abandon also frees a nonblocking run's arrays. */
+void ic_exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b,
+                   MPI_Op op, int commutative, int tag, int nb);
+int ic_exec_progress(ic_exec_t *x, int block, int *done);
+void ic_exec_abandon(ic_exec_t *x);
 
 /* Typed copy: n_src elements of ts at src -> n_dst of td at dst (same
  * signature).  Uses memcpy when both are contiguous. */
