@@ -48,6 +48,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Where no progress hook exists (progress.c: SimGrid's SMPI), the IC_I*
+ * calls are the MPI's own nonblocking collectives. */
+#if defined(SMPI_H)
+#define IC_NB_VENDOR 1
+#else
+#define IC_NB_VENDOR 0
+#endif
+
 /* Per-rank counts and displacements, as int (the IC_ calls) or as
  * MPI_Count and MPI_Aint (the IC_*_c calls). */
 typedef struct cview {
@@ -86,7 +94,33 @@ static dview_t dv_int(const int *x)
     return v;
 }
 
-typedef struct call {
+/* What a call hands back to the user after its schedule (then_unpack):
+ * the staged receive side unpacked into the user's buffer, whole (one
+ * block of ucount elements at ubuf) or block by block (the v-calls: block
+ * i of ucounts[i] elements at ubuf + udispls[i] extents, but block skip).
+ * The views of a nonblocking call point into the user's arrays, which MPI
+ * keeps untouched until the call completes. */
+typedef struct unpack {
+    void *ubuf;
+    long long ucount;
+    ic_typeinfo_t uti;
+    int blocks, skip;
+    cview_t ucounts;
+    dview_t udispls;
+} unpack_t;
+
+/* A call: from its arguments to its end.  A blocking call lives on the
+ * caller's stack, uses the context's cached schedule and scratch and runs
+ * to its end in one go; a nonblocking one (nb) lives on the heap, owns its
+ * schedule, scratch and staging and the tag of its place in the
+ * communicator's sequence, and its schedule runs as the progress engine
+ * (src/progress.c) moves it on.  Either way each phase of a call is a
+ * schedule followed by `then` (what comes after it: unpacking the result,
+ * or, for gatherv and scatterv after the block sizes arrived, the
+ * gather's own schedule), so both kinds run the same code. */
+typedef struct call call_t;
+typedef int (*then_t)(call_t *c);
+struct call {
     const char *fn;
     MPI_Comm comm;
     ic_ctx_t *ctx;
@@ -100,11 +134,36 @@ typedef struct call {
     size_t gran;    /* byte-counted collectives: bytes per schedule unit
                        (0 = 1; see "bytes and datatypes")              */
     int blind;      /* the mistake hides the call's shape: raise now   */
+    int nb;         /* nonblocking (see above)                          */
     /* Last: begin() clears only their codes (the rest is written when a
      * check fails), which keeps a call's set-up to a few cache lines. */
     ic_argerr_t t; /* what the last check found                       */
     ic_argerr_t e; /* the first mistake of the call (e.code 0: none)  */
-} call_t;
+    /* Written before they are read (prepare, launch, the descriptions). */
+    ic_plan_t plan;         /* the plan of the phase under way             */
+    ic_sched_t *s;          /* its schedule: &ctx->sched, or &own           */
+    MPI_Op op;              /* its reduction (MPI_OP_NULL: none)          */
+    int commutative;        /* ... and whether it commutes                */
+    int quiet;              /* not the call's own schedule (block sizes)   */
+    then_t then;            /* what follows the schedule (NULL: the end)    */
+    then_t after;           /* gatherv, scatterv: what follows the sizes    */
+    unpack_t u;             /* then_unpack's arguments                     */
+    double t0;              /* INTERCOM_TRACE: the schedule's start         */
+    ic_call_state_t st;     /* nb: the request and the engine's view (progress.c) */
+    ic_exec_t x;            /* nb: the schedule running                     */
+    ic_sched_t own;         /* nb, and the block sizes' schedule            */
+    int own_made;           /* own is initialised                           */
+    void *scratch[IC_NBUF]; /* nb: its own scratch                    */
+    uint64_t *sizes;        /* the block sizes' message (p + 1 words)      */
+    /* the user's side of gatherv and scatterv, kept for their second phase */
+    const void *sbuf;
+    void *rbuf;
+    long long scount, rcount;
+    ic_typeinfo_t sti, rti;
+    cview_t vcounts;
+    dview_t vdispls;
+    int in_place, is_root, bad_send, bad_recv;
+};
 
 /* The byte unit of the broadcast and the gather family: MPI_PACKED, which
  * matches any datatype (MPI's type-matching rules), so a rank that sends
@@ -120,8 +179,19 @@ static void call_free(call_t *c)
     free(c->stage[1]);
     c->counts = c->displs = NULL;
     c->stage[0] = c->stage[1] = NULL;
-    if (c->ctx)
+    if (c->nb) {
+        for (int k = 0; k < IC_NBUF; k++) {
+            free(c->scratch[k]);
+            c->scratch[k] = NULL;
+        }
+        ic_exec_abandon(&c->x);
+    } else if (c->ctx)
         ic_ctx_release_scratch(c->ctx);
+    if (c->own_made)
+        ic_sched_free(&c->own);
+    c->own_made = 0;
+    free(c->sizes);
+    c->sizes = NULL;
 }
 
 /* Keep the result rc of a check (in c->t): the first mistake is the one
@@ -154,32 +224,54 @@ static int mistake(call_t *c, int blind, int code, const char *fmt, ...)
     return chk(c, ic_argerr(&c->t, code, "%s", m), blind);
 }
 
+/* The end of a call with code (MPI_SUCCESS or an error).  A blocking call,
+ * or a nonblocking one still in its start, raises an error through the
+ * communicator's handler (as MPI does) and returns it; a nonblocking one
+ * already under way hands it to its request (progress.c). */
+static int end(call_t *c, int code, const char *msg)
+{
+    call_free(c);
+    if (c->nb && c->st.started)
+        return ic_call_over(&c->st, code);
+    if (c->nb)
+        c->st.over = 1;
+    if (code == MPI_SUCCESS)
+        return MPI_SUCCESS;
+    return ic_error(c->comm, code, "%s", msg);
+}
+
 /* Raise the call's mistake through the communicator's error handler. */
 static int raise_err(call_t *c)
 {
-    call_free(c);
-    return ic_error(c->comm, c->e.code, "%s", c->e.msg);
+    return end(c, c->e.code, c->e.msg);
 }
 
 /* A failure of the library or of MPI while running the call. */
 static int fail(call_t *c, int rc, const char *what)
 {
-    char s[MPI_MAX_ERROR_STRING];
+    char s[MPI_MAX_ERROR_STRING], m[MPI_MAX_ERROR_STRING + 160];
     int len = 0;
     if (MPI_Error_string(rc, s, &len) != MPI_SUCCESS)
         strcpy(s, "unknown error");
-    call_free(c);
-    return ic_error(c->comm, rc, "%s: %s: %s", c->fn, what, s);
+    snprintf(m, sizeof(m), "%s: %s: %s", c->fn, what, s);
+    return end(c, rc, m);
 }
 
 /* Common prologue: MPI state and communicator.  On success fills size/rank. */
 static int begin(call_t *c, const char *fn, MPI_Comm comm, int *rank, int *size)
 {
+    int nb = c->nb;
     memset(c, 0, offsetof(call_t, t));
+    c->nb = nb;
     c->fn = fn;
     c->t.fn = c->e.fn = fn;
     c->t.code = c->e.code = 0;
     c->comm = comm;
+    c->own_made = 0;
+    c->quiet = 0;
+    c->sizes = NULL;
+    if (ic_npending) /* every IC_ call moves the nonblocking ones on */
+        ic_progress();
     const ic_ctx_t *known = ic_ctx_known(comm); /* checked when it was made */
     if (known) {
         *rank = known->rank;
@@ -196,6 +288,9 @@ static int begin(call_t *c, const char *fn, MPI_Comm comm, int *rank, int *size)
     return MPI_SUCCESS;
 }
 
+/* The context; a nonblocking call also takes its place in the
+ * communicator's sequence (every rank that gets here for this call does,
+ * in the same order). */
 static int get_ctx(call_t *c)
 {
     int rc = ic_ctx_get(c->comm, &c->ctx);
@@ -203,6 +298,8 @@ static int get_ctx(call_t *c)
         return fail(c, rc, "cannot set up the communicator's context");
     c->a.rank = c->ctx->rank;
     c->a.size = c->ctx->size;
+    if (c->nb)
+        ic_call_enter(&c->st, c->ctx);
     return MPI_SUCCESS;
 }
 
@@ -229,31 +326,56 @@ static void *standin(call_t *c, int side, size_t bytes)
     return c->stage[side];
 }
 
-/* Select the plan, build this rank's schedule and bind its scratch
- * (in units of `sti`); *plan gets the plan.  On failure the call is
- * cleaned up (fail()). */
-static int prepare(call_t *c, size_t elem, const ic_typeinfo_t *sti, ic_plan_t *plan)
+/* Scratch buffer k of at least `bytes` bytes: the context's cache, or a
+ * nonblocking call's own. */
+static void *scratch(call_t *c, int k, size_t bytes)
+{
+    if (!c->nb)
+        return ic_ctx_scratch(c->ctx, k, bytes);
+    free(c->scratch[k]);
+    c->scratch[k] = malloc(bytes ? bytes : 1);
+    return c->scratch[k];
+}
+
+/* Select the plan, build this rank's schedule and bind its scratch (in
+ * units of `sti`) into c->plan, c->s.  A blocking call runs the context's
+ * cached schedule when it is this call's; a nonblocking one builds its
+ * own.  On failure the call is cleaned up (fail()). */
+static int prepare(call_t *c, size_t elem, const ic_typeinfo_t *sti)
 {
     ic_ctx_t *ctx = c->ctx;
     c->elem = elem;
     /* messages longer than the slack keep their scratch within themselves */
     c->a.bounded_from = ic_bounded_from(ic_env()->scratch_slack, elem);
-    if (!ic_ctx_sched_hit(ctx, &c->a, elem, c->gran, plan)) {
-        ic_ctx_sched_drop(ctx);
-        if (ic_select(ctx, &c->a, elem, plan) != 0)
+    if (c->nb) {
+        if (!c->own_made)
+            ic_sched_init(&c->own, ctx->rank, ctx->size);
+        c->own_made = 1;
+        c->s = &c->own;
+        if (ic_select(ctx, &c->a, elem, &c->plan) != 0)
             return fail(c, MPI_ERR_INTERN, "no algorithm can serve this call");
-        ic_sched_reset(&ctx->sched, ctx->rank, ctx->size);
-        if (ic_plan_build(&ctx->sched, plan, &c->a) != 0 || ic_sched_ok(&ctx->sched) != 0)
+        ic_sched_reset(c->s, ctx->rank, ctx->size);
+        if (ic_plan_build(c->s, &c->plan, &c->a) != 0 || ic_sched_ok(c->s) != 0)
             return fail(c, MPI_ERR_NO_MEM, "cannot build the schedule");
-        ic_ctx_sched_keep(ctx, &c->a, elem, c->gran, plan);
+    } else {
+        c->s = &ctx->sched;
+        if (!ic_ctx_sched_hit(ctx, &c->a, elem, c->gran, &c->plan)) {
+            ic_ctx_sched_drop(ctx);
+            if (ic_select(ctx, &c->a, elem, &c->plan) != 0)
+                return fail(c, MPI_ERR_INTERN, "no algorithm can serve this call");
+            ic_sched_reset(c->s, ctx->rank, ctx->size);
+            if (ic_plan_build(c->s, &c->plan, &c->a) != 0 || ic_sched_ok(c->s) != 0)
+                return fail(c, MPI_ERR_NO_MEM, "cannot build the schedule");
+            ic_ctx_sched_keep(ctx, &c->a, elem, c->gran, &c->plan);
+        }
     }
     for (int k = IC_BUF_SCRATCH; k <= IC_BUF_SCRATCH2; k++) {
-        size_t n = ctx->sched.scratch[k] * (c->gran ? c->gran : 1);
+        size_t n = c->s->scratch[k] * (c->gran ? c->gran : 1);
         ic_binding_set_bytes(&c->b, k, NULL, sti, c->gran);
         if (n == 0)
             continue;
         size_t bytes = ic_type_span(sti, n);
-        char *mem = ic_ctx_scratch(ctx, k, bytes);
+        char *mem = scratch(c, k, bytes);
         if (!mem)
             return fail(c, MPI_ERR_NO_MEM, "out of memory for scratch");
         ic_binding_set_bytes(&c->b, k, mem - sti->true_lb, sti, c->gran);
@@ -261,48 +383,59 @@ static int prepare(call_t *c, size_t elem, const ic_typeinfo_t *sti, ic_plan_t *
     return MPI_SUCCESS;
 }
 
-/* Run the prepared schedule of plan alg. */
-static int execute(call_t *c, const ic_plan_t *alg, MPI_Op op, int commutative)
-{
-    int tracing = ic_trace_on();
-    double t0 = 0;
-    if (tracing) {
-        ic_trace_call_begin();
-        t0 = MPI_Wtime();
-    }
-    int rc = ic_exec(c->ctx, &c->ctx->sched, &c->b, op, commutative);
-    if (tracing)
-        ic_trace_call(c->ctx, &c->a, alg, c->gran ? c->gran : c->elem, t0, MPI_Wtime());
-    if (rc != MPI_SUCCESS)
-        return fail(c, rc, "communication failed");
-    ic_record_last(c->a.coll, alg, c->gran);
-    return MPI_SUCCESS;
-}
-
-/* Select, build, bind scratch (in units of `sti`) and execute. */
-static int run(call_t *c, MPI_Op op, int commutative, size_t elem, const ic_typeinfo_t *sti)
-{
-    ic_plan_t alg;
-    int rc = prepare(c, elem, sti, &alg);
-    return rc == MPI_SUCCESS ? execute(c, &alg, op, commutative) : rc;
-}
-
 /* End of a call: the mistake this rank found (after it took its part), or
  * success. */
 static int done(call_t *c)
 {
-    if (c->e.code)
+    if (c->e.code && !(c->nb && c->st.raised))
         return raise_err(c);
     ic_record_packed(c->a.coll, c->packed);
-    call_free(c);
-    return MPI_SUCCESS;
+    return end(c, c->e.code, c->e.msg);
 }
 
-/* run() and then done(); run() has already cleaned up on failure. */
+/* The schedule c->s has run to its end: the trace's record of the call
+ * and IC_Last_algorithm's; then what follows it. */
+static int ran(call_t *c)
+{
+    if (c->t0 != 0)
+        ic_trace_call(c->ctx, &c->a, &c->plan, c->gran ? c->gran : c->elem, c->t0, MPI_Wtime());
+    if (!c->quiet)
+        ic_record_last(c->a.coll, &c->plan, c->gran);
+    then_t then = c->then;
+    c->then = NULL;
+    return then ? then(c) : done(c);
+}
+
+/* The driver: run the prepared schedule c->s with reduction op, then
+ * `then` (NULL: the call ends).  A blocking call runs it to its end here;
+ * a nonblocking one starts it and returns: the progress engine calls
+ * ic_call_progress() until it has run. */
+static int launch(call_t *c, MPI_Op op, int commutative, then_t then)
+{
+    c->op = op;
+    c->commutative = commutative;
+    c->then = then;
+    c->t0 = 0;
+    if (ic_trace_on() && !c->quiet) {
+        ic_trace_call_begin();
+        c->t0 = MPI_Wtime();
+    }
+    if (c->nb) {
+        ic_exec_begin(&c->x, c->ctx, c->s, &c->b, op, commutative, c->st.tag, 1);
+        c->st.running = 1;
+        return MPI_SUCCESS;
+    }
+    int rc = ic_exec(c->ctx, c->s, &c->b, op, commutative);
+    if (rc != MPI_SUCCESS)
+        return fail(c, rc, "communication failed");
+    return ran(c);
+}
+
+/* Select, build, bind scratch (in units of `sti`) and run. */
 static int run_done(call_t *c, MPI_Op op, int commutative, size_t elem, const ic_typeinfo_t *sti)
 {
-    int rc = run(c, op, commutative, elem, sti);
-    return rc == MPI_SUCCESS ? done(c) : rc;
+    int rc = prepare(c, elem, sti);
+    return rc == MPI_SUCCESS ? launch(c, op, commutative, NULL) : rc;
 }
 
 /* ================================================= bytes and datatypes
@@ -397,6 +530,51 @@ static int unpack_at(call_t *c, const char *src, void *dst, long long count,
     return pack_loop(c, 1, dst, count, ti, (char *)src);
 }
 
+/* then: unpack the staged result (c->u) into the user's buffer; the end. */
+static int then_unpack(call_t *c)
+{
+    unpack_t *u = &c->u;
+    int rc = MPI_SUCCESS;
+    if (!u->blocks)
+        rc = unpack_at(c, c->stage[1], u->ubuf, u->ucount, &u->uti);
+    for (int i = 0; u->blocks && rc == MPI_SUCCESS && i < c->ctx->size; i++)
+        if (i != u->skip)
+            rc = unpack_at(c, (char *)c->stage[1] + ic_blocks_prefix(c->counts, i),
+                           (char *)u->ubuf + (MPI_Aint)dv(u->udispls, i) * u->uti.extent,
+                           cv(u->ucounts, i), &u->uti);
+    if (rc != MPI_SUCCESS)
+        return fail(c, rc, "cannot unpack the result");
+    return done(c);
+}
+
+/* Run the prepared schedule of a data movement; then, when `on`, unpack
+ * ucount elements of uti from the staging area into ubuf. */
+static int launch_unpack(call_t *c, int on, void *ubuf, long long ucount, const ic_typeinfo_t *uti)
+{
+    if (!on)
+        return launch(c, MPI_OP_NULL, 1, NULL);
+    c->u.blocks = 0;
+    c->u.ubuf = ubuf;
+    c->u.ucount = ucount;
+    c->u.uti = *uti;
+    return launch(c, MPI_OP_NULL, 1, then_unpack);
+}
+
+/* The same, block by block (the v-calls), all but block skip (-1: none). */
+static int launch_unpack_blocks(call_t *c, int on, void *ubuf, cview_t counts, dview_t displs,
+                                const ic_typeinfo_t *uti, int skip)
+{
+    if (!on)
+        return launch(c, MPI_OP_NULL, 1, NULL);
+    c->u.blocks = 1;
+    c->u.ubuf = ubuf;
+    c->u.ucounts = counts;
+    c->u.udispls = displs;
+    c->u.uti = *uti;
+    c->u.skip = skip;
+    return launch(c, MPI_OP_NULL, 1, then_unpack);
+}
+
 /* MPICH 4.0.2 (Debian 12) truncates a message sent as MPI_PACKED or
  * MPI_BYTE and received with a datatype whose extent exceeds its size,
  * from some length on (MPI_Send of 12000 bytes, MPI_Recv of 1000
@@ -440,7 +618,7 @@ static int bind_user(call_t *c, int buf, const void *base, const ic_typeinfo_t *
     }
     size_t g = c->gran ? c->gran : 1;
     if (base == MPI_BOTTOM || (IC_TYPED_RECV_BROKEN && buf == IC_BUF_RECV) ||
-        !ic_sched_aligned(&c->ctx->sched, buf, g, (size_t)ti->size, c->ctx->chunk))
+        !ic_sched_aligned(c->s, buf, g, (size_t)ti->size, c->ctx->chunk))
         return 0;
     ic_binding_set_bytes(&c->b, buf, (void *)base, ti, g);
     return 1;
@@ -507,53 +685,47 @@ static size_t bcast_granule(size_t n, int p)
     return g;
 }
 
-static int bcast_impl(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                      const char *fn)
+static int bcast_impl(call_t *c, void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+                      MPI_Comm comm, const char *fn)
 {
-    call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
-    if (chk(&c, ic_check_count(&c.t, count, "count"), 1) ||
-        chk(&c, ic_check_type(&c.t, datatype, "datatype"), 1) ||
-        chk(&c, ic_check_root(&c.t, root, size), 1))
-        return raise_err(&c);
-    int bad = chk(&c, ic_check_buf(&c.t, buffer, count, datatype, "buffer"), 0);
+    if (chk(c, ic_check_count(&c->t, count, "count"), 1) ||
+        chk(c, ic_check_type(&c->t, datatype, "datatype"), 1) ||
+        chk(c, ic_check_root(&c->t, root, size), 1))
+        return raise_err(c);
+    int bad = chk(c, ic_check_buf(&c->t, buffer, count, datatype, "buffer"), 0);
     if (buffer == MPI_IN_PLACE)
-        bad = mistake(&c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is not allowed");
+        bad = mistake(c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is not allowed");
     ic_typeinfo_t ti;
     ic_typeinfo(datatype, &ti);
     /* In bytes: ranks may pass different datatypes with the same type
      * signature, so only the byte count agrees across ranks. */
     size_t bytes = (size_t)count * (size_t)ti.size;
-    bad |= uncommitted(&c, datatype, "datatype");
+    bad |= uncommitted(c, datatype, "datatype");
     if (bytes == 0 || size == 1)
-        return done(&c);
-    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
+        return done(c);
+    if ((rc = get_ctx(c)) != MPI_SUCCESS)
         return rc;
-    c.gran = bcast_granule(bytes, size);
-    c.a.coll = IC_COLL_BCAST;
-    c.a.root = root;
-    c.a.count = bytes / c.gran;
-    c.a.commutative = 1;
+    c->gran = bcast_granule(bytes, size);
+    c->a.coll = IC_COLL_BCAST;
+    c->a.root = root;
+    c->a.count = bytes / c->gran;
+    c->a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
-    ic_plan_t alg;
-    if ((rc = prepare(&c, c.gran, &bt, &alg)) != MPI_SUCCESS)
+    if ((rc = prepare(c, c->gran, &bt)) != MPI_SUCCESS)
         return rc;
-    int staged = bad || !(bind_user(&c, IC_BUF_RECV, buffer, &ti) &&
-                          bind_user(&c, IC_BUF_SEND, buffer, &ti));
+    int staged =
+        bad || !(bind_user(c, IC_BUF_RECV, buffer, &ti) && bind_user(c, IC_BUF_SEND, buffer, &ti));
     if (staged) {
-        if ((rc = stage_recv(&c, bytes)))
-            return fail(&c, rc, "out of memory");
+        if ((rc = stage_recv(c, bytes)))
+            return fail(c, rc, "out of memory");
         if (rank == root && !bad)
-            bad = pack_at(&c, buffer, count, &ti, c.stage[1]);
-        bind_bytes(&c, IC_BUF_SEND, c.stage[1]);
+            bad = pack_at(c, buffer, count, &ti, c->stage[1]);
+        bind_bytes(c, IC_BUF_SEND, c->stage[1]);
     }
-    if ((rc = execute(&c, &alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
-        return rc;
-    if (staged && !bad && rank != root && (rc = unpack_at(&c, c.stage[1], buffer, count, &ti)))
-        return fail(&c, rc, "cannot unpack the result");
-    return done(&c);
+    return launch_unpack(c, staged && !bad && rank != root, buffer, count, &ti);
 }
 
 /* Checks of per-rank counts (significant where given): each non-negative,
@@ -662,53 +834,51 @@ static int reduction_run(call_t *c, red_t *r, const ic_typeinfo_t *tip, MPI_Op o
     return run_done(c, op, commutative, (size_t)ti.size, sti);
 }
 
-static int reduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
-                       MPI_Op op, int root, MPI_Comm comm, const char *fn)
+static int reduce_impl(call_t *c, const void *sendbuf, void *recvbuf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, const char *fn)
 {
-    call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
-    if (chk(&c, ic_check_root(&c.t, root, size), 1))
-        return raise_err(&c);
+    if (chk(c, ic_check_root(&c->t, root, size), 1))
+        return raise_err(c);
     red_t r = {sendbuf, recvbuf, rank == root, 0, 0, 0};
     if (sendbuf == MPI_IN_PLACE && rank != root)
-        r.bad_send = mistake(&c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is only valid at the root");
-    check_reduction(&c, &r, count, datatype, op, IC_ERR_INPLACE);
-    if (c.blind)
-        return raise_err(&c);
+        r.bad_send = mistake(c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is only valid at the root");
+    check_reduction(c, &r, count, datatype, op, IC_ERR_INPLACE);
+    if (c->blind)
+        return raise_err(c);
     ic_typeinfo_t ti;
     ic_typeinfo(datatype, &ti);
     if (count == 0 || ti.size == 0)
-        return done(&c);
-    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
+        return done(c);
+    if ((rc = get_ctx(c)) != MPI_SUCCESS)
         return rc;
-    c.a.coll = IC_COLL_REDUCE;
-    c.a.root = root;
-    c.a.count = (size_t)count;
-    return reduction_run(&c, &r, &ti, op, (size_t)count, (size_t)count);
+    c->a.coll = IC_COLL_REDUCE;
+    c->a.root = root;
+    c->a.count = (size_t)count;
+    return reduction_run(c, &r, &ti, op, (size_t)count, (size_t)count);
 }
 
-static int allreduce_impl(const void *sendbuf, void *recvbuf, MPI_Count count,
+static int allreduce_impl(call_t *c, const void *sendbuf, void *recvbuf, MPI_Count count,
                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *fn)
 {
-    call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
     red_t r = {sendbuf, recvbuf, 1, 0, 0, 0};
-    check_reduction(&c, &r, count, datatype, op, MPI_ERR_BUFFER);
-    if (c.blind)
-        return raise_err(&c);
+    check_reduction(c, &r, count, datatype, op, MPI_ERR_BUFFER);
+    if (c->blind)
+        return raise_err(c);
     ic_typeinfo_t ti;
     ic_typeinfo(datatype, &ti);
     if (count == 0 || ti.size == 0)
-        return done(&c);
-    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
+        return done(c);
+    if ((rc = get_ctx(c)) != MPI_SUCCESS)
         return rc;
-    c.a.coll = IC_COLL_ALLREDUCE;
-    c.a.count = (size_t)count;
-    return reduction_run(&c, &r, &ti, op, (size_t)count, (size_t)count);
+    c->a.coll = IC_COLL_ALLREDUCE;
+    c->a.count = (size_t)count;
+    return reduction_run(c, &r, &ti, op, (size_t)count, (size_t)count);
 }
 
 /* c->counts holds the blocks (elements, per rank); total their sum. */
@@ -736,47 +906,45 @@ static int reduce_scatter_common(call_t *c, int rank, const void *sendbuf, void 
     return reduction_run(c, &r, &ti, op, total, own);
 }
 
-static int reduce_scatter_impl(const void *sendbuf, void *recvbuf, cview_t recvcounts,
+static int reduce_scatter_impl(call_t *c, const void *sendbuf, void *recvbuf, cview_t recvcounts,
                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *fn)
 {
-    call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
     if (cv_null(recvcounts)) {
-        mistake(&c, 1, MPI_ERR_ARG, "recvcounts is NULL");
-        return raise_err(&c);
+        mistake(c, 1, MPI_ERR_ARG, "recvcounts is NULL");
+        return raise_err(c);
     }
     long long maxc;
-    if (check_counts(&c, recvcounts, size, "recvcounts[i]", &maxc, 1))
-        return raise_err(&c);
+    if (check_counts(c, recvcounts, size, "recvcounts[i]", &maxc, 1))
+        return raise_err(c);
     size_t total = 0;
     for (int i = 0; i < size; i++)
         total += (size_t)cv(recvcounts, i);
-    if (!alloc_counts(&c, size))
-        return fail(&c, MPI_ERR_NO_MEM, "out of memory");
+    if (!alloc_counts(c, size))
+        return fail(c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < size; i++)
-        c.counts[i] = (size_t)cv(recvcounts, i);
-    return reduce_scatter_common(&c, rank, sendbuf, recvbuf, total, datatype, op,
+        c->counts[i] = (size_t)cv(recvcounts, i);
+    return reduce_scatter_common(c, rank, sendbuf, recvbuf, total, datatype, op,
                                  IC_COLL_REDUCE_SCATTER);
 }
 
-static int reduce_scatter_block_impl(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
-                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                                     const char *fn)
+static int reduce_scatter_block_impl(call_t *c, const void *sendbuf, void *recvbuf,
+                                     MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+                                     MPI_Comm comm, const char *fn)
 {
-    call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
-    if (chk(&c, ic_check_count(&c.t, recvcount, "recvcount"), 1))
-        return raise_err(&c);
+    if (chk(c, ic_check_count(&c->t, recvcount, "recvcount"), 1))
+        return raise_err(c);
     size_t total = (size_t)recvcount * (size_t)size;
-    if (!alloc_counts(&c, size))
-        return fail(&c, MPI_ERR_NO_MEM, "out of memory");
+    if (!alloc_counts(c, size))
+        return fail(c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < size; i++)
-        c.counts[i] = (size_t)recvcount;
-    return reduce_scatter_common(&c, rank, sendbuf, recvbuf, total, datatype, op,
+        c->counts[i] = (size_t)recvcount;
+    return reduce_scatter_common(c, rank, sendbuf, recvbuf, total, datatype, op,
                                  IC_COLL_REDUCE_SCATTER_BLOCK);
 }
 
@@ -799,74 +967,84 @@ static int check_side(call_t *c, const void *buf, MPI_Count count, MPI_Datatype 
     return chk(c, ic_check_buf(&c->t, buf, (long long)count * nblocks, type, bname), 0);
 }
 
-/* Broadcast the per-rank byte counts from root (gatherv/scatterv: only the
- * root knows them, but every rank's schedule needs them), and a flag set
- * when the root cannot describe the blocks (root_bad): then *ended is set
- * on every rank, and the call ends there. */
-static int bcast_counts(call_t *c, int root, int root_bad, int *ended)
+/* gatherv and scatterv: only the root knows the block sizes, but every
+ * rank's schedule needs them.  The first phase of those calls broadcasts
+ * the per-rank byte counts from the root (an MST broadcast), with a flag
+ * set when the root cannot describe the blocks (root_bad): then the call
+ * ends there on every rank.  Then c->after, the call's own phase. */
+static int then_sizes(call_t *c)
 {
     int p = c->ctx->size;
-    uint64_t *v = calloc((size_t)p + 1, sizeof(uint64_t));
+    for (int i = 0; i < p; i++)
+        c->counts[i] = (size_t)c->sizes[i];
+    int ended = c->sizes[p] != 0;
+    free(c->sizes);
+    c->sizes = NULL;
+    c->quiet = 0;
+    memset(&c->b, 0, sizeof(c->b));
+    return ended ? done(c) : c->after(c);
+}
+
+static int launch_sizes(call_t *c, int root, int root_bad, then_t after)
+{
+    int p = c->ctx->size;
+    uint64_t *v = c->sizes = calloc((size_t)p + 1, sizeof(uint64_t));
     if (!v)
-        return MPI_ERR_NO_MEM;
+        return fail(c, MPI_ERR_NO_MEM, "out of memory");
     if (c->ctx->rank == root) {
         for (int i = 0; i < p && !root_bad; i++)
             v[i] = (uint64_t)c->counts[i];
         v[p] = (uint64_t)(root_bad != 0);
     }
-    ic_sched_t s;
-    ic_sched_init(&s, c->ctx->rank, p);
+    if (!c->own_made)
+        ic_sched_init(&c->own, c->ctx->rank, p);
+    c->own_made = 1;
+    c->s = &c->own;
+    ic_sched_reset(c->s, c->ctx->rank, p);
     ic_line_t line = ic_line_identity(p);
-    ic_mst_bcast(&s, &line, root, ic_reg(IC_BUF_RECV, 0, (size_t)p + 1));
-    int rc = ic_sched_ok(&s) ? MPI_ERR_NO_MEM : MPI_SUCCESS;
-    if (rc == MPI_SUCCESS) {
-        ic_typeinfo_t ti;
-        ic_typeinfo(MPI_UINT64_T, &ti);
-        ic_binding_t b;
-        memset(&b, 0, sizeof(b));
-        ic_binding_set(&b, IC_BUF_RECV, v, &ti);
-        rc = ic_exec(c->ctx, &s, &b, MPI_OP_NULL, 1);
-    }
-    ic_sched_free(&s);
-    for (int i = 0; rc == MPI_SUCCESS && i < p; i++)
-        c->counts[i] = (size_t)v[i];
-    *ended = rc == MPI_SUCCESS && v[p] != 0;
-    free(v);
-    return rc;
+    ic_mst_bcast(c->s, &line, root, ic_reg(IC_BUF_RECV, 0, (size_t)p + 1));
+    if (ic_sched_ok(c->s))
+        return fail(c, MPI_ERR_NO_MEM, "cannot distribute the block sizes");
+    ic_typeinfo_t ti;
+    ic_typeinfo(MPI_UINT64_T, &ti);
+    memset(&c->b, 0, sizeof(c->b));
+    ic_binding_set(&c->b, IC_BUF_RECV, v, &ti);
+    c->quiet = 1;
+    c->after = after;
+    return launch(c, MPI_OP_NULL, 1, then_sizes);
 }
 
 static const char *const mismatch =
     "send and receive amounts differ (type signatures do not match)";
 
-static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+static int gather_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                        MPI_Comm comm, const char *fn)
 {
-    call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
-    if (chk(&c, ic_check_root(&c.t, root, size), 1))
-        return raise_err(&c);
+    if (chk(c, ic_check_root(&c->t, root, size), 1))
+        return raise_err(c);
     int is_root = rank == root, in_place = sendbuf == MPI_IN_PLACE;
     int ip = in_place && is_root; /* in place where MPI allows it */
     int bad_send = 0, bad_recv = 0, rside = 0;
     if (in_place && !is_root)
-        bad_send = mistake(&c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is only valid at the root");
+        bad_send = mistake(c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is only valid at the root");
     /* The block size comes from the send side, or the root's receive side
      * when it gathers in place. */
     if (!ip)
-        bad_send |= check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf",
+        bad_send |= check_side(c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf",
                                1, 1) != 0;
     if (is_root) {
         if (recvbuf == MPI_IN_PLACE)
-            bad_recv = mistake(&c, 0, IC_ERR_INPLACE, "recvbuf cannot be MPI_IN_PLACE");
-        rside = check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype", "recvbuf",
+            bad_recv = mistake(c, 0, IC_ERR_INPLACE, "recvbuf cannot be MPI_IN_PLACE");
+        rside = check_side(c, recvbuf, recvcount, recvtype, "recvcount", "recvtype", "recvbuf",
                            size, ip);
         bad_recv |= rside != 0;
     }
-    if (c.blind)
-        return raise_err(&c);
+    if (c->blind)
+        return raise_err(c);
     ic_typeinfo_t sti, rti;
     if (!ip)
         ic_typeinfo(sendtype, &sti);
@@ -874,78 +1052,72 @@ static int gather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
         ic_typeinfo(recvtype, &rti);
     size_t bb = ip ? (size_t)recvcount * rti.size : (size_t)sendcount * sti.size;
     if (is_root && rside < 2 && (size_t)recvcount * rti.size != bb)
-        bad_recv = mistake(&c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
+        bad_recv = mistake(c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
     if (!ip)
-        bad_send |= uncommitted(&c, sendtype, "sendtype");
+        bad_send |= uncommitted(c, sendtype, "sendtype");
     if (is_root && rside < 2)
-        bad_recv |= uncommitted(&c, recvtype, "recvtype");
+        bad_recv |= uncommitted(c, recvtype, "recvtype");
     if (bb == 0)
-        return done(&c);
-    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
+        return done(c);
+    if ((rc = get_ctx(c)) != MPI_SUCCESS)
         return rc;
-    if (!alloc_counts(&c, size))
-        return fail(&c, MPI_ERR_NO_MEM, "out of memory");
+    if (!alloc_counts(c, size))
+        return fail(c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < size; i++)
-        c.counts[i] = bb;
-    c.a.coll = IC_COLL_GATHER;
-    c.a.root = root;
-    c.a.counts = c.counts;
-    c.a.sendcount = bb;
-    c.a.in_place = ip;
-    c.a.commutative = 1;
+        c->counts[i] = bb;
+    c->a.coll = IC_COLL_GATHER;
+    c->a.root = root;
+    c->a.counts = c->counts;
+    c->a.sendcount = bb;
+    c->a.in_place = ip;
+    c->a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
-    ic_plan_t alg;
-    if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
+    if ((rc = prepare(c, 1, &bt)) != MPI_SUCCESS)
         return rc;
-    if (!c.a.in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti, bb, bad_send)))
-        return fail(&c, rc, "out of memory");
-    bad_recv |= c.e.code != 0; /* after a mistake nothing of the user's is written */
-    int staged = is_root && (bad_recv || !bind_user(&c, IC_BUF_RECV, recvbuf, &rti));
+    if (!c->a.in_place && (rc = bind_send_bytes(c, sendbuf, sendcount, &sti, bb, bad_send)))
+        return fail(c, rc, "out of memory");
+    bad_recv |= c->e.code != 0; /* after a mistake nothing of the user's is written */
+    int staged = is_root && (bad_recv || !bind_user(c, IC_BUF_RECV, recvbuf, &rti));
     if (staged) {
-        if ((rc = stage_recv(&c, bb * (size_t)size)))
-            return fail(&c, rc, "out of memory");
+        if ((rc = stage_recv(c, bb * (size_t)size)))
+            return fail(c, rc, "out of memory");
         if (ip && !bad_recv)
-            pack_at(&c, (char *)recvbuf + (MPI_Aint)root * recvcount * rti.extent, recvcount, &rti,
-                    (char *)c.stage[1] + bb * (size_t)root);
+            pack_at(c, (char *)recvbuf + (MPI_Aint)root * recvcount * rti.extent, recvcount, &rti,
+                    (char *)c->stage[1] + bb * (size_t)root);
     }
-    if (c.a.in_place) /* SEND is not used; bind it to something valid */
-        ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
-    if ((rc = execute(&c, &alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
-        return rc;
-    if (staged && !c.e.code && (rc = unpack_at(&c, c.stage[1], recvbuf, recvcount * size, &rti)))
-        return fail(&c, rc, "cannot unpack the result");
-    return done(&c);
+    if (c->a.in_place) /* SEND is not used; bind it to something valid */
+        ic_binding_set(&c->b, IC_BUF_SEND, c->b.base[IC_BUF_RECV], &bt);
+    return launch_unpack(c, staged && !c->e.code, recvbuf, recvcount * size, &rti);
 }
 
-static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+static int scatter_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                         MPI_Comm comm, const char *fn)
 {
-    call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
-    if (chk(&c, ic_check_root(&c.t, root, size), 1))
-        return raise_err(&c);
+    if (chk(c, ic_check_root(&c->t, root, size), 1))
+        return raise_err(c);
     int is_root = rank == root, in_place = recvbuf == MPI_IN_PLACE;
     int ip = in_place && is_root; /* in place where MPI allows it */
     int bad_send = 0, bad_recv = 0, sside = 0;
     if (in_place && !is_root)
-        bad_recv = mistake(&c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is only valid at the root");
+        bad_recv = mistake(c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is only valid at the root");
     if (is_root) {
         if (sendbuf == MPI_IN_PLACE)
-            bad_send = mistake(&c, 0, IC_ERR_INPLACE, "sendbuf cannot be MPI_IN_PLACE");
-        sside = check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf",
+            bad_send = mistake(c, 0, IC_ERR_INPLACE, "sendbuf cannot be MPI_IN_PLACE");
+        sside = check_side(c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf",
                            size, ip);
         bad_send |= sside != 0;
     }
     /* The block size comes from the receive side, or the root's send side
      * when it scatters in place. */
     if (!ip)
-        bad_recv |= check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype", "recvbuf",
+        bad_recv |= check_side(c, recvbuf, recvcount, recvtype, "recvcount", "recvtype", "recvbuf",
                                1, 1) != 0;
-    if (c.blind)
-        return raise_err(&c);
+    if (c->blind)
+        return raise_err(c);
     ic_typeinfo_t sti, rti;
     if (is_root && sside < 2)
         ic_typeinfo(sendtype, &sti);
@@ -953,116 +1125,105 @@ static int scatter_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
         ic_typeinfo(recvtype, &rti);
     size_t bb = ip ? (size_t)sendcount * sti.size : (size_t)recvcount * rti.size;
     if (is_root && sside < 2 && (size_t)sendcount * sti.size != bb)
-        bad_send = mistake(&c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
+        bad_send = mistake(c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
     if (is_root && sside < 2)
-        bad_send |= uncommitted(&c, sendtype, "sendtype");
+        bad_send |= uncommitted(c, sendtype, "sendtype");
     if (!ip)
-        bad_recv |= uncommitted(&c, recvtype, "recvtype");
+        bad_recv |= uncommitted(c, recvtype, "recvtype");
     if (bb == 0)
-        return done(&c);
-    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
+        return done(c);
+    if ((rc = get_ctx(c)) != MPI_SUCCESS)
         return rc;
-    if (!alloc_counts(&c, size))
-        return fail(&c, MPI_ERR_NO_MEM, "out of memory");
+    if (!alloc_counts(c, size))
+        return fail(c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < size; i++)
-        c.counts[i] = bb;
-    c.a.coll = IC_COLL_SCATTER;
-    c.a.root = root;
-    c.a.counts = c.counts;
-    c.a.recvcount = bb;
-    c.a.in_place = ip;
-    c.a.commutative = 1;
+        c->counts[i] = bb;
+    c->a.coll = IC_COLL_SCATTER;
+    c->a.root = root;
+    c->a.counts = c->counts;
+    c->a.recvcount = bb;
+    c->a.in_place = ip;
+    c->a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
-    ic_plan_t alg;
-    if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
+    if ((rc = prepare(c, 1, &bt)) != MPI_SUCCESS)
         return rc;
     if (is_root &&
-        (rc = bind_send_bytes(&c, sendbuf, sendcount * size, &sti, bb * (size_t)size, bad_send)))
-        return fail(&c, rc, "out of memory");
-    bad_recv |= c.e.code != 0;
+        (rc = bind_send_bytes(c, sendbuf, sendcount * size, &sti, bb * (size_t)size, bad_send)))
+        return fail(c, rc, "out of memory");
+    bad_recv |= c->e.code != 0;
     int staged = 0;
-    if (c.a.in_place) {
-        ic_binding_set(&c.b, IC_BUF_RECV, NULL, &bt);
-    } else if (bad_recv || !bind_user(&c, IC_BUF_RECV, recvbuf, &rti)) {
+    if (c->a.in_place) {
+        ic_binding_set(&c->b, IC_BUF_RECV, NULL, &bt);
+    } else if (bad_recv || !bind_user(c, IC_BUF_RECV, recvbuf, &rti)) {
         staged = 1;
-        if ((rc = stage_recv(&c, bb)))
-            return fail(&c, rc, "out of memory");
+        if ((rc = stage_recv(c, bb)))
+            return fail(c, rc, "out of memory");
     }
-    if ((rc = execute(&c, &alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
-        return rc;
-    if (staged && !c.e.code && (rc = unpack_at(&c, c.stage[1], recvbuf, recvcount, &rti)))
-        return fail(&c, rc, "cannot unpack the result");
-    return done(&c);
+    return launch_unpack(c, staged && !c->e.code, recvbuf, recvcount, &rti);
 }
 
-static int allgather_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                          const char *fn)
+static int allgather_impl(call_t *c, const void *sendbuf, MPI_Count sendcount,
+                          MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm, const char *fn)
 {
-    call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
     int in_place = sendbuf == MPI_IN_PLACE;
     int bad_send = 0, bad_recv = 0, sside = 0;
     if (!in_place)
         sside =
-            check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf", 1, 0);
+            check_side(c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf", 1, 0);
     bad_send = sside != 0;
     if (recvbuf == MPI_IN_PLACE)
-        bad_recv = mistake(&c, 0, IC_ERR_INPLACE, "recvbuf cannot be MPI_IN_PLACE");
+        bad_recv = mistake(c, 0, IC_ERR_INPLACE, "recvbuf cannot be MPI_IN_PLACE");
     if (sendbuf == recvbuf && sendcount > 0)
-        bad_recv = mistake(&c, 0, MPI_ERR_BUFFER,
+        bad_recv = mistake(c, 0, MPI_ERR_BUFFER,
                            "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
-    bad_recv |= check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype", "recvbuf",
+    bad_recv |= check_side(c, recvbuf, recvcount, recvtype, "recvcount", "recvtype", "recvbuf",
                            size, 1) != 0;
-    if (c.blind)
-        return raise_err(&c);
+    if (c->blind)
+        return raise_err(c);
     ic_typeinfo_t sti, rti;
     if (!in_place && sside < 2)
         ic_typeinfo(sendtype, &sti);
     ic_typeinfo(recvtype, &rti);
     size_t bb = (size_t)recvcount * rti.size;
     if (!in_place && sside < 2 && (size_t)sendcount * sti.size != bb)
-        bad_send = mistake(&c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
+        bad_send = mistake(c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
     if (!in_place && sside < 2)
-        bad_send |= uncommitted(&c, sendtype, "sendtype");
-    bad_recv |= uncommitted(&c, recvtype, "recvtype");
+        bad_send |= uncommitted(c, sendtype, "sendtype");
+    bad_recv |= uncommitted(c, recvtype, "recvtype");
     if (bb == 0)
-        return done(&c);
-    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
+        return done(c);
+    if ((rc = get_ctx(c)) != MPI_SUCCESS)
         return rc;
-    if (!alloc_counts(&c, size))
-        return fail(&c, MPI_ERR_NO_MEM, "out of memory");
+    if (!alloc_counts(c, size))
+        return fail(c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; i < size; i++)
-        c.counts[i] = bb;
-    c.a.coll = IC_COLL_ALLGATHER;
-    c.a.counts = c.counts;
-    c.a.sendcount = bb;
-    c.a.in_place = in_place;
-    c.a.commutative = 1;
+        c->counts[i] = bb;
+    c->a.coll = IC_COLL_ALLGATHER;
+    c->a.counts = c->counts;
+    c->a.sendcount = bb;
+    c->a.in_place = in_place;
+    c->a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
-    ic_plan_t alg;
-    if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
+    if ((rc = prepare(c, 1, &bt)) != MPI_SUCCESS)
         return rc;
-    if (!in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti, bb, bad_send)))
-        return fail(&c, rc, "out of memory");
-    bad_recv |= c.e.code != 0;
-    int staged = bad_recv || !bind_user(&c, IC_BUF_RECV, recvbuf, &rti);
+    if (!in_place && (rc = bind_send_bytes(c, sendbuf, sendcount, &sti, bb, bad_send)))
+        return fail(c, rc, "out of memory");
+    bad_recv |= c->e.code != 0;
+    int staged = bad_recv || !bind_user(c, IC_BUF_RECV, recvbuf, &rti);
     if (staged) {
-        if ((rc = stage_recv(&c, bb * (size_t)size)))
-            return fail(&c, rc, "out of memory");
+        if ((rc = stage_recv(c, bb * (size_t)size)))
+            return fail(c, rc, "out of memory");
         if (in_place && !bad_recv)
-            pack_at(&c, (char *)recvbuf + (MPI_Aint)rank * recvcount * rti.extent, recvcount, &rti,
-                    (char *)c.stage[1] + bb * (size_t)rank);
+            pack_at(c, (char *)recvbuf + (MPI_Aint)rank * recvcount * rti.extent, recvcount, &rti,
+                    (char *)c->stage[1] + bb * (size_t)rank);
     }
     if (in_place) /* SEND is not used; bind it to something valid */
-        ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
-    if ((rc = execute(&c, &alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
-        return rc;
-    if (staged && !c.e.code && (rc = unpack_at(&c, c.stage[1], recvbuf, recvcount * size, &rti)))
-        return fail(&c, rc, "cannot unpack the result");
-    return done(&c);
+        ic_binding_set(&c->b, IC_BUF_SEND, c->b.base[IC_BUF_RECV], &bt);
+    return launch_unpack(c, staged && !c->e.code, recvbuf, recvcount * size, &rti);
 }
 
 /* Are displs (in elements of a contiguous type) the packed layout? */
@@ -1077,56 +1238,55 @@ static int packed_displs(cview_t counts, dview_t displs, int p)
     return 1;
 }
 
-static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, cview_t recvcounts, dview_t displs, MPI_Datatype recvtype,
-                           MPI_Comm comm, const char *fn)
+static int allgatherv_impl(call_t *c, const void *sendbuf, MPI_Count sendcount,
+                           MPI_Datatype sendtype, void *recvbuf, cview_t recvcounts, dview_t displs,
+                           MPI_Datatype recvtype, MPI_Comm comm, const char *fn)
 {
-    call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
     int in_place = sendbuf == MPI_IN_PLACE;
     int bad_send = 0, bad_recv = 0, sside = 0;
     if (cv_null(recvcounts) || dv_null(displs))
-        bad_recv = mistake(&c, cv_null(recvcounts), MPI_ERR_ARG, "recvcounts or displs is NULL");
-    if (c.blind)
-        return raise_err(&c);
+        bad_recv = mistake(c, cv_null(recvcounts), MPI_ERR_ARG, "recvcounts or displs is NULL");
+    if (c->blind)
+        return raise_err(c);
     if (!in_place)
         sside =
-            check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf", 1, 0);
+            check_side(c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf", 1, 0);
     bad_send = sside != 0;
     if (recvbuf == MPI_IN_PLACE)
-        bad_recv = mistake(&c, 0, IC_ERR_INPLACE, "recvbuf cannot be MPI_IN_PLACE");
+        bad_recv = mistake(c, 0, IC_ERR_INPLACE, "recvbuf cannot be MPI_IN_PLACE");
     if (sendbuf == recvbuf && sendcount > 0)
-        bad_recv = mistake(&c, 0, MPI_ERR_BUFFER,
+        bad_recv = mistake(c, 0, MPI_ERR_BUFFER,
                            "sendbuf and recvbuf are the same buffer (use MPI_IN_PLACE)");
     long long maxc = 0;
-    if (chk(&c, ic_check_type(&c.t, recvtype, "recvtype"), 1) ||
-        check_counts(&c, recvcounts, size, "recvcounts[i]", &maxc, 1))
-        return raise_err(&c);
-    bad_recv |= chk(&c, ic_check_buf(&c.t, recvbuf, maxc, recvtype, "recvbuf"), 0);
+    if (chk(c, ic_check_type(&c->t, recvtype, "recvtype"), 1) ||
+        check_counts(c, recvcounts, size, "recvcounts[i]", &maxc, 1))
+        return raise_err(c);
+    bad_recv |= chk(c, ic_check_buf(&c->t, recvbuf, maxc, recvtype, "recvbuf"), 0);
     ic_typeinfo_t sti, rti;
     if (!in_place && sside < 2)
         ic_typeinfo(sendtype, &sti);
     ic_typeinfo(recvtype, &rti);
     if (!in_place && sside < 2 &&
         (size_t)sendcount * sti.size != (size_t)cv(recvcounts, rank) * rti.size)
-        bad_send = mistake(&c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
+        bad_send = mistake(c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
     size_t total = 0;
     for (int i = 0; i < size; i++)
         total += (size_t)cv(recvcounts, i) * rti.size;
     if (!in_place && sside < 2)
-        bad_send |= uncommitted(&c, sendtype, "sendtype");
-    bad_recv |= uncommitted(&c, recvtype, "recvtype");
+        bad_send |= uncommitted(c, sendtype, "sendtype");
+    bad_recv |= uncommitted(c, recvtype, "recvtype");
     if (total == 0)
-        return done(&c);
-    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
+        return done(c);
+    if ((rc = get_ctx(c)) != MPI_SUCCESS)
         return rc;
-    bad_recv |= c.e.code != 0;
-    c.counts = calloc((size_t)size, sizeof(size_t));
-    c.displs = calloc((size_t)size, sizeof(size_t));
-    if (!c.counts || !c.displs)
-        return fail(&c, MPI_ERR_NO_MEM, "out of memory");
+    bad_recv |= c->e.code != 0;
+    c->counts = calloc((size_t)size, sizeof(size_t));
+    c->displs = calloc((size_t)size, sizeof(size_t));
+    if (!c->counts || !c->displs)
+        return fail(c, MPI_ERR_NO_MEM, "out of memory");
     /* Displacements may be negative (recvbuf need not be the lowest block):
      * the schedule sees the buffer from the lowest non-empty block on. */
     long long dmin = 0;
@@ -1139,73 +1299,67 @@ static int allgatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
     /* In place (bytes, or typed regions), block i is at byte (displs[i] -
      * dmin) size of the schedule's view (size = extent for contiguous). */
     for (int i = 0; i < size; i++) {
-        c.counts[i] = (size_t)cv(recvcounts, i) * rti.size;
+        c->counts[i] = (size_t)cv(recvcounts, i) * rti.size;
         if (!bad_recv && cv(recvcounts, i) > 0)
-            c.displs[i] = (size_t)(dv(displs, i) - dmin) * (size_t)rti.size;
+            c->displs[i] = (size_t)(dv(displs, i) - dmin) * (size_t)rti.size;
     }
-    c.a.coll = IC_COLL_ALLGATHERV;
-    c.a.counts = c.counts;
-    c.a.displs = bad_recv ? NULL : c.displs;
-    c.a.sendcount = c.counts[rank];
-    c.a.in_place = in_place;
-    c.a.commutative = 1;
+    c->a.coll = IC_COLL_ALLGATHERV;
+    c->a.counts = c->counts;
+    c->a.displs = bad_recv ? NULL : c->displs;
+    c->a.sendcount = c->counts[rank];
+    c->a.in_place = in_place;
+    c->a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
-    ic_plan_t alg;
-    if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
+    if ((rc = prepare(c, 1, &bt)) != MPI_SUCCESS)
         return rc;
     int staged;
     if (bad_recv || (recvbuf == MPI_BOTTOM && !rti.contiguous))
         staged = 1; /* absolute addresses: no offsets from MPI_BOTTOM */
     else
-        staged = !bind_user(&c, IC_BUF_RECV, (char *)recvbuf + (MPI_Aint)dmin * rti.extent, &rti);
-    if (staged && c.a.displs) { /* rebuild on the packed layout of the staging area */
-        free(c.displs);
-        c.displs = NULL;
-        c.a.displs = NULL;
-        if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
+        staged = !bind_user(c, IC_BUF_RECV, (char *)recvbuf + (MPI_Aint)dmin * rti.extent, &rti);
+    if (staged && c->a.displs) { /* rebuild on the packed layout of the staging area */
+        free(c->displs);
+        c->displs = NULL;
+        c->a.displs = NULL;
+        if ((rc = prepare(c, 1, &bt)) != MPI_SUCCESS)
             return rc;
     }
-    if (!in_place && (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti, c.counts[rank], bad_send)))
-        return fail(&c, rc, "out of memory");
+    if (!in_place && (rc = bind_send_bytes(c, sendbuf, sendcount, &sti, c->counts[rank], bad_send)))
+        return fail(c, rc, "out of memory");
     if (staged) {
-        if ((rc = stage_recv(&c, total)))
-            return fail(&c, rc, "out of memory");
-        size_t at = ic_blocks_prefix(c.counts, rank);
+        if ((rc = stage_recv(c, total)))
+            return fail(c, rc, "out of memory");
+        size_t at = ic_blocks_prefix(c->counts, rank);
         if (in_place && !bad_recv)
-            pack_at(&c, (char *)recvbuf + (MPI_Aint)dv(displs, rank) * rti.extent,
-                    cv(recvcounts, rank), &rti, (char *)c.stage[1] + at);
+            pack_at(c, (char *)recvbuf + (MPI_Aint)dv(displs, rank) * rti.extent,
+                    cv(recvcounts, rank), &rti, (char *)c->stage[1] + at);
     }
     if (in_place) /* SEND is not used; bind it to something valid */
-        ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
-    if ((rc = execute(&c, &alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
-        return rc;
-    for (int i = 0; staged && !c.e.code && i < size; i++)
-        if ((rc = unpack_at(&c, (char *)c.stage[1] + ic_blocks_prefix(c.counts, i),
-                            (char *)recvbuf + (MPI_Aint)dv(displs, i) * rti.extent,
-                            cv(recvcounts, i), &rti)))
-            return fail(&c, rc, "cannot unpack the result");
-    return done(&c);
+        ic_binding_set(&c->b, IC_BUF_SEND, c->b.base[IC_BUF_RECV], &bt);
+    return launch_unpack_blocks(c, staged && !c->e.code, recvbuf, recvcounts, displs, &rti, -1);
 }
 
-static int gatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+static int gatherv_main(call_t *c);
+static int scatterv_main(call_t *c);
+
+static int gatherv_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                         void *recvbuf, cview_t recvcounts, dview_t displs, MPI_Datatype recvtype,
                         int root, MPI_Comm comm, const char *fn)
 {
-    call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
-    if (chk(&c, ic_check_root(&c.t, root, size), 1))
-        return raise_err(&c);
+    if (chk(c, ic_check_root(&c->t, root, size), 1))
+        return raise_err(c);
     int is_root = rank == root, in_place = sendbuf == MPI_IN_PLACE;
     int bad_send = 0, bad_recv = 0, sside = 0, root_bad = 0;
     if (in_place && !is_root)
-        bad_send = mistake(&c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is only valid at the root");
+        bad_send = mistake(c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is only valid at the root");
     /* Only the root's counts define the blocks: elsewhere every mistake
      * leaves the rank able to take its part. */
     if (!in_place)
         sside =
-            check_side(&c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf", 1, 0);
+            check_side(c, sendbuf, sendcount, sendtype, "sendcount", "sendtype", "sendbuf", 1, 0);
     bad_send |= sside != 0;
     ic_typeinfo_t sti, rti;
     if (!in_place && sside < 2)
@@ -1213,267 +1367,379 @@ static int gatherv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     if (is_root) {
         long long maxc = 0;
         if (cv_null(recvcounts) || dv_null(displs))
-            root_bad = mistake(&c, 0, MPI_ERR_ARG, "recvcounts or displs is NULL");
+            root_bad = mistake(c, 0, MPI_ERR_ARG, "recvcounts or displs is NULL");
         if (recvbuf == MPI_IN_PLACE)
-            bad_recv = mistake(&c, 0, IC_ERR_INPLACE, "recvbuf cannot be MPI_IN_PLACE");
-        root_bad |= chk(&c, ic_check_type(&c.t, recvtype, "recvtype"), 0);
+            bad_recv = mistake(c, 0, IC_ERR_INPLACE, "recvbuf cannot be MPI_IN_PLACE");
+        root_bad |= chk(c, ic_check_type(&c->t, recvtype, "recvtype"), 0);
         if (!root_bad)
-            root_bad |= check_counts(&c, recvcounts, size, "recvcounts[i]", &maxc, 0);
+            root_bad |= check_counts(c, recvcounts, size, "recvcounts[i]", &maxc, 0);
         if (!root_bad) {
-            bad_recv |= chk(&c, ic_check_buf(&c.t, recvbuf, maxc, recvtype, "recvbuf"), 0);
+            bad_recv |= chk(c, ic_check_buf(&c->t, recvbuf, maxc, recvtype, "recvbuf"), 0);
             ic_typeinfo(recvtype, &rti);
             if (!in_place && sside < 2 &&
                 (size_t)sendcount * sti.size != (size_t)cv(recvcounts, rank) * rti.size)
-                bad_send = mistake(&c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
+                bad_send = mistake(c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
         }
     }
     if (!in_place && sside < 2)
-        bad_send |= uncommitted(&c, sendtype, "sendtype");
+        bad_send |= uncommitted(c, sendtype, "sendtype");
     if (is_root && !root_bad)
-        bad_recv |= uncommitted(&c, recvtype, "recvtype");
+        bad_recv |= uncommitted(c, recvtype, "recvtype");
     if (size == 1 && in_place)
-        return done(&c);
-    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
+        return done(c);
+    if ((rc = get_ctx(c)) != MPI_SUCCESS)
         return rc;
-    if (!alloc_counts(&c, size))
-        return fail(&c, MPI_ERR_NO_MEM, "out of memory");
+    if (!alloc_counts(c, size))
+        return fail(c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; is_root && !root_bad && i < size; i++)
-        c.counts[i] = (size_t)cv(recvcounts, i) * rti.size;
-    int ended = root_bad && size == 1;
-    if (size > 1 && (rc = bcast_counts(&c, root, root_bad, &ended)) != MPI_SUCCESS)
-        return fail(&c, rc, "cannot distribute the block sizes");
-    if (ended)
-        return done(&c);
-    if (!in_place && !bad_send && (size_t)sendcount * sti.size != c.counts[rank])
-        bad_send = mistake(&c, 0, MPI_ERR_TRUNCATE,
-                           "sendcount does not match the root's recvcounts[%d]", rank);
-    size_t total = ic_blocks_total(c.counts, size);
-    if (total == 0)
-        return done(&c);
-    c.a.coll = IC_COLL_GATHERV;
-    c.a.root = root;
-    c.a.counts = c.counts;
-    c.a.sendcount = c.counts[rank];
-    c.a.in_place = in_place && is_root;
-    c.a.commutative = 1;
-    ic_typeinfo_t bt = byte_ti;
-    ic_plan_t alg;
-    if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
-        return rc;
-    if (!c.a.in_place &&
-        (rc = bind_send_bytes(&c, sendbuf, sendcount, &sti, c.counts[rank], bad_send)))
-        return fail(&c, rc, "out of memory");
-    bad_recv |= c.e.code != 0;
-    int staged = is_root && (bad_recv || !(packed_displs(recvcounts, displs, size) &&
-                                           bind_user(&c, IC_BUF_RECV, recvbuf, &rti)));
-    if (staged) {
-        if ((rc = stage_recv(&c, total)))
-            return fail(&c, rc, "out of memory");
-        if (in_place && !bad_recv)
-            pack_at(&c, (char *)recvbuf + (MPI_Aint)dv(displs, root) * rti.extent,
-                    cv(recvcounts, root), &rti,
-                    (char *)c.stage[1] + ic_blocks_prefix(c.counts, root));
-    }
-    if (c.a.in_place)
-        ic_binding_set(&c.b, IC_BUF_SEND, c.b.base[IC_BUF_RECV], &bt);
-    if ((rc = execute(&c, &alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
-        return rc;
-    for (int i = 0; staged && !c.e.code && i < size; i++) {
-        if (i == root && in_place)
-            continue;
-        if ((rc = unpack_at(&c, (char *)c.stage[1] + ic_blocks_prefix(c.counts, i),
-                            (char *)recvbuf + (MPI_Aint)dv(displs, i) * rti.extent,
-                            cv(recvcounts, i), &rti)))
-            return fail(&c, rc, "cannot unpack the result");
-    }
-    return done(&c);
+        c->counts[i] = (size_t)cv(recvcounts, i) * rti.size;
+    c->sbuf = sendbuf;
+    c->scount = sendcount;
+    c->rbuf = recvbuf;
+    c->vcounts = recvcounts;
+    c->vdispls = displs;
+    c->in_place = in_place;
+    c->is_root = is_root;
+    c->bad_send = bad_send;
+    c->bad_recv = bad_recv;
+    c->a.root = root;
+    if (!in_place && sside < 2)
+        c->sti = sti;
+    if (is_root && !root_bad)
+        c->rti = rti;
+    if (size == 1)
+        return root_bad ? done(c) : gatherv_main(c);
+    return launch_sizes(c, root, root_bad, gatherv_main);
 }
 
-static int scatterv_impl(const void *sendbuf, cview_t sendcounts, dview_t displs,
+/* gatherv once the block sizes are known (c->counts). */
+static int gatherv_main(call_t *c)
+{
+    int rc, rank = c->ctx->rank, size = c->ctx->size, root = c->a.root;
+    int in_place = c->in_place, is_root = c->is_root, bad_send = c->bad_send;
+    int bad_recv = c->bad_recv;
+    const void *sendbuf = c->sbuf;
+    void *recvbuf = c->rbuf;
+    long long sendcount = c->scount;
+    cview_t recvcounts = c->vcounts;
+    dview_t displs = c->vdispls;
+    const ic_typeinfo_t sti = c->sti, rti = c->rti;
+    if (!in_place && !bad_send && (size_t)sendcount * sti.size != c->counts[rank])
+        bad_send = mistake(c, 0, MPI_ERR_TRUNCATE,
+                           "sendcount does not match the root's recvcounts[%d]", rank);
+    size_t total = ic_blocks_total(c->counts, size);
+    if (total == 0)
+        return done(c);
+    c->a.coll = IC_COLL_GATHERV;
+    c->a.root = root;
+    c->a.counts = c->counts;
+    c->a.sendcount = c->counts[rank];
+    c->a.in_place = in_place && is_root;
+    c->a.commutative = 1;
+    ic_typeinfo_t bt = byte_ti;
+    if ((rc = prepare(c, 1, &bt)) != MPI_SUCCESS)
+        return rc;
+    if (!c->a.in_place &&
+        (rc = bind_send_bytes(c, sendbuf, sendcount, &sti, c->counts[rank], bad_send)))
+        return fail(c, rc, "out of memory");
+    bad_recv |= c->e.code != 0;
+    int staged = is_root && (bad_recv || !(packed_displs(recvcounts, displs, size) &&
+                                           bind_user(c, IC_BUF_RECV, recvbuf, &rti)));
+    if (staged) {
+        if ((rc = stage_recv(c, total)))
+            return fail(c, rc, "out of memory");
+        if (in_place && !bad_recv)
+            pack_at(c, (char *)recvbuf + (MPI_Aint)dv(displs, root) * rti.extent,
+                    cv(recvcounts, root), &rti,
+                    (char *)c->stage[1] + ic_blocks_prefix(c->counts, root));
+    }
+    if (c->a.in_place)
+        ic_binding_set(&c->b, IC_BUF_SEND, c->b.base[IC_BUF_RECV], &bt);
+    return launch_unpack_blocks(c, staged && !c->e.code, recvbuf, recvcounts, displs, &rti,
+                                in_place ? root : -1);
+}
+
+static int scatterv_impl(call_t *c, const void *sendbuf, cview_t sendcounts, dview_t displs,
                          MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                          MPI_Datatype recvtype, int root, MPI_Comm comm, const char *fn)
 {
-    call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
-    if (chk(&c, ic_check_root(&c.t, root, size), 1))
-        return raise_err(&c);
+    if (chk(c, ic_check_root(&c->t, root, size), 1))
+        return raise_err(c);
     int is_root = rank == root, in_place = recvbuf == MPI_IN_PLACE;
     int bad_send = 0, bad_recv = 0, rside = 0, root_bad = 0;
     if (in_place && !is_root)
-        bad_recv = mistake(&c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is only valid at the root");
+        bad_recv = mistake(c, 0, IC_ERR_INPLACE, "MPI_IN_PLACE is only valid at the root");
     ic_typeinfo_t sti, rti;
     if (is_root) {
         long long maxc = 0;
         if (cv_null(sendcounts) || dv_null(displs))
-            root_bad = mistake(&c, 0, MPI_ERR_ARG, "sendcounts or displs is NULL");
+            root_bad = mistake(c, 0, MPI_ERR_ARG, "sendcounts or displs is NULL");
         if (sendbuf == MPI_IN_PLACE)
-            bad_send = mistake(&c, 0, IC_ERR_INPLACE, "sendbuf cannot be MPI_IN_PLACE");
-        root_bad |= chk(&c, ic_check_type(&c.t, sendtype, "sendtype"), 0);
+            bad_send = mistake(c, 0, IC_ERR_INPLACE, "sendbuf cannot be MPI_IN_PLACE");
+        root_bad |= chk(c, ic_check_type(&c->t, sendtype, "sendtype"), 0);
         if (!root_bad)
-            root_bad |= check_counts(&c, sendcounts, size, "sendcounts[i]", &maxc, 0);
+            root_bad |= check_counts(c, sendcounts, size, "sendcounts[i]", &maxc, 0);
         if (!root_bad) {
-            bad_send |= chk(&c, ic_check_buf(&c.t, sendbuf, maxc, sendtype, "sendbuf"), 0);
+            bad_send |= chk(c, ic_check_buf(&c->t, sendbuf, maxc, sendtype, "sendbuf"), 0);
             ic_typeinfo(sendtype, &sti);
         }
     }
     if (!in_place)
         rside =
-            check_side(&c, recvbuf, recvcount, recvtype, "recvcount", "recvtype", "recvbuf", 1, 0);
+            check_side(c, recvbuf, recvcount, recvtype, "recvcount", "recvtype", "recvbuf", 1, 0);
     bad_recv |= rside != 0;
     if (!in_place && rside < 2)
         ic_typeinfo(recvtype, &rti);
     if (is_root && !root_bad && !in_place && rside < 2 &&
         (size_t)cv(sendcounts, rank) * sti.size != (size_t)recvcount * rti.size)
-        bad_recv = mistake(&c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
+        bad_recv = mistake(c, 0, MPI_ERR_TRUNCATE, "%s", mismatch);
     if (is_root && !root_bad)
-        bad_send |= uncommitted(&c, sendtype, "sendtype");
+        bad_send |= uncommitted(c, sendtype, "sendtype");
     if (!in_place && rside < 2)
-        bad_recv |= uncommitted(&c, recvtype, "recvtype");
+        bad_recv |= uncommitted(c, recvtype, "recvtype");
     if (size == 1 && in_place)
-        return done(&c);
-    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
+        return done(c);
+    if ((rc = get_ctx(c)) != MPI_SUCCESS)
         return rc;
-    if (!alloc_counts(&c, size))
-        return fail(&c, MPI_ERR_NO_MEM, "out of memory");
+    if (!alloc_counts(c, size))
+        return fail(c, MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; is_root && !root_bad && i < size; i++)
-        c.counts[i] = (size_t)cv(sendcounts, i) * sti.size;
-    int ended = root_bad && size == 1;
-    if (size > 1 && (rc = bcast_counts(&c, root, root_bad, &ended)) != MPI_SUCCESS)
-        return fail(&c, rc, "cannot distribute the block sizes");
-    if (ended)
-        return done(&c);
-    if (!in_place && !bad_recv && (size_t)recvcount * rti.size != c.counts[rank])
-        bad_recv = mistake(&c, 0, MPI_ERR_TRUNCATE,
+        c->counts[i] = (size_t)cv(sendcounts, i) * sti.size;
+    c->sbuf = sendbuf;
+    c->rbuf = recvbuf;
+    c->rcount = recvcount;
+    c->vcounts = sendcounts;
+    c->vdispls = displs;
+    c->in_place = in_place;
+    c->is_root = is_root;
+    c->bad_send = bad_send;
+    c->bad_recv = bad_recv;
+    c->a.root = root;
+    if (!in_place && rside < 2)
+        c->rti = rti;
+    if (is_root && !root_bad)
+        c->sti = sti;
+    if (size == 1)
+        return root_bad ? done(c) : scatterv_main(c);
+    return launch_sizes(c, root, root_bad, scatterv_main);
+}
+
+/* scatterv once the block sizes are known (c->counts). */
+static int scatterv_main(call_t *c)
+{
+    int rc, rank = c->ctx->rank, size = c->ctx->size, root = c->a.root;
+    int in_place = c->in_place, is_root = c->is_root, bad_send = c->bad_send;
+    int bad_recv = c->bad_recv;
+    const void *sendbuf = c->sbuf;
+    void *recvbuf = c->rbuf;
+    long long recvcount = c->rcount;
+    cview_t sendcounts = c->vcounts;
+    dview_t displs = c->vdispls;
+    const ic_typeinfo_t sti = c->sti, rti = c->rti;
+    if (!in_place && !bad_recv && (size_t)recvcount * rti.size != c->counts[rank])
+        bad_recv = mistake(c, 0, MPI_ERR_TRUNCATE,
                            "recvcount does not match the root's sendcounts[%d]", rank);
-    size_t total = ic_blocks_total(c.counts, size);
+    size_t total = ic_blocks_total(c->counts, size);
     if (total == 0)
-        return done(&c);
-    c.a.coll = IC_COLL_SCATTERV;
-    c.a.root = root;
-    c.a.counts = c.counts;
-    c.a.recvcount = c.counts[rank];
-    c.a.in_place = in_place && is_root;
-    c.a.commutative = 1;
+        return done(c);
+    c->a.coll = IC_COLL_SCATTERV;
+    c->a.root = root;
+    c->a.counts = c->counts;
+    c->a.recvcount = c->counts[rank];
+    c->a.in_place = in_place && is_root;
+    c->a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
-    ic_plan_t alg;
-    if ((rc = prepare(&c, 1, &bt, &alg)) != MPI_SUCCESS)
+    if ((rc = prepare(c, 1, &bt)) != MPI_SUCCESS)
         return rc;
     if (is_root) {
         if (bad_send) {
-            if ((rc = bind_standin(&c, IC_BUF_SEND, 0, total)))
-                return fail(&c, rc, "out of memory");
+            if ((rc = bind_standin(c, IC_BUF_SEND, 0, total)))
+                return fail(c, rc, "out of memory");
         } else if (!(packed_displs(sendcounts, displs, size) &&
-                     bind_user(&c, IC_BUF_SEND, sendbuf, &sti))) {
-            c.stage[0] = malloc(total);
-            if (!c.stage[0])
-                return fail(&c, MPI_ERR_NO_MEM, "out of memory");
+                     bind_user(c, IC_BUF_SEND, sendbuf, &sti))) {
+            c->stage[0] = malloc(total);
+            if (!c->stage[0])
+                return fail(c, MPI_ERR_NO_MEM, "out of memory");
             for (int i = 0; i < size; i++)
-                if (c.counts[i])
-                    pack_at(&c, (const char *)sendbuf + (MPI_Aint)dv(displs, i) * sti.extent,
+                if (c->counts[i])
+                    pack_at(c, (const char *)sendbuf + (MPI_Aint)dv(displs, i) * sti.extent,
                             cv(sendcounts, i), &sti,
-                            (char *)c.stage[0] + ic_blocks_prefix(c.counts, i));
-            ic_binding_set(&c.b, IC_BUF_SEND, c.stage[0], &bt);
+                            (char *)c->stage[0] + ic_blocks_prefix(c->counts, i));
+            ic_binding_set(&c->b, IC_BUF_SEND, c->stage[0], &bt);
         }
     }
-    bad_recv |= c.e.code != 0;
+    bad_recv |= c->e.code != 0;
     int staged = 0;
-    if (c.a.in_place) {
-        ic_binding_set(&c.b, IC_BUF_RECV, NULL, &bt);
-    } else if (bad_recv || !bind_user(&c, IC_BUF_RECV, recvbuf, &rti)) {
+    if (c->a.in_place) {
+        ic_binding_set(&c->b, IC_BUF_RECV, NULL, &bt);
+    } else if (bad_recv || !bind_user(c, IC_BUF_RECV, recvbuf, &rti)) {
         staged = 1;
-        if ((rc = stage_recv(&c, c.counts[rank])))
-            return fail(&c, rc, "out of memory");
+        if ((rc = stage_recv(c, c->counts[rank])))
+            return fail(c, rc, "out of memory");
     }
-    if ((rc = execute(&c, &alg, MPI_OP_NULL, 1)) != MPI_SUCCESS)
-        return rc;
-    if (staged && !c.e.code && (rc = unpack_at(&c, c.stage[1], recvbuf, recvcount, &rti)))
-        return fail(&c, rc, "cannot unpack the result");
-    return done(&c);
+    return launch_unpack(c, staged && !c->e.code, recvbuf, recvcount, &rti);
 }
 
 /* ============================================================== barrier */
 
-int IC_Barrier(MPI_Comm comm)
+static int barrier_impl(call_t *c, MPI_Comm comm, const char *fn)
 {
-    call_t c;
     int rank, size, rc;
-    if ((rc = begin(&c, "IC_Barrier", comm, &rank, &size)) != MPI_SUCCESS)
+    if ((rc = begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
         return rc;
     if (size == 1)
-        return MPI_SUCCESS;
-    if ((rc = get_ctx(&c)) != MPI_SUCCESS)
+        return done(c);
+    if ((rc = get_ctx(c)) != MPI_SUCCESS)
         return rc;
-    c.a.coll = IC_COLL_BARRIER;
-    c.a.commutative = 1;
+    c->a.coll = IC_COLL_BARRIER;
+    c->a.commutative = 1;
     ic_typeinfo_t bt = byte_ti;
-    ic_binding_set(&c.b, IC_BUF_SEND, NULL, &bt);
-    ic_binding_set(&c.b, IC_BUF_RECV, NULL, &bt);
-    return run_done(&c, MPI_OP_NULL, 1, 1, &bt);
+    ic_binding_set(&c->b, IC_BUF_SEND, NULL, &bt);
+    ic_binding_set(&c->b, IC_BUF_RECV, NULL, &bt);
+    return run_done(c, MPI_OP_NULL, 1, 1, &bt);
 }
+
+/* ============================================== the progress engine's side
+ *
+ * A nonblocking call's state (c->st) is a member of its call object. */
+
+static call_t *call_of(ic_call_state_t *st)
+{
+    return (call_t *)(void *)((char *)st - offsetof(call_t, st));
+}
+
+int ic_call_step(ic_call_state_t *st, int block)
+{
+    call_t *c = call_of(st);
+    while (st->running) {
+        int fin = 0;
+        int rc = ic_exec_progress(&c->x, block, &fin);
+        if (rc != MPI_SUCCESS) {
+            fail(c, rc, "communication failed");
+            break;
+        }
+        if (!fin)
+            return 0;
+        st->running = 0;
+        ran(c); /* the next phase (running again), or the end */
+    }
+    return 1;
+}
+
+void ic_call_free(ic_call_state_t *st)
+{
+    call_t *c = call_of(st);
+    call_free(c);
+    free(c);
+}
+
+#if !IC_NB_VENDOR
+/* A nonblocking call's object (NULL: out of memory). */
+static call_t *nb_new(void)
+{
+    call_t *c = calloc(1, sizeof(*c));
+    if (c)
+        c->nb = 1;
+    return c;
+}
+
+/* The end of a nonblocking call's start: the description returned rc. */
+static int nb_started(call_t *c, int rc, MPI_Request *req)
+{
+    int mistake_code = c->st.running ? c->e.code : 0;
+    return ic_call_launched(&c->st, rc, c->fn, c->comm, mistake_code, c->e.msg, req);
+}
+#endif
 
 /* ============================================================ entry points
  *
  * The IC_ calls with MPI's int counts, and the IC_*_c calls with MPI-4's
  * MPI_Count counts and MPI_Aint displacements, over one implementation. */
 
+int IC_Barrier(MPI_Comm comm)
+{
+    call_t c;
+    c.nb = 0;
+    return barrier_impl(&c, comm, "IC_Barrier");
+}
+
 int IC_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    return bcast_impl(buffer, count, datatype, root, comm, "IC_Bcast");
+    call_t c;
+    c.nb = 0;
+    return bcast_impl(&c, buffer, count, datatype, root, comm, "IC_Bcast");
 }
 
 int IC_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
               int root, MPI_Comm comm)
 {
-    return reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm, "IC_Reduce");
+    call_t c;
+    c.nb = 0;
+    return reduce_impl(&c, sendbuf, recvbuf, count, datatype, op, root, comm, "IC_Reduce");
 }
 
 int IC_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                  MPI_Comm comm)
 {
-    return allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, "IC_Allreduce");
+    call_t c;
+    c.nb = 0;
+    return allreduce_impl(&c, sendbuf, recvbuf, count, datatype, op, comm, "IC_Allreduce");
 }
 
 int IC_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return reduce_scatter_impl(sendbuf, recvbuf, cv_int(recvcounts), datatype, op, comm,
+    call_t c;
+    c.nb = 0;
+    return reduce_scatter_impl(&c, sendbuf, recvbuf, cv_int(recvcounts), datatype, op, comm,
                                "IC_Reduce_scatter");
 }
 
 int IC_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm,
+    call_t c;
+    c.nb = 0;
+    return reduce_scatter_block_impl(&c, sendbuf, recvbuf, recvcount, datatype, op, comm,
                                      "IC_Reduce_scatter_block");
 }
 
 int IC_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+    call_t c;
+    c.nb = 0;
+    return gather_impl(&c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        "IC_Gather");
 }
 
 int IC_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+    call_t c;
+    c.nb = 0;
+    return scatter_impl(&c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                         "IC_Scatter");
 }
 
 int IC_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+    call_t c;
+    c.nb = 0;
+    return allgather_impl(&c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                           "IC_Allgather");
 }
 
 int IC_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf, cv_int(recvcounts),
+    call_t c;
+    c.nb = 0;
+    return allgatherv_impl(&c, sendbuf, sendcount, sendtype, recvbuf, cv_int(recvcounts),
                            dv_int(displs), recvtype, comm, "IC_Allgatherv");
 }
 
@@ -1481,16 +1747,222 @@ int IC_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                MPI_Comm comm)
 {
-    return gatherv_impl(sendbuf, sendcount, sendtype, recvbuf, cv_int(recvcounts), dv_int(displs),
-                        recvtype, root, comm, "IC_Gatherv");
+    call_t c;
+    c.nb = 0;
+    return gatherv_impl(&c, sendbuf, sendcount, sendtype, recvbuf, cv_int(recvcounts),
+                        dv_int(displs), recvtype, root, comm, "IC_Gatherv");
 }
 
 int IC_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                 int root, MPI_Comm comm)
 {
-    return scatterv_impl(sendbuf, cv_int(sendcounts), dv_int(displs), sendtype, recvbuf, recvcount,
-                         recvtype, root, comm, "IC_Scatterv");
+    call_t c;
+    c.nb = 0;
+    return scatterv_impl(&c, sendbuf, cv_int(sendcounts), dv_int(displs), sendtype, recvbuf,
+                         recvcount, recvtype, root, comm, "IC_Scatterv");
+}
+
+/* ============================================== the nonblocking calls */
+
+#if !IC_NB_VENDOR
+static int nb_nomem(MPI_Comm comm, MPI_Request *request, const char *fn)
+{
+    *request = MPI_REQUEST_NULL;
+    return ic_error(comm, MPI_ERR_NO_MEM, "%s: out of memory", fn);
+}
+#endif
+
+int IC_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+              MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Ibcast(buffer, count, datatype, root, comm, request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Ibcast");
+    return nb_started(c, bcast_impl(c, buffer, count, datatype, root, comm, "IC_Ibcast"), request);
+#endif
+}
+
+int IC_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               int root, MPI_Comm comm, MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Ireduce");
+    return nb_started(
+        c, reduce_impl(c, sendbuf, recvbuf, count, datatype, op, root, comm, "IC_Ireduce"),
+        request);
+#endif
+}
+
+int IC_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm, MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Iallreduce");
+    return nb_started(
+        c, allreduce_impl(c, sendbuf, recvbuf, count, datatype, op, comm, "IC_Iallreduce"),
+        request);
+#endif
+}
+
+int IC_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Ireduce_scatter");
+    return nb_started(c,
+                      reduce_scatter_impl(c, sendbuf, recvbuf, cv_int(recvcounts), datatype, op,
+                                          comm, "IC_Ireduce_scatter"),
+                      request);
+#endif
+}
+
+int IC_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Ireduce_scatter_block");
+    return nb_started(c,
+                      reduce_scatter_block_impl(c, sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                                "IC_Ireduce_scatter_block"),
+                      request);
+#endif
+}
+
+int IC_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                       request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Igather");
+    return nb_started(c,
+                      gather_impl(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  root, comm, "IC_Igather"),
+                      request);
+#endif
+}
+
+int IC_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                        request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Iscatter");
+    return nb_started(c,
+                      scatter_impl(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                   root, comm, "IC_Iscatter"),
+                      request);
+#endif
+}
+
+int IC_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                          request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Iallgather");
+    return nb_started(c,
+                      allgather_impl(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                     comm, "IC_Iallgather"),
+                      request);
+#endif
+}
+
+int IC_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                   MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                           comm, request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Iallgatherv");
+    return nb_started(c,
+                      allgatherv_impl(c, sendbuf, sendcount, sendtype, recvbuf, cv_int(recvcounts),
+                                      dv_int(displs), recvtype, comm, "IC_Iallgatherv"),
+                      request);
+#endif
+}
+
+int IC_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm, MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                        comm, request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Igatherv");
+    return nb_started(c,
+                      gatherv_impl(c, sendbuf, sendcount, sendtype, recvbuf, cv_int(recvcounts),
+                                   dv_int(displs), recvtype, root, comm, "IC_Igatherv"),
+                      request);
+#endif
+}
+
+int IC_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm, MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                         comm, request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Iscatterv");
+    return nb_started(c,
+                      scatterv_impl(c, sendbuf, cv_int(sendcounts), dv_int(displs), sendtype,
+                                    recvbuf, recvcount, recvtype, root, comm, "IC_Iscatterv"),
+                      request);
+#endif
+}
+
+int IC_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Ibarrier(comm, request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Ibarrier");
+    return nb_started(c, barrier_impl(c, comm, "IC_Ibarrier"), request);
+#endif
 }
 
 #ifdef IC_HAVE_LARGE_COUNT
@@ -1507,53 +1979,69 @@ static dview_t dv_big(const MPI_Aint *x)
 
 int IC_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    return bcast_impl(buffer, count, datatype, root, comm, "IC_Bcast_c");
+    call_t c;
+    c.nb = 0;
+    return bcast_impl(&c, buffer, count, datatype, root, comm, "IC_Bcast_c");
 }
 
 int IC_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                 MPI_Op op, int root, MPI_Comm comm)
 {
-    return reduce_impl(sendbuf, recvbuf, count, datatype, op, root, comm, "IC_Reduce_c");
+    call_t c;
+    c.nb = 0;
+    return reduce_impl(&c, sendbuf, recvbuf, count, datatype, op, root, comm, "IC_Reduce_c");
 }
 
 int IC_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm)
 {
-    return allreduce_impl(sendbuf, recvbuf, count, datatype, op, comm, "IC_Allreduce_c");
+    call_t c;
+    c.nb = 0;
+    return allreduce_impl(&c, sendbuf, recvbuf, count, datatype, op, comm, "IC_Allreduce_c");
 }
 
 int IC_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return reduce_scatter_impl(sendbuf, recvbuf, cv_big(recvcounts), datatype, op, comm,
+    call_t c;
+    c.nb = 0;
+    return reduce_scatter_impl(&c, sendbuf, recvbuf, cv_big(recvcounts), datatype, op, comm,
                                "IC_Reduce_scatter_c");
 }
 
 int IC_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    return reduce_scatter_block_impl(sendbuf, recvbuf, recvcount, datatype, op, comm,
+    call_t c;
+    c.nb = 0;
+    return reduce_scatter_block_impl(&c, sendbuf, recvbuf, recvcount, datatype, op, comm,
                                      "IC_Reduce_scatter_block_c");
 }
 
 int IC_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                 MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return gather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+    call_t c;
+    c.nb = 0;
+    return gather_impl(&c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        "IC_Gather_c");
 }
 
 int IC_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    return scatter_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+    call_t c;
+    c.nb = 0;
+    return scatter_impl(&c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                         "IC_Scatter_c");
 }
 
 int IC_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    return allgather_impl(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+    call_t c;
+    c.nb = 0;
+    return allgather_impl(&c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                           "IC_Allgather_c");
 }
 
@@ -1561,7 +2049,9 @@ int IC_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
                     const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                     MPI_Comm comm)
 {
-    return allgatherv_impl(sendbuf, sendcount, sendtype, recvbuf, cv_big(recvcounts),
+    call_t c;
+    c.nb = 0;
+    return allgatherv_impl(&c, sendbuf, sendcount, sendtype, recvbuf, cv_big(recvcounts),
                            dv_big(displs), recvtype, comm, "IC_Allgatherv_c");
 }
 
@@ -1569,15 +2059,203 @@ int IC_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                  int root, MPI_Comm comm)
 {
-    return gatherv_impl(sendbuf, sendcount, sendtype, recvbuf, cv_big(recvcounts), dv_big(displs),
-                        recvtype, root, comm, "IC_Gatherv_c");
+    call_t c;
+    c.nb = 0;
+    return gatherv_impl(&c, sendbuf, sendcount, sendtype, recvbuf, cv_big(recvcounts),
+                        dv_big(displs), recvtype, root, comm, "IC_Gatherv_c");
 }
 
 int IC_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                   int root, MPI_Comm comm)
 {
-    return scatterv_impl(sendbuf, cv_big(sendcounts), dv_big(displs), sendtype, recvbuf, recvcount,
-                         recvtype, root, comm, "IC_Scatterv_c");
+    call_t c;
+    c.nb = 0;
+    return scatterv_impl(&c, sendbuf, cv_big(sendcounts), dv_big(displs), sendtype, recvbuf,
+                         recvcount, recvtype, root, comm, "IC_Scatterv_c");
+}
+
+int IC_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Ibcast_c(buffer, count, datatype, root, comm, request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Ibcast_c");
+    return nb_started(c, bcast_impl(c, buffer, count, datatype, root, comm, "IC_Ibcast_c"),
+                      request);
+#endif
+}
+
+int IC_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                 MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Ireduce_c(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Ireduce_c");
+    return nb_started(
+        c, reduce_impl(c, sendbuf, recvbuf, count, datatype, op, root, comm, "IC_Ireduce_c"),
+        request);
+#endif
+}
+
+int IC_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Iallreduce_c(sendbuf, recvbuf, count, datatype, op, comm, request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Iallreduce_c");
+    return nb_started(
+        c, allreduce_impl(c, sendbuf, recvbuf, count, datatype, op, comm, "IC_Iallreduce_c"),
+        request);
+#endif
+}
+
+int IC_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Ireduce_scatter_c(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Ireduce_scatter_c");
+    return nb_started(c,
+                      reduce_scatter_impl(c, sendbuf, recvbuf, cv_big(recvcounts), datatype, op,
+                                          comm, "IC_Ireduce_scatter_c"),
+                      request);
+#endif
+}
+
+int IC_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Ireduce_scatter_block_c(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Ireduce_scatter_block_c");
+    return nb_started(c,
+                      reduce_scatter_block_impl(c, sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                                "IC_Ireduce_scatter_block_c"),
+                      request);
+#endif
+}
+
+int IC_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Igather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                         request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Igather_c");
+    return nb_started(c,
+                      gather_impl(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  root, comm, "IC_Igather_c"),
+                      request);
+#endif
+}
+
+int IC_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Iscatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                          request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Iscatter_c");
+    return nb_started(c,
+                      scatter_impl(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                   root, comm, "IC_Iscatter_c"),
+                      request);
+#endif
+}
+
+int IC_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Iallgather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                            request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Iallgather_c");
+    return nb_started(c,
+                      allgather_impl(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                     comm, "IC_Iallgather_c"),
+                      request);
+#endif
+}
+
+int IC_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Iallgatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                             comm, request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Iallgatherv_c");
+    return nb_started(c,
+                      allgatherv_impl(c, sendbuf, sendcount, sendtype, recvbuf, cv_big(recvcounts),
+                                      dv_big(displs), recvtype, comm, "IC_Iallgatherv_c"),
+                      request);
+#endif
+}
+
+int IC_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Igatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                          comm, request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Igatherv_c");
+    return nb_started(c,
+                      gatherv_impl(c, sendbuf, sendcount, sendtype, recvbuf, cv_big(recvcounts),
+                                   dv_big(displs), recvtype, root, comm, "IC_Igatherv_c"),
+                      request);
+#endif
+}
+
+int IC_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request)
+{
+#if IC_NB_VENDOR
+    return MPI_Iscatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                           root, comm, request);
+#else
+    call_t *c = nb_new();
+    if (!c)
+        return nb_nomem(comm, request, "IC_Iscatterv_c");
+    return nb_started(c,
+                      scatterv_impl(c, sendbuf, cv_big(sendcounts), dv_big(displs), sendtype,
+                                    recvbuf, recvcount, recvtype, root, comm, "IC_Iscatterv_c"),
+                      request);
+#endif
 }
 #endif

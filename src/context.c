@@ -68,13 +68,32 @@ static void ctx_destroy(ic_ctx_t *ctx)
     free(ctx);
 }
 
+/* The user frees the communicator: its context goes now or, while
+ * nonblocking calls on it are pending (MPI lets them complete), once the
+ * last one has ended (ic_ctx_call_ended). */
 static int ctx_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
 {
     (void)comm;
     (void)keyval;
     (void)extra;
-    ctx_destroy((ic_ctx_t *)attr);
+    ic_ctx_t *ctx = attr;
+    if (ctx->npending > 0 && !finalizing) {
+        ctx->doomed = 1;
+        ctx->user = MPI_COMM_NULL;
+        if (recent == ctx) { /* MPI may give its handle to a new communicator */
+            recent = NULL;
+            recent_comm = MPI_COMM_NULL;
+        }
+        return MPI_SUCCESS;
+    }
+    ctx_destroy(ctx);
     return MPI_SUCCESS;
+}
+
+void ic_ctx_call_ended(ic_ctx_t *ctx)
+{
+    if (ctx->doomed && ctx->npending == 0)
+        ctx_destroy(ctx);
 }
 
 /* Runs at the start of MPI_Finalize: release every context still alive. */
@@ -96,7 +115,14 @@ static int self_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
     MPI_Finalized(&finalized);
     if (finalized)
         return MPI_SUCCESS;
+    /* nonblocking calls still running (a program must complete its own;
+     * those whose start raised a mistake run on by themselves) */
+    ic_progress_drain();
     while (live) {
+        if (live->doomed) { /* its communicator is gone already */
+            ctx_destroy(live);
+            continue;
+        }
         ic_ctx_t *ctx = live;
         /* Deleting the attribute runs ctx_delete_fn, which unlinks ctx. */
         if (MPI_Comm_delete_attr(ctx->user, ctx_keyval) != MPI_SUCCESS)
@@ -312,6 +338,21 @@ MPI_Comm ic_self_comm(void)
     return self_copy;
 }
 
+/* The tags of ctx's nonblocking calls: IC_TAG_NB_BASE up to MPI_TAG_UB
+ * (at least 32767 by the standard), at most 2^20 of them. */
+static int nb_tags(ic_ctx_t *ctx)
+{
+    void *v = NULL;
+    int found = 0, ub = 32767;
+    int rc = MPI_Comm_get_attr(ctx->comm, MPI_TAG_UB, &v, &found);
+    if (rc == MPI_SUCCESS && found && v && *(int *)v > ub)
+        ub = *(int *)v;
+    ctx->ntags = ub - IC_TAG_NB_BASE + 1;
+    if (ctx->ntags > (1 << 20))
+        ctx->ntags = 1 << 20;
+    return rc;
+}
+
 ic_ctx_t *ic_ctx_known(MPI_Comm comm)
 {
     return comm == recent_comm && !finalizing ? recent : NULL;
@@ -347,6 +388,8 @@ int ic_ctx_get(MPI_Comm comm, ic_ctx_t **out)
         rc = MPI_Comm_rank(ctx->comm, &ctx->rank);
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_size(ctx->comm, &ctx->size);
+    if (rc == MPI_SUCCESS)
+        rc = nb_tags(ctx);
     if (rc == MPI_SUCCESS)
         rc = pick_model(ctx);
     if (rc == MPI_SUCCESS)

@@ -112,12 +112,59 @@ typedef struct ic_ctx {
     size_t scratch_bytes[IC_NBUF];
     ic_decision_t decisions[IC_DECISION_CACHE];
     unsigned next_decision;
+    unsigned nb_seq;            /* nonblocking calls started on it  */
+    int ntags;                  /* their tags: IC_TAG_NB_BASE + [0, ntags) */
+    int npending;               /* of them not over yet             */
+    int doomed;                 /* the user freed the communicator: it
+                                   goes once npending is 0           */
     struct ic_ctx *next, *prev; /* list of live contexts           */
 } ic_ctx_t;
+
+/* A nonblocking call as the progress engine sees it (src/progress.c); it
+ * is a member of api.c's call object, which ic_call_step and
+ * ic_call_free reach from it. */
+typedef struct ic_call_state {
+    ic_ctx_t *ctx;
+    int tag;      /* its messages' tag (ic_call_enter)                     */
+    int started;  /* its start has returned: its end goes to its request  */
+    int running;  /* a schedule of it is under way                        */
+    int over;     /* it has ended, with code                              */
+    int code;     /* MPI_SUCCESS or the error its request completes with   */
+    int raised;   /* its mistake was raised by its start                   */
+    int detached; /* no request: it frees itself once over               */
+    int pending;  /* on the engine's list                                 */
+    MPI_Request req;
+    struct ic_call_state *next, *prev;
+} ic_call_state_t;
+
+/* The engine (progress.c).  ic_call_enter: a call's place in ctx's
+ * sequence (its tag).  ic_call_over: the call has ended with code (at its
+ * start or while progressing); returns MPI_SUCCESS.  ic_call_launched:
+ * the end of a start call of the IC_I* family, given what the description
+ * returned (rc) -- hands the user a request (*req) and puts a running
+ * call on the engine's list; returns what the start call returns.
+ * ic_progress: moves every pending call on as far as it can without
+ * waiting (every IC_ call and the MPI's progress hook run it);
+ * ic_progress_drain: until none is left (MPI_Finalize). */
+void ic_call_enter(ic_call_state_t *st, ic_ctx_t *ctx);
+int ic_call_over(ic_call_state_t *st, int code);
+int ic_call_launched(ic_call_state_t *st, int rc, const char *fn, MPI_Comm comm, int raise_code,
+                     const char *raise_msg, MPI_Request *req);
+extern int ic_npending; /* calls on the list */
+void ic_progress(void);
+void ic_progress_drain(void);
+/* api.c: move call st on (block: until it ends); 1 once it is over.  Free
+ * a call that is over. */
+int ic_call_step(ic_call_state_t *st, int block);
+void ic_call_free(ic_call_state_t *st);
 
 /* Context of comm, created (collectively: MPI_Comm_dup) on first use.
  * Returns an MPI error code. */
 int ic_ctx_get(MPI_Comm comm, ic_ctx_t **ctx);
+
+/* A call on ctx has ended: ctx goes if the user freed its communicator
+ * and this was its last pending call. */
+void ic_ctx_call_ended(ic_ctx_t *ctx);
 
 /* comm's context when comm is the communicator of the last context looked
  * up (then comm is a valid intracommunicator and MPI is running), else
