@@ -248,19 +248,19 @@ int mt_run_red(MPI_Comm comm, const char *comm_name, const mt_red_t *r, int alg_
     switch (r->coll) {
     case IC_COLL_ID_REDUCE:
         rcv = MPI_Reduce(vs, vr, cnt, dt, op, r->root, comm);
-        rci = IC_Reduce(is, ir, cnt, dt, op, r->root, comm);
+        rci = IC_CALL(Reduce, reduce, is, ir, cnt, dt, op, r->root, comm);
         break;
     case IC_COLL_ID_ALLREDUCE:
         rcv = MPI_Allreduce(vs, vr, cnt, dt, op, comm);
-        rci = IC_Allreduce(is, ir, cnt, dt, op, comm);
+        rci = IC_CALL(Allreduce, allreduce, is, ir, cnt, dt, op, comm);
         break;
     case IC_COLL_ID_REDUCE_SCATTER:
         rcv = MPI_Reduce_scatter(vs, vr, counts, dt, op, comm);
-        rci = IC_Reduce_scatter(is, ir, counts, dt, op, comm);
+        rci = IC_CALL(Reduce_scatter, reduce_scatter, is, ir, counts, dt, op, comm);
         break;
     default:
         rcv = MPI_Reduce_scatter_block(vs, vr, cnt, dt, op, comm);
-        rci = IC_Reduce_scatter_block(is, ir, cnt, dt, op, comm);
+        rci = IC_CALL(Reduce_scatter_block, reduce_scatter_block, is, ir, cnt, dt, op, comm);
         break;
     }
     if (mt_rc(&c, rcv, "vendor call") | mt_rc(&c, rci, "InterCom call"))
@@ -425,7 +425,7 @@ static void move_bcast(move_ctx_t *x, const mt_move_t *m, MPI_Comm comm)
         put_blocks(&v, &i, t, &k, &zero, 0, 1, x->p, x->seed, 0);
     mt_buf_snapshot(&i);
     int rcv = MPI_Bcast(v.buf, k, t->type, m->root, comm);
-    int rci = IC_Bcast(i.buf, k, t->type, m->root, comm);
+    int rci = IC_CALL(Bcast, bcast, i.buf, k, t->type, m->root, comm);
     if (!move_rc(x, rcv, rci)) {
         check_untouched(&x->c, &i, 0, "buffer");
         check_block(x, &v, &i, rcv, t, 0, k, 0, "buffer");
@@ -467,13 +467,13 @@ static void move_gather(move_ctx_t *x, const mt_move_t *m, MPI_Comm comm, int v_
     if (!v_variant) {
         int rcount = x->rc[0], ircount = junk_recv ? 0 : rcount;
         rcv = MPI_Gather(vs, scount, stype, rv.buf, rcount, rtype, root, comm);
-        rci = IC_Gather(is, iscount, istype, ri.buf, ircount, irtype, root, comm);
+        rci = IC_CALL(Gather, gather, is, iscount, istype, ri.buf, ircount, irtype, root, comm);
     } else {
         const int *irc = junk_recv ? NULL : x->rc, *ird = junk_recv ? NULL : x->rdm;
         rcv = MPI_Gatherv(vs, scount, stype, shifted(&rv, x->rshift), x->rc, x->rdm, rtype, root,
                           comm);
-        rci =
-            IC_Gatherv(is, iscount, istype, shifted(&ri, x->rshift), irc, ird, irtype, root, comm);
+        rci = IC_CALL(Gatherv, gatherv, is, iscount, istype, shifted(&ri, x->rshift), irc, ird,
+                      irtype, root, comm);
     }
     if (move_rc(x, rcv, rci))
         goto out;
@@ -518,13 +518,13 @@ static void move_scatter(move_ctx_t *x, const mt_move_t *m, MPI_Comm comm, int v
     if (!v_variant) {
         int scount = x->sc[0], iscount = junk_send ? 0 : scount;
         rcv = MPI_Scatter(sv.buf, scount, stype, vr, rcount, rtype, root, comm);
-        rci = IC_Scatter(si.buf, iscount, istype, ir, ircount, irtype, root, comm);
+        rci = IC_CALL(Scatter, scatter, si.buf, iscount, istype, ir, ircount, irtype, root, comm);
     } else {
         const int *isc = junk_send ? NULL : x->sc, *isd = junk_send ? NULL : x->sdm;
         rcv = MPI_Scatterv(shifted(&sv, x->sshift), x->sc, x->sdm, stype, vr, rcount, rtype, root,
                            comm);
-        rci =
-            IC_Scatterv(shifted(&si, x->sshift), isc, isd, istype, ir, ircount, irtype, root, comm);
+        rci = IC_CALL(Scatterv, scatterv, shifted(&si, x->sshift), isc, isd, istype, ir, ircount,
+                      irtype, root, comm);
     }
     if (move_rc(x, rcv, rci))
         goto out;
@@ -562,12 +562,13 @@ static void move_allgather(move_ctx_t *x, const mt_move_t *m, MPI_Comm comm, int
     int rcv, rci;
     if (!v_variant) {
         rcv = MPI_Allgather(vs, scount, stype, rv.buf, x->rc[0], x->R->type, comm);
-        rci = IC_Allgather(is, iscount, istype, ri.buf, x->rc[0], x->R->type, comm);
+        rci =
+            IC_CALL(Allgather, allgather, is, iscount, istype, ri.buf, x->rc[0], x->R->type, comm);
     } else {
         rcv = MPI_Allgatherv(vs, scount, stype, shifted(&rv, x->rshift), x->rc, x->rdm, x->R->type,
                              comm);
-        rci = IC_Allgatherv(is, iscount, istype, shifted(&ri, x->rshift), x->rc, x->rdm, x->R->type,
-                            comm);
+        rci = IC_CALL(Allgatherv, allgatherv, is, iscount, istype, shifted(&ri, x->rshift), x->rc,
+                      x->rdm, x->R->type, comm);
     }
     if (move_rc(x, rcv, rci))
         goto out;
@@ -688,7 +689,7 @@ int mt_run_barrier(MPI_Comm comm, const char *comm_name, int alg_i)
     const char *alg = mt_alg(IC_COLL_ID_BARRIER, alg_i);
     mt_case_t c = {"barrier", alg, comm, comm_name, -1, 0, NULL, NULL, 0, NULL};
     mt_begin(&c);
-    mt_rc(&c, IC_Barrier(comm), "IC_Barrier");
+    mt_rc(&c, IC_CALL1(Barrier, barrier, comm), "IC_Barrier");
     for (int late = 0; late < p; late++) {
         MPI_Barrier(comm);
         if (rank == late) {
@@ -701,11 +702,11 @@ int mt_run_barrier(MPI_Comm comm, const char *comm_name, int alg_i)
             }
             if (early)
                 mt_fail(&c, "a rank left the barrier before rank %d entered it", late);
-            mt_rc(&c, IC_Barrier(comm), "IC_Barrier");
+            mt_rc(&c, IC_CALL1(Barrier, barrier, comm), "IC_Barrier");
             for (int q = 0; q < p - 1; q++)
                 MPI_Recv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, BARRIER_TAG, comm, MPI_STATUS_IGNORE);
         } else {
-            mt_rc(&c, IC_Barrier(comm), "IC_Barrier");
+            mt_rc(&c, IC_CALL1(Barrier, barrier, comm), "IC_Barrier");
             MPI_Send(NULL, 0, MPI_BYTE, late, BARRIER_TAG, comm);
         }
     }

@@ -16,6 +16,21 @@ MPI_Comm mt_world = MPI_COMM_NULL;
 int mt_rank, mt_size;
 long mt_ncases;
 int mt_verbose;
+int mt_nonblocking;
+MPI_Request mt_req = MPI_REQUEST_NULL;
+
+int mt_nb_complete(int rc, MPI_Request *req)
+{
+    static unsigned calls;
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (calls++ % 2 == 0)
+        return MPI_Wait(req, MPI_STATUS_IGNORE);
+    int flag = 0;
+    while (!flag && rc == MPI_SUCCESS)
+        rc = MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+    return rc;
+}
 
 static const char *prog = "mpitest";
 static long nfail;
@@ -38,6 +53,8 @@ int mt_init(int *argc, char ***argv, const char *name)
     MPI_Comm_size(mt_world, &mt_size);
     const char *v = getenv("IC_TEST_VERBOSE");
     mt_verbose = v && *v && *v != '0';
+    v = getenv("IC_TEST_NONBLOCKING");
+    mt_nonblocking = v && *v && *v != '0';
     setvbuf(stdout, NULL, _IOLBF, 0);
     types_init();
     ops_init();

@@ -54,6 +54,20 @@ extern int mt_rank, mt_size;
 extern long mt_ncases; /* cases run by this process */
 extern int mt_verbose; /* IC_TEST_VERBOSE: print each case (rank 0)    */
 
+/* IC_TEST_NONBLOCKING=1: the case runners call every InterCom collective
+ * through its nonblocking form (IC_I*), completed at once by MPI's own
+ * MPI_Wait or, every other call, an MPI_Test loop (mt_nb_complete), so
+ * the whole matrix also holds for the nonblocking calls.  IC_CALL(Name,
+ * name, args...) is IC_Name(args...) or that. */
+extern int mt_nonblocking;
+extern MPI_Request mt_req;
+int mt_nb_complete(int rc, MPI_Request *req);
+#define IC_CALL(Name, name, ...)                                                                   \
+    (mt_nonblocking ? mt_nb_complete(IC_I##name(__VA_ARGS__, &mt_req), &mt_req)                    \
+                    : IC_##Name(__VA_ARGS__))
+#define IC_CALL1(Name, name, arg)                                                                  \
+    (mt_nonblocking ? mt_nb_complete(IC_I##name(arg, &mt_req), &mt_req) : IC_##Name(arg))
+
 /* ---------------------------------------------------------------- cases */
 
 typedef struct mt_case {

@@ -1,0 +1,421 @@
+/*
+ * nonblocking.c -- the IC_I* calls beyond one call at a time.
+ *
+ * (Each nonblocking call's results over the whole correctness matrix are
+ * tests/mpi/nbmatrix.sh: reductions and movement with IC_TEST_NONBLOCKING.)
+ * Here, against the vendor's blocking collectives on the same inputs:
+ *   - many calls in flight on one communicator (every collective, short
+ *     and long vectors, the long ones in many pieces), started in the same
+ *     order on every rank and completed in an order of each rank's own
+ *     with MPI_Waitany, MPI_Testsome, MPI_Testall and MPI_Waitall;
+ *   - calls in flight on several overlapping communicators at once (the
+ *     world, its halves, the world reversed), interleaved;
+ *   - nonblocking calls with blocking IC_ and vendor collectives between
+ *     their start and their completion;
+ *   - a communicator freed while its calls are pending (they complete, and
+ *     the context goes with the last);
+ *   - zero counts (a request that is complete at once), MPI_REQUEST_NULL
+ *     after a bad argument, the status of a completed request, MPI_Cancel
+ *     refused and the request still completing;
+ *   - one rank's mistake that only it can see (a NULL receive buffer):
+ *     its start returns the error class, it still takes its part, and the
+ *     other ranks' calls complete with the right result;
+ *   - a program that completes with nothing but MPI's own calls (all of the
+ *     above: no IC_ call runs while these wait).
+ */
+#include "intercom.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIMPLE_TEST "nonblocking"
+#include "simple.h"
+
+#define NCALLS 14
+
+static int rank;
+/* statuses for the completion calls (GCC 12 warns of MPICH's
+ * MPI_STATUSES_IGNORE, a sentinel pointer, as an empty array) */
+static MPI_Status sts[64];
+
+static void check(int ok, const char *fmt, int k)
+{
+    ncases++;
+    if (!ok) {
+        char m[160];
+        snprintf(m, sizeof(m), fmt, k);
+        fail("%s", m);
+    }
+}
+
+static long long val(int r, int i, int k)
+{
+    return (long long)((r + 1) * 1000003LL + i * 7919LL + k * 104729LL) % 1000000007LL;
+}
+
+/* One call of the mix: its inputs, InterCom's output and the vendor's. */
+typedef struct item {
+    int kind; /* which collective (below) */
+    int n;    /* elements per rank */
+    long long *in, *out, *ref;
+    int *counts, *displs;
+    size_t nout;
+} item_t;
+
+enum { K_ALLREDUCE, K_BCAST, K_REDUCE, K_ALLGATHERV, K_GATHERV, K_SCATTERV, K_RSB, K_BARRIER };
+#define NKINDS 8
+
+static void item_make(item_t *it, int kind, int n, int k, MPI_Comm comm)
+{
+    int p, r;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    it->kind = kind;
+    it->n = n;
+    it->counts = malloc(sizeof(int) * (size_t)p);
+    it->displs = malloc(sizeof(int) * (size_t)p);
+    int tot = 0;
+    for (int i = 0; i < p; i++) {
+        it->counts[i] = kind == K_RSB ? n : n + (i % 3);
+        it->displs[i] = tot;
+        tot += it->counts[i];
+    }
+    size_t nin = (size_t)(kind == K_SCATTERV || kind == K_RSB ? tot : n + 3);
+    it->nout = (size_t)(kind == K_ALLGATHERV || kind == K_GATHERV ? tot : n + 3);
+    if (kind == K_RSB)
+        it->nout = (size_t)n;
+    it->in = malloc(sizeof(long long) * (nin ? nin : 1));
+    it->out = calloc(it->nout ? it->nout : 1, sizeof(long long));
+    it->ref = calloc(it->nout ? it->nout : 1, sizeof(long long));
+    for (size_t i = 0; i < nin; i++)
+        it->in[i] = val(r, (int)i, k);
+    int root = k % p, mine = it->counts[r];
+    switch (kind) { /* the vendor's answer, blocking */
+    case K_ALLREDUCE:
+        MPI_Allreduce(it->in, it->ref, n, MPI_LONG_LONG, MPI_SUM, comm);
+        break;
+    case K_BCAST:
+        memcpy(it->ref, it->in, sizeof(long long) * (size_t)n);
+        MPI_Bcast(it->ref, n, MPI_LONG_LONG, root, comm);
+        if (r == root)
+            memcpy(it->out, it->in, sizeof(long long) * (size_t)n);
+        break;
+    case K_REDUCE:
+        MPI_Reduce(it->in, it->ref, n, MPI_LONG_LONG, MPI_MAX, root, comm);
+        break;
+    case K_ALLGATHERV:
+        MPI_Allgatherv(it->in, mine, MPI_LONG_LONG, it->ref, it->counts, it->displs, MPI_LONG_LONG,
+                       comm);
+        break;
+    case K_GATHERV:
+        MPI_Gatherv(it->in, mine, MPI_LONG_LONG, it->ref, it->counts, it->displs, MPI_LONG_LONG,
+                    root, comm);
+        break;
+    case K_SCATTERV:
+        MPI_Scatterv(it->in, it->counts, it->displs, MPI_LONG_LONG, it->ref, mine, MPI_LONG_LONG,
+                     root, comm);
+        break;
+    case K_RSB:
+        MPI_Reduce_scatter_block(it->in, it->ref, n, MPI_LONG_LONG, MPI_SUM, comm);
+        break;
+    default:
+        break;
+    }
+}
+
+static int item_start(item_t *it, int k, MPI_Comm comm, MPI_Request *req)
+{
+    int p, r;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    int root = k % p, mine = it->counts[r], n = it->n;
+    switch (it->kind) {
+    case K_ALLREDUCE:
+        return IC_Iallreduce(it->in, it->out, n, MPI_LONG_LONG, MPI_SUM, comm, req);
+    case K_BCAST:
+        return IC_Ibcast(it->out, n, MPI_LONG_LONG, root, comm, req);
+    case K_REDUCE:
+        return IC_Ireduce(it->in, it->out, n, MPI_LONG_LONG, MPI_MAX, root, comm, req);
+    case K_ALLGATHERV:
+        return IC_Iallgatherv(it->in, mine, MPI_LONG_LONG, it->out, it->counts, it->displs,
+                              MPI_LONG_LONG, comm, req);
+    case K_GATHERV:
+        return IC_Igatherv(it->in, mine, MPI_LONG_LONG, it->out, it->counts, it->displs,
+                           MPI_LONG_LONG, root, comm, req);
+    case K_SCATTERV:
+        return IC_Iscatterv(it->in, it->counts, it->displs, MPI_LONG_LONG, it->out, mine,
+                            MPI_LONG_LONG, root, comm, req);
+    case K_RSB:
+        return IC_Ireduce_scatter_block(it->in, it->out, n, MPI_LONG_LONG, MPI_SUM, comm, req);
+    default:
+        return IC_Ibarrier(comm, req);
+    }
+}
+
+/* Is InterCom's output the vendor's (where it is significant)? */
+static int item_ok(const item_t *it, int k, MPI_Comm comm)
+{
+    int p, r;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    int root = k % p;
+    size_t n = (size_t)it->n;
+    switch (it->kind) {
+    case K_ALLREDUCE:
+    case K_BCAST:
+    case K_RSB:
+        return memcmp(it->out, it->ref, n * sizeof(long long)) == 0;
+    case K_REDUCE:
+        return r != root || memcmp(it->out, it->ref, n * sizeof(long long)) == 0;
+    case K_ALLGATHERV:
+        return memcmp(it->out, it->ref, it->nout * sizeof(long long)) == 0;
+    case K_GATHERV:
+        return r != root || memcmp(it->out, it->ref, it->nout * sizeof(long long)) == 0;
+    case K_SCATTERV:
+        return memcmp(it->out, it->ref, (size_t)it->counts[r] * sizeof(long long)) == 0;
+    default:
+        return 1;
+    }
+}
+
+static void item_free(item_t *it)
+{
+    free(it->in);
+    free(it->out);
+    free(it->ref);
+    free(it->counts);
+    free(it->displs);
+}
+
+/* The n of call k: short, middle and long (the long ones cut into many
+ * pieces by the executor when INTERCOM_CHUNK is small). */
+static int size_of(int k)
+{
+    static const int sz[] = {1, 0, 17, 1000, 3, 40000, 250, 7, 120000};
+    return sz[k % 9];
+}
+
+/* Complete reqs[0, n) in an order of this rank's own: way 0 MPI_Waitany,
+ * 1 MPI_Testsome, 2 MPI_Testall, 3 MPI_Waitall. */
+static void complete(MPI_Request *reqs, int n, int way)
+{
+    int left = n, *idx = malloc(sizeof(int) * (size_t)n), flag = 0;
+    switch (way) {
+    case 0:
+        while (left > 0) {
+            int at = MPI_UNDEFINED;
+            if (MPI_Waitany(n, reqs, &at, MPI_STATUS_IGNORE) != MPI_SUCCESS || at == MPI_UNDEFINED)
+                break;
+            left--;
+        }
+        break;
+    case 1:
+        while (left > 0) {
+            int out = 0;
+            if (MPI_Testsome(n, reqs, &out, idx, sts) != MPI_SUCCESS ||
+                out == MPI_UNDEFINED)
+                break;
+            left -= out;
+        }
+        break;
+    case 2:
+        while (!flag)
+            if (MPI_Testall(n, reqs, &flag, sts) != MPI_SUCCESS)
+                break;
+        break;
+    default:
+        MPI_Waitall(n, reqs, sts);
+    }
+    for (int i = 0; i < n; i++)
+        check(reqs[i] == MPI_REQUEST_NULL, "request %d not completed", i);
+    free(idx);
+}
+
+/* Many calls of every kind in flight on comm, completed by `way`. */
+static void mix(MPI_Comm comm, int way, int seed, const char *name)
+{
+    item_t it[NCALLS];
+    MPI_Request reqs[NCALLS];
+    where = name;
+    for (int k = 0; k < NCALLS; k++)
+        item_make(&it[k], (k + seed) % NKINDS, size_of(k + seed), k + seed, comm);
+    for (int k = 0; k < NCALLS; k++)
+        check(item_start(&it[k], k + seed, comm, &reqs[k]) == MPI_SUCCESS, "start of call %d", k);
+    complete(reqs, NCALLS, way);
+    for (int k = 0; k < NCALLS; k++) {
+        check(item_ok(&it[k], k + seed, comm), "result of call %d", k);
+        item_free(&it[k]);
+    }
+}
+
+/* Calls in flight on several communicators at once, interleaved. */
+static void overlapping(void)
+{
+    MPI_Comm half, rev;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, p - rank, &rev);
+    MPI_Comm comms[3] = {MPI_COMM_WORLD, half, rev};
+    enum { PER = 5 };
+    item_t it[3 * PER];
+    MPI_Request reqs[3 * PER];
+    where = "overlapping communicators";
+    for (int k = 0; k < 3 * PER; k++)
+        item_make(&it[k], (k * 3 + 1) % NKINDS, size_of(k), k, comms[k % 3]);
+    for (int k = 0; k < 3 * PER; k++)
+        check(item_start(&it[k], k, comms[k % 3], &reqs[k]) == MPI_SUCCESS, "start of call %d", k);
+    complete(reqs, 3 * PER, rank % 2 ? 0 : 1);
+    for (int k = 0; k < 3 * PER; k++) {
+        check(item_ok(&it[k], k, comms[k % 3]), "result of call %d", k);
+        item_free(&it[k]);
+    }
+    MPI_Comm_free(&half);
+    MPI_Comm_free(&rev);
+}
+
+/* Blocking collectives (InterCom's and the vendor's) between the start and
+ * the completion of nonblocking ones on the same communicator. */
+static void mixed_blocking(void)
+{
+    item_t a, b;
+    MPI_Request r[2];
+    where = "blocking calls while nonblocking ones are pending";
+    item_make(&a, K_ALLREDUCE, 40000, 1, MPI_COMM_WORLD);
+    item_make(&b, K_ALLGATHERV, 333, 2, MPI_COMM_WORLD);
+    check(item_start(&a, 1, MPI_COMM_WORLD, &r[0]) == MPI_SUCCESS, "start %d", 0);
+    long long x = rank + 1, s = 0, s2 = 0;
+    check(IC_Allreduce(&x, &s, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD) == MPI_SUCCESS,
+          "blocking IC_Allreduce %d", 0);
+    check(item_start(&b, 2, MPI_COMM_WORLD, &r[1]) == MPI_SUCCESS, "start %d", 1);
+    MPI_Allreduce(&x, &s2, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    check(s == (long long)p * (p + 1) / 2 && s2 == s, "blocking sums %d", 0);
+    long long bc = rank == 0 ? 42 : 0;
+    check(IC_Bcast(&bc, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD) == MPI_SUCCESS && bc == 42,
+          "blocking IC_Bcast %d", 0);
+    MPI_Waitall(2, r, sts);
+    check(item_ok(&a, 1, MPI_COMM_WORLD) && item_ok(&b, 2, MPI_COMM_WORLD), "results %d", 0);
+    item_free(&a);
+    item_free(&b);
+}
+
+/* A communicator freed while calls on it are pending. */
+static void freed_comm(void)
+{
+    MPI_Comm d;
+    item_t it[3];
+    MPI_Request r[3];
+    where = "communicator freed with calls pending";
+    MPI_Comm_dup(MPI_COMM_WORLD, &d);
+    for (int k = 0; k < 3; k++) {
+        item_make(&it[k], k == 1 ? K_GATHERV : K_ALLREDUCE, k == 2 ? 120000 : 100, k, d);
+        check(item_start(&it[k], k, d, &r[k]) == MPI_SUCCESS, "start %d", k);
+    }
+    int p2 = p;
+    MPI_Comm_free(&d);
+    MPI_Comm_size(MPI_COMM_WORLD, &p2);
+    MPI_Waitall(3, r, sts);
+    for (int k = 0; k < 3; k++) {
+        /* the results against the vendor's on a communicator of the same
+         * ranks (d is gone) */
+        check(item_ok(&it[k], k, MPI_COMM_WORLD), "result %d", k);
+        item_free(&it[k]);
+    }
+    /* a new communicator may get d's handle: it must get a fresh context */
+    MPI_Comm_dup(MPI_COMM_WORLD, &d);
+    long long x = 1, s = 0;
+    check(IC_Allreduce(&x, &s, 1, MPI_LONG_LONG, MPI_SUM, d) == MPI_SUCCESS && s == p2,
+          "a new communicator after it %d", 0);
+    MPI_Comm_free(&d);
+}
+
+/* Requests themselves: zero counts, bad arguments, status, cancel. */
+static void requests(void)
+{
+    MPI_Request r;
+    MPI_Status st;
+    int flag = 0, cancelled = 1;
+    where = "requests";
+    long long x = 0, y = 0;
+    check(IC_Iallreduce(&x, &y, 0, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &r) == MPI_SUCCESS &&
+              r != MPI_REQUEST_NULL,
+          "zero count: a request %d", 0);
+    check(MPI_Test(&r, &flag, &st) == MPI_SUCCESS && flag && r == MPI_REQUEST_NULL,
+          "zero count: complete at once %d", 0);
+    /* a bad argument on every rank: the class at the start, no request */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    r = (MPI_Request)0;
+    int rc = IC_Iallreduce(&x, &y, -1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &r);
+    int cls = -1;
+    MPI_Error_class(rc, &cls);
+    check(cls == MPI_ERR_COUNT && r == MPI_REQUEST_NULL, "count -1: MPI_ERR_COUNT %d", cls);
+    /* status of a completed call; MPI_Cancel refused, the call completes */
+    x = rank + 1;
+    check(IC_Iallreduce(&x, &y, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &r) == MPI_SUCCESS,
+          "start %d", 0);
+    check(MPI_Cancel(&r) != MPI_SUCCESS, "MPI_Cancel refused %d", 0);
+    check(MPI_Wait(&r, &st) == MPI_SUCCESS && y == (long long)p * (p + 1) / 2, "result %d", 0);
+    MPI_Test_cancelled(&st, &cancelled);
+    int count = -1;
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    check(!cancelled, "status: not cancelled %d", cancelled);
+    check(count == 0, "status: %d bytes", count);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
+/* One rank passes recvbuf NULL to an allreduce: a mistake only it sees. */
+static void one_rank_mistake(void)
+{
+    enum { N = 50 };
+    long long in[N], out[N], ref[N];
+    MPI_Request r = MPI_REQUEST_NULL;
+    MPI_Comm c;
+    where = "one rank's mistake";
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    int who = p - 1;
+    for (int i = 0; i < N; i++)
+        in[i] = val(rank, i, 5);
+    MPI_Allreduce(in, ref, N, MPI_LONG_LONG, MPI_SUM, c);
+    int rc = IC_Iallreduce(in, rank == who ? NULL : out, N, MPI_LONG_LONG, MPI_SUM, c, &r);
+    if (rank == who) {
+        int cls = -1;
+        MPI_Error_class(rc, &cls);
+        check(cls == MPI_ERR_BUFFER && r == MPI_REQUEST_NULL, "its start: MPI_ERR_BUFFER %d", cls);
+    } else {
+        check(rc == MPI_SUCCESS && MPI_Wait(&r, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
+                  memcmp(out, ref, sizeof(out)) == 0,
+              "the others: the right result %d", 0);
+    }
+    /* the communicator is whole: the next call is right everywhere */
+    for (int i = 0; i < N; i++)
+        out[i] = 0;
+    check(IC_Iallreduce(in, out, N, MPI_LONG_LONG, MPI_SUM, c, &r) == MPI_SUCCESS &&
+              MPI_Wait(&r, MPI_STATUS_IGNORE) == MPI_SUCCESS && memcmp(out, ref, sizeof(out)) == 0,
+          "the next call %d", 0);
+    MPI_Comm_free(&c);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    wrank = rank;
+    for (int way = 0; way < 4; way++) {
+        static const char *names[] = {"in flight, MPI_Waitany", "in flight, MPI_Testsome",
+                                      "in flight, MPI_Testall", "in flight, MPI_Waitall"};
+        mix(MPI_COMM_WORLD, (way + rank) % 4, way * 5, names[(way + rank) % 4]);
+    }
+    overlapping();
+    mixed_blocking();
+    freed_comm();
+    requests();
+    one_rank_mistake();
+    int all = 0;
+    MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("%s nonblocking p=%d: %d cases\n", all ? "FAIL:" : "PASS:", p, ncases);
+    MPI_Finalize();
+    return all != 0;
+}
