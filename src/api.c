@@ -126,25 +126,27 @@ struct call {
     ic_ctx_t *ctx;
     ic_coll_args_t a;
     ic_binding_t b;
-    size_t *counts; /* owned */
-    size_t *displs; /* owned */
-    void *stage[2]; /* owned staging areas or stand-ins for SEND / RECV */
-    size_t packed;  /* bytes packed or unpacked through them */
-    size_t elem;    /* bytes per element of the selection (prepare)      */
-    size_t gran;    /* byte-counted collectives: bytes per schedule unit
-                       (0 = 1; see "bytes and datatypes")              */
-    int blind;      /* the mistake hides the call's shape: raise now   */
-    int nb;         /* nonblocking (see above)                          */
+    size_t *counts;  /* owned */
+    size_t *displs;  /* owned */
+    void *stage[2];  /* owned staging areas or stand-ins for SEND / RECV */
+    size_t packed;   /* bytes packed or unpacked through them */
+    size_t elem;     /* bytes per element of the selection (prepare)      */
+    size_t gran;     /* byte-counted collectives: bytes per schedule unit
+                        (0 = 1; see "bytes and datatypes")              */
+    int blind;       /* the mistake hides the call's shape: raise now   */
+    int quiet;       /* not the call's own schedule (block sizes)        */
+    int own_made;    /* own (below) is initialised                       */
+    uint64_t *sizes; /* the block sizes' message (p + 1 words)         */
     /* Last: begin() clears only their codes (the rest is written when a
      * check fails), which keeps a call's set-up to a few cache lines. */
     ic_argerr_t t; /* what the last check found                       */
     ic_argerr_t e; /* the first mistake of the call (e.code 0: none)  */
+    int nb;        /* nonblocking (see above): set before begin()      */
     /* Written before they are read (prepare, launch, the descriptions). */
     ic_plan_t plan;         /* the plan of the phase under way             */
     ic_sched_t *s;          /* its schedule: &ctx->sched, or &own           */
     MPI_Op op;              /* its reduction (MPI_OP_NULL: none)          */
     int commutative;        /* ... and whether it commutes                */
-    int quiet;              /* not the call's own schedule (block sizes)   */
     then_t then;            /* what follows the schedule (NULL: the end)    */
     then_t after;           /* gatherv, scatterv: what follows the sizes    */
     unpack_t u;             /* then_unpack's arguments                     */
@@ -152,9 +154,7 @@ struct call {
     ic_call_state_t st;     /* nb: the request and the engine's view (progress.c) */
     ic_exec_t x;            /* nb: the schedule running                     */
     ic_sched_t own;         /* nb, and the block sizes' schedule            */
-    int own_made;           /* own is initialised                           */
     void *scratch[IC_NBUF]; /* nb: its own scratch                    */
-    uint64_t *sizes;        /* the block sizes' message (p + 1 words)      */
     /* the user's side of gatherv and scatterv, kept for their second phase */
     const void *sbuf;
     void *rbuf;
@@ -173,12 +173,14 @@ static const ic_typeinfo_t byte_ti = {MPI_PACKED, 0, 1, 0, 1, 1, 1};
 
 static void call_free(call_t *c)
 {
-    free(c->counts);
-    free(c->displs);
-    free(c->stage[0]);
-    free(c->stage[1]);
-    c->counts = c->displs = NULL;
-    c->stage[0] = c->stage[1] = NULL;
+    if (c->counts || c->displs || c->stage[0] || c->stage[1]) {
+        free(c->counts);
+        free(c->displs);
+        free(c->stage[0]);
+        free(c->stage[1]);
+        c->counts = c->displs = NULL;
+        c->stage[0] = c->stage[1] = NULL;
+    }
     if (c->nb) {
         for (int k = 0; k < IC_NBUF; k++) {
             free(c->scratch[k]);
@@ -190,8 +192,10 @@ static void call_free(call_t *c)
     if (c->own_made)
         ic_sched_free(&c->own);
     c->own_made = 0;
-    free(c->sizes);
-    c->sizes = NULL;
+    if (c->sizes) {
+        free(c->sizes);
+        c->sizes = NULL;
+    }
 }
 
 /* Keep the result rc of a check (in c->t): the first mistake is the one
@@ -228,7 +232,7 @@ static int mistake(call_t *c, int blind, int code, const char *fmt, ...)
  * or a nonblocking one still in its start, raises an error through the
  * communicator's handler (as MPI does) and returns it; a nonblocking one
  * already under way hands it to its request (progress.c). */
-static int end(call_t *c, int code, const char *msg)
+static inline int end(call_t *c, int code, const char *msg)
 {
     call_free(c);
     if (c->nb && c->st.started)
@@ -260,16 +264,11 @@ static int fail(call_t *c, int rc, const char *what)
 /* Common prologue: MPI state and communicator.  On success fills size/rank. */
 static int begin(call_t *c, const char *fn, MPI_Comm comm, int *rank, int *size)
 {
-    int nb = c->nb;
     memset(c, 0, offsetof(call_t, t));
-    c->nb = nb;
     c->fn = fn;
     c->t.fn = c->e.fn = fn;
     c->t.code = c->e.code = 0;
     c->comm = comm;
-    c->own_made = 0;
-    c->quiet = 0;
-    c->sizes = NULL;
     if (ic_npending) /* every IC_ call moves the nonblocking ones on */
         ic_progress();
     const ic_ctx_t *known = ic_ctx_known(comm); /* checked when it was made */
@@ -291,7 +290,7 @@ static int begin(call_t *c, const char *fn, MPI_Comm comm, int *rank, int *size)
 /* The context; a nonblocking call also takes its place in the
  * communicator's sequence (every rank that gets here for this call does,
  * in the same order). */
-static int get_ctx(call_t *c)
+static inline int get_ctx(call_t *c)
 {
     int rc = ic_ctx_get(c->comm, &c->ctx);
     if (rc != MPI_SUCCESS)
@@ -395,7 +394,7 @@ static int done(call_t *c)
 
 /* The schedule c->s has run to its end: the trace's record of the call
  * and IC_Last_algorithm's; then what follows it. */
-static int ran(call_t *c)
+static inline int ran(call_t *c)
 {
     if (c->t0 != 0)
         ic_trace_call(c->ctx, &c->a, &c->plan, c->gran ? c->gran : c->elem, c->t0, MPI_Wtime());

@@ -200,7 +200,7 @@ static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j,
 {
     ic_ctx_t *ctx = x->ctx;
     const ic_binding_t *b = x->b;
-    int rc = MPI_SUCCESS, tracing = !x->nb && ctx->tmsg && ic_trace_on();
+    int rc = MPI_SUCCESS, tracing = x->trace && ctx->tmsg;
     int shm = !x->nb && ctx->shm;
     for (int pass = 0; pass < 2 && rc == MPI_SUCCESS; pass++) {
         ic_act_kind_t kind = pass ? IC_ACT_SEND : IC_ACT_RECV;
@@ -316,7 +316,7 @@ static int do_copy(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a)
 static int local_actions(ic_exec_t *x, const ic_action_t *acts, size_t n)
 {
     const ic_binding_t *b = x->b;
-    int rc = MPI_SUCCESS, tracing = !x->nb && ic_trace_on();
+    int rc = MPI_SUCCESS, tracing = x->trace;
     for (size_t i = 0; i < n && rc == MPI_SUCCESS; i++) {
         const ic_action_t *a = &acts[i];
         if (a->kind != IC_ACT_REDUCE && a->kind != IC_ACT_COPY)
@@ -339,8 +339,8 @@ static int local_actions(ic_exec_t *x, const ic_action_t *acts, size_t n)
     return rc;
 }
 
-void ic_exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b,
-                   MPI_Op op, int commutative, int tag, int nb)
+static inline void exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s,
+                              const ic_binding_t *b, MPI_Op op, int commutative, int tag, int nb)
 {
     x->ctx = ctx;
     x->s = s;
@@ -352,22 +352,30 @@ void ic_exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s, const ic_bi
     x->round = x->piece = x->k = x->nshm = 0;
     x->npieces = SIZE_MAX; /* the round's pieces are not counted yet */
     x->posted = 0;
+    x->trace = !nb && ic_trace_on();
     if (!nb) {
         x->reqs = NULL;
         x->cap = 0;
     }
 }
 
+void ic_exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b,
+                   MPI_Op op, int commutative, int tag, int nb)
+{
+    exec_begin(x, ctx, s, b, op, commutative, tag, nb);
+}
+
 int ic_exec_progress(ic_exec_t *x, int block, int *done)
 {
-    int rc = MPI_SUCCESS;
+    const ic_sched_t *s = x->s;
+    int rc;
     *done = 0;
-    while (x->round < x->s->nrounds) {
+    while (x->round < s->nrounds) {
         size_t n;
-        const ic_action_t *acts = ic_sched_round_acts(x->s, x->round, &n);
+        const ic_action_t *acts = ic_sched_round_acts(s, x->round, &n);
         if (x->npieces == SIZE_MAX && (rc = round_pieces(x, acts, n)) != MPI_SUCCESS)
             return rc;
-        if (x->piece < x->npieces) {
+        while (x->piece < x->npieces) {
             if (!x->posted) {
                 x->k = x->nshm = 0;
                 x->posted = 1;
@@ -379,18 +387,17 @@ int ic_exec_progress(ic_exec_t *x, int block, int *done)
             if (x->nshm)
                 rc = ic_shm_progress(x->ctx, x->ctx->shm_ops, x->nshm, x->reqs, (int)x->k);
             else
-                rc = ic_complete_all(x->nb ? NULL : x->ctx, (int)x->k, x->reqs,
+                rc = ic_complete_all(x->trace ? x->ctx : NULL, (int)x->k, x->reqs,
                                      block ? NULL : &flag);
             if (rc != MPI_SUCCESS)
                 return rc;
             if (!flag)
                 return MPI_SUCCESS; /* not yet: call again */
-            if (!x->nb && x->ctx->tmsg && ic_trace_on())
+            if (x->trace && x->ctx->tmsg)
                 trace_piece(x->ctx, x->k, x->nshm);
             x->posted = 0;
             x->k = 0;
             x->piece++;
-            continue;
         }
         if ((rc = local_actions(x, acts, n)) != MPI_SUCCESS)
             return rc;
@@ -419,7 +426,7 @@ int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op
 {
     ic_exec_t x;
     int done;
-    ic_exec_begin(&x, ctx, s, b, op, commutative, IC_TAG, 0);
+    exec_begin(&x, ctx, s, b, op, commutative, IC_TAG, 0);
     int rc = ic_exec_progress(&x, 1, &done);
     if (rc != MPI_SUCCESS)
         ic_exec_abandon(&x); /* do not leave requests behind */

@@ -404,6 +404,7 @@ typedef struct ic_exec {
     const ic_binding_t *b;
     MPI_Op op;
     int commutative, tag, nb;
+    int trace;      /* INTERCOM_TRACE records its messages (blocking)   */
     size_t round;   /* the round under way                              */
     size_t piece;   /* its piece under way (of npieces; SIZE_MAX: not   */
     size_t npieces; /* counted yet, 0: the round has no messages)       */

@@ -214,8 +214,7 @@ static void complete(MPI_Request *reqs, int n, int way)
     case 1:
         while (left > 0) {
             int out = 0;
-            if (MPI_Testsome(n, reqs, &out, idx, sts) != MPI_SUCCESS ||
-                out == MPI_UNDEFINED)
+            if (MPI_Testsome(n, reqs, &out, idx, sts) != MPI_SUCCESS || out == MPI_UNDEFINED)
                 break;
             left -= out;
         }
