@@ -89,6 +89,61 @@ int IC_Ibarrier(MPI_Comm comm, MPI_Request *request);
  * displacements), where the MPI has them (MPI_VERSION >= 4, e.g. MPICH 4).
  * The int versions above move any amount too (totals and messages beyond
  * 2 GiB); these add counts beyond INT_MAX. */
+
+/* Persistent collectives, MPI-4's signatures (the info is not used): the
+ * plan, schedule and scratch are made once.  The request is started with
+ * IC_Start / IC_Startall (under Open MPI also with MPI_Start), completed
+ * with MPI's completion calls (under MPICH and SMPI with IC_Wait and its
+ * kin below, which run InterCom's progress as they wait) and freed with
+ * IC_Request_free (MPI_Request_free leaves the plan until MPI_Finalize).
+ * The README's "Nonblocking and persistent collectives" says why. */
+int IC_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                  MPI_Info info, MPI_Request *request);
+int IC_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int IC_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int IC_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                           MPI_Request *request);
+int IC_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request);
+int IC_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                   MPI_Request *request);
+int IC_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                    MPI_Request *request);
+int IC_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request);
+int IC_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int IC_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                    MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int IC_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                     MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                     int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int IC_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int IC_Start(MPI_Request *request);
+int IC_Startall(int count, MPI_Request requests[]);
+int IC_Request_free(MPI_Request *request);
+
+/* MPI's completion calls, moving InterCom's nonblocking and persistent
+ * calls on while they wait (needed where the MPI's own do not: see above). */
+int IC_Wait(MPI_Request *request, MPI_Status *status);
+int IC_Test(MPI_Request *request, int *flag, MPI_Status *status);
+int IC_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
+int IC_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]);
+int IC_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status);
+int IC_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status);
+int IC_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                MPI_Status statuses[]);
+int IC_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                MPI_Status statuses[]);
 #if defined(MPI_VERSION) && MPI_VERSION >= 4
 #define IC_HAVE_LARGE_COUNT 1
 int IC_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm);
@@ -144,6 +199,38 @@ int IC_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 int IC_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
                    int root, MPI_Comm comm, MPI_Request *request);
+int IC_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request);
+int IC_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int IC_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int IC_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request);
+int IC_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request);
+int IC_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *request);
+int IC_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int IC_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request);
+int IC_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+int IC_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request);
+int IC_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request);
 #endif
 
 /* ---------------------------------------------------------- process grids */

@@ -118,6 +118,36 @@ typedef struct unpack {
  * schedule followed by `then` (what comes after it: unpacking the result,
  * or, for gatherv and scatterv after the block sizes arrived, the
  * gather's own schedule), so both kinds run the same code. */
+/* The arguments of a persistent call, bound at its init and used by every
+ * start (persist_run). */
+typedef enum pkind {
+    P_BCAST,
+    P_REDUCE,
+    P_ALLREDUCE,
+    P_REDUCE_SCATTER,
+    P_REDUCE_SCATTER_BLOCK,
+    P_GATHER,
+    P_GATHERV,
+    P_SCATTER,
+    P_SCATTERV,
+    P_ALLGATHER,
+    P_ALLGATHERV,
+    P_BARRIER
+} pkind_t;
+typedef struct pargs {
+    pkind_t kind;
+    const void *sbuf;
+    void *rbuf;
+    MPI_Count scount, rcount;  /* the reductions' and bcast's count: rcount */
+    MPI_Datatype stype, rtype; /* theirs: rtype                           */
+    MPI_Op op;
+    int root;
+    MPI_Comm comm;
+    cview_t counts;
+    dview_t displs;
+    const char *fn;
+} pargs_t;
+
 typedef struct call call_t;
 typedef int (*then_t)(call_t *c);
 struct call {
@@ -135,26 +165,35 @@ struct call {
                         (0 = 1; see "bytes and datatypes")              */
     int blind;       /* the mistake hides the call's shape: raise now   */
     int quiet;       /* not the call's own schedule (block sizes)        */
-    int own_made;    /* own (below) is initialised                       */
+    int aux_made;    /* aux (below) is initialised                       */
     uint64_t *sizes; /* the block sizes' message (p + 1 words)         */
     /* Last: begin() clears only their codes (the rest is written when a
      * check fails), which keeps a call's set-up to a few cache lines. */
     ic_argerr_t t; /* what the last check found                       */
     ic_argerr_t e; /* the first mistake of the call (e.code 0: none)  */
-    int nb;        /* nonblocking (see above): set before begin()      */
+    /* Set before begin() (call_init, nb_new) and kept by it. */
+    int nb;       /* nonblocking (see above)                          */
+    int keep;     /* persistent: own, key and scratch last across runs */
+    int dry;      /* persistent, at init: prepare, but do not launch  */
+    int ready;    /* ... it got as far as launching                    */
+    int own_made; /* own is initialised                                */
     /* Written before they are read (prepare, launch, the descriptions). */
-    ic_plan_t plan;         /* the plan of the phase under way             */
-    ic_sched_t *s;          /* its schedule: &ctx->sched, or &own           */
-    MPI_Op op;              /* its reduction (MPI_OP_NULL: none)          */
-    int commutative;        /* ... and whether it commutes                */
-    then_t then;            /* what follows the schedule (NULL: the end)    */
-    then_t after;           /* gatherv, scatterv: what follows the sizes    */
-    unpack_t u;             /* then_unpack's arguments                     */
-    double t0;              /* INTERCOM_TRACE: the schedule's start         */
-    ic_call_state_t st;     /* nb: the request and the engine's view (progress.c) */
-    ic_exec_t x;            /* nb: the schedule running                     */
-    ic_sched_t own;         /* nb, and the block sizes' schedule            */
-    void *scratch[IC_NBUF]; /* nb: its own scratch                    */
+    ic_plan_t plan;                /* the plan of the phase under way             */
+    ic_sched_t *s;                 /* its schedule: &ctx->sched, or &own           */
+    MPI_Op op;                     /* its reduction (MPI_OP_NULL: none)          */
+    int commutative;               /* ... and whether it commutes                */
+    then_t then;                   /* what follows the schedule (NULL: the end)    */
+    then_t after;                  /* gatherv, scatterv: what follows the sizes    */
+    unpack_t u;                    /* then_unpack's arguments                     */
+    double t0;                     /* INTERCOM_TRACE: the schedule's start         */
+    ic_call_state_t st;            /* nb: the request and the engine's view (progress.c) */
+    ic_exec_t x;                   /* nb: the schedule running                     */
+    ic_sched_t own;                /* nb: its schedule                             */
+    ic_sched_key_t key;            /* persistent: what own holds                   */
+    ic_sched_t aux;                /* the block sizes' schedule                    */
+    void *scratch[IC_NBUF];        /* nb: its own scratch ...                      */
+    size_t scratch_bytes[IC_NBUF]; /* ... of these sizes                   */
+    pargs_t pa;                    /* persistent: the arguments of every start     */
     /* the user's side of gatherv and scatterv, kept for their second phase */
     const void *sbuf;
     void *rbuf;
@@ -171,6 +210,23 @@ struct call {
  * uses bytes (a contiguous buffer, a staging area) make a legal pair. */
 static const ic_typeinfo_t byte_ti = {MPI_PACKED, 0, 1, 0, 1, 1, 1};
 
+/* What a nonblocking call keeps over its run (a persistent one over all
+ * of them). */
+static void call_free_kept(call_t *c)
+{
+    for (int k = 0; k < IC_NBUF; k++) {
+        free(c->scratch[k]);
+        c->scratch[k] = NULL;
+        c->scratch_bytes[k] = 0;
+    }
+    if (c->own_made)
+        ic_sched_free(&c->own);
+    c->own_made = 0;
+    ic_sched_key_drop(&c->key);
+}
+
+/* The end of a call's run: what it allocated for this run goes (a
+ * persistent call keeps its schedule and scratch for the next). */
 static void call_free(call_t *c)
 {
     if (c->counts || c->displs || c->stage[0] || c->stage[1]) {
@@ -182,16 +238,14 @@ static void call_free(call_t *c)
         c->stage[0] = c->stage[1] = NULL;
     }
     if (c->nb) {
-        for (int k = 0; k < IC_NBUF; k++) {
-            free(c->scratch[k]);
-            c->scratch[k] = NULL;
-        }
         ic_exec_abandon(&c->x);
+        if (!c->keep)
+            call_free_kept(c);
     } else if (c->ctx)
         ic_ctx_release_scratch(c->ctx);
-    if (c->own_made)
-        ic_sched_free(&c->own);
-    c->own_made = 0;
+    if (c->aux_made)
+        ic_sched_free(&c->aux);
+    c->aux_made = 0;
     if (c->sizes) {
         free(c->sizes);
         c->sizes = NULL;
@@ -269,9 +323,11 @@ static int begin(call_t *c, const char *fn, MPI_Comm comm, int *rank, int *size)
     c->t.fn = c->e.fn = fn;
     c->t.code = c->e.code = 0;
     c->comm = comm;
-    if (ic_npending) /* every IC_ call moves the nonblocking ones on */
+    if (ic_npending || ic_npersist) /* every IC_ call moves the nonblocking ones on */
         ic_progress();
-    const ic_ctx_t *known = ic_ctx_known(comm); /* checked when it was made */
+    /* checked when it was made; a persistent call's start uses the context
+     * of its init (the program may have freed the communicator since) */
+    const ic_ctx_t *known = c->nb && c->keep && !c->dry ? c->st.ctx : ic_ctx_known(comm);
     if (known) {
         *rank = known->rank;
         *size = known->size;
@@ -292,13 +348,19 @@ static int begin(call_t *c, const char *fn, MPI_Comm comm, int *rank, int *size)
  * in the same order). */
 static inline int get_ctx(call_t *c)
 {
-    int rc = ic_ctx_get(c->comm, &c->ctx);
+    int rc = MPI_SUCCESS;
+    if (c->nb && c->keep && !c->dry)
+        c->ctx = c->st.ctx;
+    else
+        rc = ic_ctx_get(c->comm, &c->ctx);
     if (rc != MPI_SUCCESS)
         return fail(c, rc, "cannot set up the communicator's context");
     c->a.rank = c->ctx->rank;
     c->a.size = c->ctx->size;
-    if (c->nb)
+    if (c->nb && !c->keep)
         ic_call_enter(&c->st, c->ctx);
+    else if (c->keep && c->dry)
+        ic_call_enter_persistent(&c->st, c->ctx);
     return MPI_SUCCESS;
 }
 
@@ -331,8 +393,11 @@ static void *scratch(call_t *c, int k, size_t bytes)
 {
     if (!c->nb)
         return ic_ctx_scratch(c->ctx, k, bytes);
+    if (c->scratch[k] && c->scratch_bytes[k] >= bytes)
+        return c->scratch[k];
     free(c->scratch[k]);
     c->scratch[k] = malloc(bytes ? bytes : 1);
+    c->scratch_bytes[k] = c->scratch[k] ? bytes : 0;
     return c->scratch[k];
 }
 
@@ -346,27 +411,25 @@ static int prepare(call_t *c, size_t elem, const ic_typeinfo_t *sti)
     c->elem = elem;
     /* messages longer than the slack keep their scratch within themselves */
     c->a.bounded_from = ic_bounded_from(ic_env()->scratch_slack, elem);
+    ic_sched_key_t *key = &ctx->built;
+    c->s = &ctx->sched;
     if (c->nb) {
         if (!c->own_made)
             ic_sched_init(&c->own, ctx->rank, ctx->size);
         c->own_made = 1;
         c->s = &c->own;
+        key = c->keep ? &c->key : NULL;
+    }
+    if (!key || !ic_sched_key_hit(key, &c->a, elem, c->gran, &c->plan)) {
+        if (key)
+            ic_sched_key_drop(key);
         if (ic_select(ctx, &c->a, elem, &c->plan) != 0)
             return fail(c, MPI_ERR_INTERN, "no algorithm can serve this call");
         ic_sched_reset(c->s, ctx->rank, ctx->size);
         if (ic_plan_build(c->s, &c->plan, &c->a) != 0 || ic_sched_ok(c->s) != 0)
             return fail(c, MPI_ERR_NO_MEM, "cannot build the schedule");
-    } else {
-        c->s = &ctx->sched;
-        if (!ic_ctx_sched_hit(ctx, &c->a, elem, c->gran, &c->plan)) {
-            ic_ctx_sched_drop(ctx);
-            if (ic_select(ctx, &c->a, elem, &c->plan) != 0)
-                return fail(c, MPI_ERR_INTERN, "no algorithm can serve this call");
-            ic_sched_reset(c->s, ctx->rank, ctx->size);
-            if (ic_plan_build(c->s, &c->plan, &c->a) != 0 || ic_sched_ok(c->s) != 0)
-                return fail(c, MPI_ERR_NO_MEM, "cannot build the schedule");
-            ic_ctx_sched_keep(ctx, &c->a, elem, c->gran, &c->plan);
-        }
+        if (key)
+            ic_sched_key_keep(key, &c->a, elem, c->gran, &c->plan);
     }
     for (int k = IC_BUF_SCRATCH; k <= IC_BUF_SCRATCH2; k++) {
         size_t n = c->s->scratch[k] * (c->gran ? c->gran : 1);
@@ -415,6 +478,10 @@ static int launch(call_t *c, MPI_Op op, int commutative, then_t then)
     c->commutative = commutative;
     c->then = then;
     c->t0 = 0;
+    if (c->dry) { /* a persistent call's init: ready for its starts */
+        c->ready = 1;
+        return MPI_SUCCESS;
+    }
     if (ic_trace_on() && !c->quiet) {
         ic_trace_call_begin();
         c->t0 = MPI_Wtime();
@@ -995,11 +1062,10 @@ static int launch_sizes(call_t *c, int root, int root_bad, then_t after)
             v[i] = (uint64_t)c->counts[i];
         v[p] = (uint64_t)(root_bad != 0);
     }
-    if (!c->own_made)
-        ic_sched_init(&c->own, c->ctx->rank, p);
-    c->own_made = 1;
-    c->s = &c->own;
-    ic_sched_reset(c->s, c->ctx->rank, p);
+    if (!c->aux_made)
+        ic_sched_init(&c->aux, c->ctx->rank, p);
+    c->aux_made = 1;
+    c->s = &c->aux;
     ic_line_t line = ic_line_identity(p);
     ic_mst_bcast(c->s, &line, root, ic_reg(IC_BUF_RECV, 0, (size_t)p + 1));
     if (ic_sched_ok(c->s))
@@ -1632,10 +1698,10 @@ void ic_call_free(ic_call_state_t *st)
 {
     call_t *c = call_of(st);
     call_free(c);
+    call_free_kept(c);
     free(c);
 }
 
-#if !IC_NB_VENDOR
 /* A nonblocking call's object (NULL: out of memory). */
 static call_t *nb_new(void)
 {
@@ -1645,6 +1711,7 @@ static call_t *nb_new(void)
     return c;
 }
 
+#if !IC_NB_VENDOR
 /* The end of a nonblocking call's start: the description returned rc. */
 static int nb_started(call_t *c, int rc, MPI_Request *req)
 {
@@ -1652,6 +1719,217 @@ static int nb_started(call_t *c, int rc, MPI_Request *req)
     return ic_call_launched(&c->st, rc, c->fn, c->comm, mistake_code, c->e.msg, req);
 }
 #endif
+
+/* ===================================================== persistent calls
+ *
+ * A persistent call is a nonblocking call object kept over its runs
+ * (keep): its plan and schedule are built at the first run that gets to
+ * them -- the init itself, a dry run that checks the arguments and goes as
+ * far as launching (c->dry), for every call but gatherv and scatterv,
+ * whose block sizes arrive at a start -- and its scratch stays.  Every
+ * start runs the call's description again on the arguments bound at the
+ * init (the buffers' contents change, not their addresses), which finds
+ * the schedule built.  The handle and the starts are the engine's
+ * (progress.c, "Persistent calls"). */
+
+static int persist_desc(call_t *c, const pargs_t *a)
+{
+    switch (a->kind) {
+    case P_BCAST:
+        return bcast_impl(c, a->rbuf, a->rcount, a->rtype, a->root, a->comm, a->fn);
+    case P_REDUCE:
+        return reduce_impl(c, a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->root, a->comm,
+                           a->fn);
+    case P_ALLREDUCE:
+        return allreduce_impl(c, a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->comm, a->fn);
+    case P_REDUCE_SCATTER:
+        return reduce_scatter_impl(c, a->sbuf, a->rbuf, a->counts, a->rtype, a->op, a->comm, a->fn);
+    case P_REDUCE_SCATTER_BLOCK:
+        return reduce_scatter_block_impl(c, a->sbuf, a->rbuf, a->rcount, a->rtype, a->op, a->comm,
+                                         a->fn);
+    case P_GATHER:
+        return gather_impl(c, a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, a->root,
+                           a->comm, a->fn);
+    case P_GATHERV:
+        return gatherv_impl(c, a->sbuf, a->scount, a->stype, a->rbuf, a->counts, a->displs,
+                            a->rtype, a->root, a->comm, a->fn);
+    case P_SCATTER:
+        return scatter_impl(c, a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype, a->root,
+                            a->comm, a->fn);
+    case P_SCATTERV:
+        return scatterv_impl(c, a->sbuf, a->counts, a->displs, a->stype, a->rbuf, a->rcount,
+                             a->rtype, a->root, a->comm, a->fn);
+    case P_ALLGATHER:
+        return allgather_impl(c, a->sbuf, a->scount, a->stype, a->rbuf, a->rcount, a->rtype,
+                              a->comm, a->fn);
+    case P_ALLGATHERV:
+        return allgatherv_impl(c, a->sbuf, a->scount, a->stype, a->rbuf, a->counts, a->displs,
+                               a->rtype, a->comm, a->fn);
+    default:
+        return barrier_impl(c, a->comm, a->fn);
+    }
+}
+
+int ic_call_restart(ic_call_state_t *st)
+{
+    call_t *c = call_of(st);
+    st->over = st->running = 0;
+    st->code = 0;
+    st->started = 0;
+    c->dry = 0;
+    persist_desc(c, &c->pa); /* a failure ends the run (raised as at a start) */
+    st->started = 1;
+    return st->running && !st->over;
+}
+
+/* The init of a persistent call: check, prepare, make the handle. */
+static int persist_init(const pargs_t *a, MPI_Request *request)
+{
+    *request = MPI_REQUEST_NULL;
+    call_t *c = nb_new();
+    if (!c)
+        return ic_error(a->comm, MPI_ERR_NO_MEM, "%s: out of memory", a->fn);
+    c->keep = 1;
+    c->dry = 1;
+    c->pa = *a;
+    int rc = persist_desc(c, &c->pa);
+    if (!c->ready && rc != MPI_SUCCESS) { /* raised; no call */
+        ic_call_free(&c->st);
+        return rc;
+    }
+    int mistake_code = c->ready ? c->e.code : 0;
+    if (!c->ctx) { /* ended before its context (p = 1, nothing to move): every start is empty */
+        int r2 = ic_ctx_get(a->comm, &c->ctx);
+        if (r2 != MPI_SUCCESS) {
+            ic_call_free(&c->st);
+            return ic_error(a->comm, r2, "%s: cannot set up the communicator's context", a->fn);
+        }
+        ic_call_enter_persistent(&c->st, c->ctx);
+    }
+    call_free(c);     /* what the dry run packed or staged */
+    c->st.raised = 1; /* a mistake of this rank's arguments: raised here, once */
+    c->dry = 0;
+    if ((rc = ic_persist_add(&c->st, request)) != MPI_SUCCESS) {
+        ic_call_free(&c->st);
+        *request = MPI_REQUEST_NULL;
+        return ic_error(a->comm, rc, "%s: cannot make the request", a->fn);
+    }
+    if (mistake_code) /* the handle stays: this rank still takes its part */
+        return ic_error(a->comm, mistake_code, "%s", c->e.msg);
+    return MPI_SUCCESS;
+}
+
+int IC_Start(MPI_Request *request)
+{
+    if (!request)
+        return ic_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "IC_Start: request is NULL");
+    ic_call_state_t *st = ic_persist_find(*request);
+    int rc = st ? ic_persist_start(st, request) : MPI_Start(request);
+    if (rc != MPI_SUCCESS)
+        return ic_error(MPI_COMM_WORLD, rc, "IC_Start: %s",
+                        st && st->active ? "the request is active already"
+                                         : "cannot start the request");
+    return MPI_SUCCESS;
+}
+
+int IC_Startall(int count, MPI_Request requests[])
+{
+    if (count < 0 || (count > 0 && !requests))
+        return ic_error(MPI_COMM_WORLD, MPI_ERR_ARG, "IC_Startall: bad count or requests");
+    for (int i = 0; i < count; i++) {
+        int rc = IC_Start(&requests[i]);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+int IC_Request_free(MPI_Request *request)
+{
+    if (!request)
+        return ic_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "IC_Request_free: request is NULL");
+    ic_call_state_t *st = ic_persist_find(*request);
+    if (st)
+        ic_persist_drop(st);
+    return MPI_Request_free(request);
+}
+
+/* The completion calls that move InterCom's calls on as they wait: each
+ * round runs the engine and then the MPI's test of the same name; with no
+ * InterCom call pending, the MPI's own wait. */
+int IC_Wait(MPI_Request *request, MPI_Status *status)
+{
+    for (;;) {
+        if (!ic_npending && !ic_npersist)
+            return MPI_Wait(request, status);
+        ic_progress();
+        int flag = 0, rc = MPI_Test(request, &flag, status);
+        if (rc != MPI_SUCCESS || flag)
+            return rc;
+    }
+}
+
+int IC_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    ic_progress();
+    return MPI_Test(request, flag, status);
+}
+
+int IC_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    for (;;) {
+        if (!ic_npending && !ic_npersist)
+            return MPI_Waitall(count, requests, statuses);
+        ic_progress();
+        int flag = 0, rc = MPI_Testall(count, requests, &flag, statuses);
+        if (rc != MPI_SUCCESS || flag)
+            return rc;
+    }
+}
+
+int IC_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    ic_progress();
+    return MPI_Testall(count, requests, flag, statuses);
+}
+
+int IC_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    for (;;) {
+        if (!ic_npending && !ic_npersist)
+            return MPI_Waitany(count, requests, index, status);
+        ic_progress();
+        int flag = 0, rc = MPI_Testany(count, requests, index, &flag, status);
+        if (rc != MPI_SUCCESS || flag)
+            return rc;
+    }
+}
+
+int IC_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+    ic_progress();
+    return MPI_Testany(count, requests, index, flag, status);
+}
+
+int IC_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                MPI_Status statuses[])
+{
+    for (;;) {
+        if (!ic_npending && !ic_npersist)
+            return MPI_Waitsome(incount, requests, outcount, indices, statuses);
+        ic_progress();
+        int rc = MPI_Testsome(incount, requests, outcount, indices, statuses);
+        if (rc != MPI_SUCCESS || *outcount != 0)
+            return rc;
+    }
+}
+
+int IC_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                MPI_Status statuses[])
+{
+    ic_progress();
+    return MPI_Testsome(incount, requests, outcount, indices, statuses);
+}
 
 /* ============================================================ entry points
  *
@@ -1661,14 +1939,14 @@ static int nb_started(call_t *c, int rc, MPI_Request *req)
 int IC_Barrier(MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return barrier_impl(&c, comm, "IC_Barrier");
 }
 
 int IC_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return bcast_impl(&c, buffer, count, datatype, root, comm, "IC_Bcast");
 }
 
@@ -1676,7 +1954,7 @@ int IC_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
               int root, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return reduce_impl(&c, sendbuf, recvbuf, count, datatype, op, root, comm, "IC_Reduce");
 }
 
@@ -1684,7 +1962,7 @@ int IC_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
                  MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return allreduce_impl(&c, sendbuf, recvbuf, count, datatype, op, comm, "IC_Allreduce");
 }
 
@@ -1692,7 +1970,7 @@ int IC_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[]
                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return reduce_scatter_impl(&c, sendbuf, recvbuf, cv_int(recvcounts), datatype, op, comm,
                                "IC_Reduce_scatter");
 }
@@ -1701,7 +1979,7 @@ int IC_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return reduce_scatter_block_impl(&c, sendbuf, recvbuf, recvcount, datatype, op, comm,
                                      "IC_Reduce_scatter_block");
 }
@@ -1710,7 +1988,7 @@ int IC_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *r
               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return gather_impl(&c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        "IC_Gather");
 }
@@ -1719,7 +1997,7 @@ int IC_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return scatter_impl(&c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                         "IC_Scatter");
 }
@@ -1728,7 +2006,7 @@ int IC_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return allgather_impl(&c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                           "IC_Allgather");
 }
@@ -1737,7 +2015,7 @@ int IC_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return allgatherv_impl(&c, sendbuf, sendcount, sendtype, recvbuf, cv_int(recvcounts),
                            dv_int(displs), recvtype, comm, "IC_Allgatherv");
 }
@@ -1747,7 +2025,7 @@ int IC_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
                MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return gatherv_impl(&c, sendbuf, sendcount, sendtype, recvbuf, cv_int(recvcounts),
                         dv_int(displs), recvtype, root, comm, "IC_Gatherv");
 }
@@ -1757,7 +2035,7 @@ int IC_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
                 int root, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return scatterv_impl(&c, sendbuf, cv_int(sendcounts), dv_int(displs), sendtype, recvbuf,
                          recvcount, recvtype, root, comm, "IC_Scatterv");
 }
@@ -1964,6 +2242,227 @@ int IC_Ibarrier(MPI_Comm comm, MPI_Request *request)
 #endif
 }
 
+/* ============================================== the persistent calls */
+
+int IC_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                  MPI_Info info, MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_BCAST;
+    a.rbuf = buffer;
+    a.rcount = count;
+    a.rtype = datatype;
+    a.root = root;
+    a.comm = comm;
+    a.fn = "IC_Bcast_init";
+    return persist_init(&a, request);
+}
+
+int IC_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_REDUCE;
+    a.sbuf = sendbuf;
+    a.rbuf = recvbuf;
+    a.rcount = count;
+    a.rtype = datatype;
+    a.op = op;
+    a.root = root;
+    a.comm = comm;
+    a.fn = "IC_Reduce_init";
+    return persist_init(&a, request);
+}
+
+int IC_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_ALLREDUCE;
+    a.sbuf = sendbuf;
+    a.rbuf = recvbuf;
+    a.rcount = count;
+    a.rtype = datatype;
+    a.op = op;
+    a.comm = comm;
+    a.fn = "IC_Allreduce_init";
+    return persist_init(&a, request);
+}
+
+int IC_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                           MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_REDUCE_SCATTER;
+    a.sbuf = sendbuf;
+    a.rbuf = recvbuf;
+    a.counts = cv_int(recvcounts);
+    a.rtype = datatype;
+    a.op = op;
+    a.comm = comm;
+    a.fn = "IC_Reduce_scatter_init";
+    return persist_init(&a, request);
+}
+
+int IC_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_REDUCE_SCATTER_BLOCK;
+    a.sbuf = sendbuf;
+    a.rbuf = recvbuf;
+    a.rcount = recvcount;
+    a.rtype = datatype;
+    a.op = op;
+    a.comm = comm;
+    a.fn = "IC_Reduce_scatter_block_init";
+    return persist_init(&a, request);
+}
+
+int IC_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                   MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_GATHER;
+    a.sbuf = sendbuf;
+    a.scount = sendcount;
+    a.stype = sendtype;
+    a.rbuf = recvbuf;
+    a.rcount = recvcount;
+    a.rtype = recvtype;
+    a.root = root;
+    a.comm = comm;
+    a.fn = "IC_Gather_init";
+    return persist_init(&a, request);
+}
+
+int IC_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                    MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_SCATTER;
+    a.sbuf = sendbuf;
+    a.scount = sendcount;
+    a.stype = sendtype;
+    a.rbuf = recvbuf;
+    a.rcount = recvcount;
+    a.rtype = recvtype;
+    a.root = root;
+    a.comm = comm;
+    a.fn = "IC_Scatter_init";
+    return persist_init(&a, request);
+}
+
+int IC_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_ALLGATHER;
+    a.sbuf = sendbuf;
+    a.scount = sendcount;
+    a.stype = sendtype;
+    a.rbuf = recvbuf;
+    a.rcount = recvcount;
+    a.rtype = recvtype;
+    a.comm = comm;
+    a.fn = "IC_Allgather_init";
+    return persist_init(&a, request);
+}
+
+int IC_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_ALLGATHERV;
+    a.sbuf = sendbuf;
+    a.scount = sendcount;
+    a.stype = sendtype;
+    a.rbuf = recvbuf;
+    a.counts = cv_int(recvcounts);
+    a.displs = dv_int(displs);
+    a.rtype = recvtype;
+    a.comm = comm;
+    a.fn = "IC_Allgatherv_init";
+    return persist_init(&a, request);
+}
+
+int IC_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_GATHERV;
+    a.sbuf = sendbuf;
+    a.scount = sendcount;
+    a.stype = sendtype;
+    a.rbuf = recvbuf;
+    a.counts = cv_int(recvcounts);
+    a.displs = dv_int(displs);
+    a.rtype = recvtype;
+    a.root = root;
+    a.comm = comm;
+    a.fn = "IC_Gatherv_init";
+    return persist_init(&a, request);
+}
+
+int IC_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                     MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                     int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_SCATTERV;
+    a.sbuf = sendbuf;
+    a.counts = cv_int(sendcounts);
+    a.displs = dv_int(displs);
+    a.stype = sendtype;
+    a.rbuf = recvbuf;
+    a.rcount = recvcount;
+    a.rtype = recvtype;
+    a.root = root;
+    a.comm = comm;
+    a.fn = "IC_Scatterv_init";
+    return persist_init(&a, request);
+}
+
+int IC_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_BARRIER;
+    a.comm = comm;
+    a.fn = "IC_Barrier_init";
+    return persist_init(&a, request);
+}
+
 #ifdef IC_HAVE_LARGE_COUNT
 static cview_t cv_big(const MPI_Count *x)
 {
@@ -1979,7 +2478,7 @@ static dview_t dv_big(const MPI_Aint *x)
 int IC_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return bcast_impl(&c, buffer, count, datatype, root, comm, "IC_Bcast_c");
 }
 
@@ -1987,7 +2486,7 @@ int IC_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatyp
                 MPI_Op op, int root, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return reduce_impl(&c, sendbuf, recvbuf, count, datatype, op, root, comm, "IC_Reduce_c");
 }
 
@@ -1995,7 +2494,7 @@ int IC_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Data
                    MPI_Op op, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return allreduce_impl(&c, sendbuf, recvbuf, count, datatype, op, comm, "IC_Allreduce_c");
 }
 
@@ -2003,7 +2502,7 @@ int IC_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recv
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return reduce_scatter_impl(&c, sendbuf, recvbuf, cv_big(recvcounts), datatype, op, comm,
                                "IC_Reduce_scatter_c");
 }
@@ -2012,7 +2511,7 @@ int IC_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recv
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return reduce_scatter_block_impl(&c, sendbuf, recvbuf, recvcount, datatype, op, comm,
                                      "IC_Reduce_scatter_block_c");
 }
@@ -2021,7 +2520,7 @@ int IC_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                 MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return gather_impl(&c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        "IC_Gather_c");
 }
@@ -2030,7 +2529,7 @@ int IC_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return scatter_impl(&c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                         "IC_Scatter_c");
 }
@@ -2039,7 +2538,7 @@ int IC_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return allgather_impl(&c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
                           "IC_Allgather_c");
 }
@@ -2049,7 +2548,7 @@ int IC_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
                     MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return allgatherv_impl(&c, sendbuf, sendcount, sendtype, recvbuf, cv_big(recvcounts),
                            dv_big(displs), recvtype, comm, "IC_Allgatherv_c");
 }
@@ -2059,7 +2558,7 @@ int IC_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype
                  int root, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return gatherv_impl(&c, sendbuf, sendcount, sendtype, recvbuf, cv_big(recvcounts),
                         dv_big(displs), recvtype, root, comm, "IC_Gatherv_c");
 }
@@ -2069,7 +2568,7 @@ int IC_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_A
                   int root, MPI_Comm comm)
 {
     call_t c;
-    c.nb = 0;
+    c.nb = c.dry = 0;
     return scatterv_impl(&c, sendbuf, cv_big(sendcounts), dv_big(displs), sendtype, recvbuf,
                          recvcount, recvtype, root, comm, "IC_Scatterv_c");
 }
@@ -2256,5 +2755,215 @@ int IC_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
                                     recvbuf, recvcount, recvtype, root, comm, "IC_Iscatterv_c"),
                       request);
 #endif
+}
+
+int IC_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_BCAST;
+    a.rbuf = buffer;
+    a.rcount = count;
+    a.rtype = datatype;
+    a.root = root;
+    a.comm = comm;
+    a.fn = "IC_Bcast_init_c";
+    return persist_init(&a, request);
+}
+
+int IC_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_REDUCE;
+    a.sbuf = sendbuf;
+    a.rbuf = recvbuf;
+    a.rcount = count;
+    a.rtype = datatype;
+    a.op = op;
+    a.root = root;
+    a.comm = comm;
+    a.fn = "IC_Reduce_init_c";
+    return persist_init(&a, request);
+}
+
+int IC_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_ALLREDUCE;
+    a.sbuf = sendbuf;
+    a.rbuf = recvbuf;
+    a.rcount = count;
+    a.rtype = datatype;
+    a.op = op;
+    a.comm = comm;
+    a.fn = "IC_Allreduce_init_c";
+    return persist_init(&a, request);
+}
+
+int IC_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                             MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_REDUCE_SCATTER;
+    a.sbuf = sendbuf;
+    a.rbuf = recvbuf;
+    a.counts = cv_big(recvcounts);
+    a.rtype = datatype;
+    a.op = op;
+    a.comm = comm;
+    a.fn = "IC_Reduce_scatter_init_c";
+    return persist_init(&a, request);
+}
+
+int IC_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_REDUCE_SCATTER_BLOCK;
+    a.sbuf = sendbuf;
+    a.rbuf = recvbuf;
+    a.rcount = recvcount;
+    a.rtype = datatype;
+    a.op = op;
+    a.comm = comm;
+    a.fn = "IC_Reduce_scatter_block_init_c";
+    return persist_init(&a, request);
+}
+
+int IC_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_GATHER;
+    a.sbuf = sendbuf;
+    a.scount = sendcount;
+    a.stype = sendtype;
+    a.rbuf = recvbuf;
+    a.rcount = recvcount;
+    a.rtype = recvtype;
+    a.root = root;
+    a.comm = comm;
+    a.fn = "IC_Gather_init_c";
+    return persist_init(&a, request);
+}
+
+int IC_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_SCATTER;
+    a.sbuf = sendbuf;
+    a.scount = sendcount;
+    a.stype = sendtype;
+    a.rbuf = recvbuf;
+    a.rcount = recvcount;
+    a.rtype = recvtype;
+    a.root = root;
+    a.comm = comm;
+    a.fn = "IC_Scatter_init_c";
+    return persist_init(&a, request);
+}
+
+int IC_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_ALLGATHER;
+    a.sbuf = sendbuf;
+    a.scount = sendcount;
+    a.stype = sendtype;
+    a.rbuf = recvbuf;
+    a.rcount = recvcount;
+    a.rtype = recvtype;
+    a.comm = comm;
+    a.fn = "IC_Allgather_init_c";
+    return persist_init(&a, request);
+}
+
+int IC_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                         void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_ALLGATHERV;
+    a.sbuf = sendbuf;
+    a.scount = sendcount;
+    a.stype = sendtype;
+    a.rbuf = recvbuf;
+    a.counts = cv_big(recvcounts);
+    a.displs = dv_big(displs);
+    a.rtype = recvtype;
+    a.comm = comm;
+    a.fn = "IC_Allgatherv_init_c";
+    return persist_init(&a, request);
+}
+
+int IC_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                      void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_GATHERV;
+    a.sbuf = sendbuf;
+    a.scount = sendcount;
+    a.stype = sendtype;
+    a.rbuf = recvbuf;
+    a.counts = cv_big(recvcounts);
+    a.displs = dv_big(displs);
+    a.rtype = recvtype;
+    a.root = root;
+    a.comm = comm;
+    a.fn = "IC_Gatherv_init_c";
+    return persist_init(&a, request);
+}
+
+int IC_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    pargs_t a;
+    memset(&a, 0, sizeof(a));
+    (void)info;
+    a.kind = P_SCATTERV;
+    a.sbuf = sendbuf;
+    a.counts = cv_big(sendcounts);
+    a.displs = dv_big(displs);
+    a.stype = sendtype;
+    a.rbuf = recvbuf;
+    a.rcount = recvcount;
+    a.rtype = recvtype;
+    a.root = root;
+    a.comm = comm;
+    a.fn = "IC_Scatterv_init_c";
+    return persist_init(&a, request);
 }
 #endif

@@ -77,7 +77,7 @@ static int ctx_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
     (void)keyval;
     (void)extra;
     ic_ctx_t *ctx = attr;
-    if (ctx->npending > 0 && !finalizing) {
+    if (ctx->npending > 0 && !finalizing) { /* calls pending, or persistent ones */
         ctx->doomed = 1;
         ctx->user = MPI_COMM_NULL;
         if (recent == ctx) { /* MPI may give its handle to a new communicator */
@@ -118,6 +118,7 @@ static int self_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
     /* nonblocking calls still running (a program must complete its own;
      * those whose start raised a mistake run on by themselves) */
     ic_progress_drain();
+    ic_persist_close();
     while (live) {
         if (live->doomed) { /* its communicator is gone already */
             ctx_destroy(live);
@@ -272,9 +273,9 @@ static int same_array(const size_t *x, const size_t *y, int n)
     return memcmp(x, y, (size_t)n * sizeof(*x)) == 0;
 }
 
-int ic_ctx_sched_hit(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, size_t gran, ic_plan_t *plan)
+int ic_sched_key_hit(const ic_sched_key_t *k, ic_coll_args_t *a, size_t elem, size_t gran,
+                     ic_plan_t *plan)
 {
-    const ic_sched_key_t *k = &ctx->built;
     const ic_coll_args_t *b = &k->a;
     if (!k->valid || b->coll != a->coll || b->count != a->count || b->root != a->root ||
         b->sendcount != a->sendcount || b->recvcount != a->recvcount ||
@@ -296,15 +297,14 @@ static size_t *copy_array(const size_t *x, int n)
     return y;
 }
 
-void ic_ctx_sched_keep(ic_ctx_t *ctx, const ic_coll_args_t *a, size_t elem, size_t gran,
+void ic_sched_key_keep(ic_sched_key_t *k, const ic_coll_args_t *a, size_t elem, size_t gran,
                        const ic_plan_t *plan)
 {
-    ic_ctx_sched_drop(ctx);
-    ic_sched_key_t *k = &ctx->built;
+    ic_sched_key_drop(k);
     k->counts = copy_array(a->counts, a->size);
     k->displs = copy_array(a->displs, a->size);
     if ((a->counts && !k->counts) || (a->displs && !k->displs)) {
-        ic_ctx_sched_drop(ctx); /* out of memory: build again next time */
+        ic_sched_key_drop(k); /* out of memory: build again next time */
         return;
     }
     k->a = *a;
@@ -316,9 +316,8 @@ void ic_ctx_sched_keep(ic_ctx_t *ctx, const ic_coll_args_t *a, size_t elem, size
     k->valid = 1;
 }
 
-void ic_ctx_sched_drop(ic_ctx_t *ctx)
+void ic_sched_key_drop(ic_sched_key_t *k)
 {
-    ic_sched_key_t *k = &ctx->built;
     free(k->counts);
     free(k->displs);
     k->counts = k->displs = NULL;

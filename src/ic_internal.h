@@ -113,8 +113,12 @@ typedef struct ic_ctx {
     ic_decision_t decisions[IC_DECISION_CACHE];
     unsigned next_decision;
     unsigned nb_seq;            /* nonblocking calls started on it  */
-    int ntags;                  /* their tags: IC_TAG_NB_BASE + [0, ntags) */
-    int npending;               /* of them not over yet             */
+    unsigned p_seq;             /* persistent calls made on it      */
+    int ntags;                  /* their tags: IC_TAG_NB_BASE + [0, ntags):
+                                   the first half nonblocking calls', the
+                                   second persistent ones'           */
+    int npending;               /* of them not over yet, and the
+                                   persistent calls alive            */
     int doomed;                 /* the user freed the communicator: it
                                    goes once npending is 0           */
     struct ic_ctx *next, *prev; /* list of live contexts           */
@@ -135,6 +139,13 @@ typedef struct ic_call_state {
     int pending;  /* on the engine's list                                 */
     MPI_Request req;
     struct ic_call_state *next, *prev;
+    /* persistent calls (progress.c: "Persistent calls") */
+    int persistent; /* one: its runs start from its handle             */
+    int htag;       /* the tag of its handle's messages                 */
+    int active;     /* a run is under way                               */
+    int dropped;    /* the handle was freed: it goes after its run      */
+    MPI_Request handle;
+    struct ic_call_state *pnext;
 } ic_call_state_t;
 
 /* The engine (progress.c).  ic_call_enter: a call's place in ctx's
@@ -147,16 +158,30 @@ typedef struct ic_call_state {
  * waiting (every IC_ call and the MPI's progress hook run it);
  * ic_progress_drain: until none is left (MPI_Finalize). */
 void ic_call_enter(ic_call_state_t *st, ic_ctx_t *ctx);
+void ic_call_enter_persistent(ic_call_state_t *st, ic_ctx_t *ctx);
 int ic_call_over(ic_call_state_t *st, int code);
 int ic_call_launched(ic_call_state_t *st, int rc, const char *fn, MPI_Comm comm, int raise_code,
                      const char *raise_msg, MPI_Request *req);
 extern int ic_npending; /* calls on the list */
 void ic_progress(void);
 void ic_progress_drain(void);
+/* Persistent calls (progress.c): ic_persist_add makes st's handle (*req)
+ * and registers it; ic_persist_find: the call of a handle (NULL: not
+ * InterCom's); ic_persist_start: start a run (the handle is started
+ * already when `started`, else it is started here); ic_persist_drop: the
+ * handle is freed (the call goes once its run is over). */
+int ic_persist_add(ic_call_state_t *st, MPI_Request *req);
+ic_call_state_t *ic_persist_find(MPI_Request req);
+int ic_persist_start(ic_call_state_t *st, MPI_Request *req);
+void ic_persist_drop(ic_call_state_t *st);
+void ic_persist_close(void); /* MPI_Finalize: they all go */
+extern int ic_npersist;      /* persistent calls alive */
 /* api.c: move call st on (block: until it ends); 1 once it is over.  Free
- * a call that is over. */
+ * a call that is over.  Restart a persistent call: 1 when its run is
+ * under way, 0 when it ended at once. */
 int ic_call_step(ic_call_state_t *st, int block);
 void ic_call_free(ic_call_state_t *st);
+int ic_call_restart(ic_call_state_t *st);
 
 /* Context of comm, created (collectively: MPI_Comm_dup) on first use.
  * Returns an MPI error code. */
@@ -218,14 +243,21 @@ void ic_ctx_forget_decisions(void);
 /* Drop every context's cached schedule (a plan forced or released). */
 void ic_ctx_forget_schedules(void);
 
-/* Does ctx->sched hold the schedule of call a (elem, gran: api.c's unit
- * sizes)?  Then *plan gets its plan, a its order and segment, and 1 is
- * returned; else 0.  ic_ctx_sched_keep records a schedule just built;
- * ic_ctx_sched_drop forgets it (before building another). */
-int ic_ctx_sched_hit(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, size_t gran, ic_plan_t *plan);
-void ic_ctx_sched_keep(ic_ctx_t *ctx, const ic_coll_args_t *a, size_t elem, size_t gran,
+/* Is k the key of call a (elem, gran: api.c's unit sizes)?  Then *plan
+ * gets its plan, a its order and segment, and 1 is returned; else 0.
+ * ic_sched_key_keep records the key of a schedule just built;
+ * ic_sched_key_drop forgets it (before building another).  A context
+ * keeps the key of its cached schedule (ctx->built for ctx->sched), a
+ * persistent call that of its own. */
+int ic_sched_key_hit(const ic_sched_key_t *k, ic_coll_args_t *a, size_t elem, size_t gran,
+                     ic_plan_t *plan);
+void ic_sched_key_keep(ic_sched_key_t *k, const ic_coll_args_t *a, size_t elem, size_t gran,
                        const ic_plan_t *plan);
-void ic_ctx_sched_drop(ic_ctx_t *ctx);
+void ic_sched_key_drop(ic_sched_key_t *k);
+static inline void ic_ctx_sched_drop(ic_ctx_t *ctx)
+{
+    ic_sched_key_drop(&ctx->built);
+}
 
 /* The tuning table in use (src/tuning.c), NULL: none; the file it came
  * from.  ic_tuning_agree: do all ranks of comm see the same table?
@@ -339,10 +371,15 @@ size_t ic_type_span(const ic_typeinfo_t *ti, size_t n);
 #define IC_TAG_COPY 0x1C0
 #define IC_TAG_STAGE 0x1C1
 /* Nonblocking and persistent calls: the n-th one started on a context
- * carries tag IC_TAG_NB_BASE + n mod the context's tag range (ctx->ntags,
- * from MPI_TAG_UB), so that calls in flight together never match each
- * other's messages (every rank starts a communicator's collectives in the
- * same order, so they number them alike). */
+ * carries tag IC_TAG_NB_BASE + n mod half the context's tag range
+ * (ctx->ntags, from MPI_TAG_UB), so that calls in flight together never
+ * match each other's messages (every rank starts a communicator's
+ * collectives in the same order, so they number them alike).  A
+ * persistent call has one tag of the second half for all its runs (from
+ * the order of the inits, the same everywhere; not from the order of the
+ * starts, which a rank may see in another order when it finds them by
+ * probing): its runs follow each other, and MPI's non-overtaking rule
+ * keeps one run's messages before the next's. */
 #define IC_TAG_NB_BASE 0x200
 
 /* ------------------------------------------------------------ executor */

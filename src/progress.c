@@ -57,8 +57,16 @@ static int in_engine; /* the engine is running (no re-entry) */
 
 void ic_call_enter(ic_call_state_t *st, ic_ctx_t *ctx)
 {
+    unsigned half = (unsigned)ctx->ntags / 2;
     st->ctx = ctx;
-    st->tag = IC_TAG_NB_BASE + (int)(ctx->nb_seq++ % (unsigned)ctx->ntags);
+    st->tag = IC_TAG_NB_BASE + (int)(ctx->nb_seq++ % half);
+}
+
+void ic_call_enter_persistent(ic_call_state_t *st, ic_ctx_t *ctx)
+{
+    unsigned half = (unsigned)ctx->ntags / 2;
+    st->ctx = ctx;
+    st->tag = IC_TAG_NB_BASE + (int)(half + ctx->p_seq++ % half);
 }
 
 int ic_call_over(ic_call_state_t *st, int code)
@@ -85,12 +93,31 @@ static void unlink_call(ic_call_state_t *st)
     ic_npending--;
 }
 
+static void enqueue(ic_call_state_t *st)
+{
+    st->pending = 1;
+    st->prev = pending_tail;
+    st->next = NULL;
+    if (pending_tail)
+        pending_tail->next = st;
+    else
+        pending = st;
+    pending_tail = st;
+    ic_npending++;
+}
+
+static void persist_done(ic_call_state_t *st);
+
 /* st is over: off the list; its request completes (its free function may
  * free it right there: st is not touched after) or, detached, it goes. */
 static void finish(ic_call_state_t *st)
 {
     ic_ctx_t *ctx = st->ctx;
     unlink_call(st);
+    if (st->persistent) {
+        persist_done(st);
+        return;
+    }
     if (st->detached)
         ic_call_free(st);
     else
@@ -101,11 +128,16 @@ static void finish(ic_call_state_t *st)
     }
 }
 
+static int nidle; /* persistent calls whose handle may be started */
+static void probe_starts(void);
+
 void ic_progress(void)
 {
-    if (in_engine || !pending)
+    if (in_engine || (!pending && !nidle))
         return;
     in_engine = 1;
+    if (nidle)
+        probe_starts();
     for (ic_call_state_t *st = pending, *next; st; st = next) {
         next = st->next;
         if (ic_call_step(st, 0))
@@ -255,4 +287,162 @@ int ic_call_launched(ic_call_state_t *st, int rc, const char *fn, MPI_Comm comm,
     st->ctx->npending++;
     ic_progress(); /* its first round */
     return rc;
+}
+
+/* --------------------------------------------------------- persistent calls
+ *
+ * A persistent call's handle, the MPI_Request its program starts, waits
+ * for and frees, is a persistent synchronous send of no data to this
+ * process itself on a private copy of MPI_COMM_SELF (MPI_Ssend_init; a
+ * tag per call).  It is the MPI's own request, so MPI_Start, MPI_Wait,
+ * MPI_Test and the rest treat it as any other and keep it for the next
+ * start (a generalized request cannot be started again).  Starting it
+ * sends a message the engine finds (MPI_Iprobe, on every round of the
+ * engine while some handle is idle): that starts the call's run, which
+ * IC_Start does at once.  A synchronous send completes only when its
+ * message is received, and the engine receives it when the run is over:
+ * then the program's MPI_Wait returns.  InterCom never looks at the handle
+ * itself after making it, so a program may free it with MPI_Request_free
+ * as MPI says; IC_Request_free also frees the call's plan and scratch,
+ * which otherwise stay until MPI_Finalize.
+ * Where MPI_Wait runs InterCom's engine (Open MPI's progress loop) the
+ * program needs nothing else; elsewhere (MPICH, SMPI) it starts the call
+ * with IC_Start and completes it with IC_Wait and its kin, or runs under
+ * the interposition library.
+ */
+
+static MPI_Comm hcomm = MPI_COMM_NULL; /* the handles' messages */
+static ic_call_state_t *plist;         /* the persistent calls */
+static int next_htag;
+int ic_npersist;
+
+int ic_persist_add(ic_call_state_t *st, MPI_Request *req)
+{
+    int rc = MPI_SUCCESS;
+    if (hcomm == MPI_COMM_NULL) {
+        rc = MPI_Comm_dup(MPI_COMM_SELF, &hcomm);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Comm_set_errhandler(hcomm, MPI_ERRORS_RETURN);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    st->persistent = 1;
+    st->htag = next_htag++ % 32768; /* MPI_TAG_UB is at least 32767 */
+    rc = MPI_Ssend_init(NULL, 0, MPI_BYTE, 0, st->htag, hcomm, req);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    st->handle = *req;
+    st->pnext = plist;
+    plist = st;
+    ic_npersist++;
+    nidle++;
+    if (st->ctx)
+        st->ctx->npending++; /* the context stays while the call does */
+    hook();
+    return MPI_SUCCESS;
+}
+
+ic_call_state_t *ic_persist_find(MPI_Request req)
+{
+    if (req == MPI_REQUEST_NULL)
+        return NULL;
+    for (ic_call_state_t *st = plist; st; st = st->pnext)
+        if (!st->dropped && st->handle == req)
+            return st;
+    return NULL;
+}
+
+/* A run of st: started, under way or (ended at once) done. */
+static void persist_run(ic_call_state_t *st)
+{
+    if (ic_call_restart(st))
+        enqueue(st);
+    else
+        persist_done(st);
+}
+
+int ic_persist_start(ic_call_state_t *st, MPI_Request *req)
+{
+    if (st->active)
+        return MPI_ERR_REQUEST; /* MPI: a started request cannot be started again */
+    st->active = 1;             /* the engine no longer probes for it */
+    nidle--;
+    int rc = MPI_Start(req);
+    if (rc != MPI_SUCCESS) {
+        st->active = 0;
+        nidle++;
+        return rc;
+    }
+    int was = in_engine;
+    in_engine = 1;
+    persist_run(st);
+    in_engine = was;
+    ic_progress();
+    return MPI_SUCCESS;
+}
+
+static void probe_starts(void)
+{
+    for (ic_call_state_t *st = plist; st; st = st->pnext) {
+        if (st->active || st->dropped)
+            continue;
+        int flag = 0;
+        if (MPI_Iprobe(0, st->htag, hcomm, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || !flag)
+            continue;
+        st->active = 1;
+        nidle--;
+        persist_run(st);
+    }
+}
+
+static void persist_free(ic_call_state_t *st)
+{
+    ic_call_state_t **at = &plist;
+    while (*at && *at != st)
+        at = &(*at)->pnext;
+    if (*at)
+        *at = st->pnext;
+    ic_npersist--;
+    ic_ctx_t *ctx = st->ctx;
+    ic_call_free(st);
+    if (ctx) {
+        ctx->npending--;
+        ic_ctx_call_ended(ctx);
+    }
+}
+
+/* A run is over: its handle's message received, which completes it. */
+static void persist_done(ic_call_state_t *st)
+{
+    MPI_Recv(NULL, 0, MPI_BYTE, 0, st->htag, hcomm, MPI_STATUS_IGNORE);
+    st->active = 0;
+    if (st->dropped) {
+        persist_free(st);
+        return;
+    }
+    nidle++;
+}
+
+void ic_persist_drop(ic_call_state_t *st)
+{
+    st->dropped = 1;
+    if (!st->active) {
+        nidle--;
+        persist_free(st);
+    }
+}
+
+/* MPI_Finalize: every persistent call goes (after ic_progress_drain). */
+void ic_persist_close(void)
+{
+    while (plist) {
+        ic_call_state_t *st = plist;
+        if (!st->active)
+            nidle--;
+        st->active = 0;
+        persist_free(st);
+    }
+    nidle = 0;
+    if (hcomm != MPI_COMM_NULL)
+        MPI_Comm_free(&hcomm);
 }

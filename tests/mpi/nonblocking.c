@@ -21,7 +21,12 @@
  *     its start returns the error class, it still takes its part, and the
  *     other ranks' calls complete with the right result;
  *   - a program that completes with nothing but MPI's own calls (all of the
- *     above: no IC_ call runs while these wait).
+ *     above: no IC_ call runs while these wait);
+ *   - persistent calls of every kind (IC_*_init), each run many times with
+ *     new inputs, started with IC_Start, IC_Startall and (Open MPI) MPI_Start,
+ *     completed with IC_Waitall, IC_Waitany and (Open MPI) MPI_Wait, with
+ *     nonblocking and blocking calls between; one on a communicator freed since its init; freed
+ * with IC_Request_free and MPI_Request_free.
  */
 #include "intercom.h"
 
@@ -61,11 +66,13 @@ typedef struct item {
     int n;    /* elements per rank */
     long long *in, *out, *ref;
     int *counts, *displs;
-    size_t nout;
+    size_t nin, nout;
 } item_t;
 
 enum { K_ALLREDUCE, K_BCAST, K_REDUCE, K_ALLGATHERV, K_GATHERV, K_SCATTERV, K_RSB, K_BARRIER };
 #define NKINDS 8
+
+static void item_fill(item_t *it, int k, int run, MPI_Comm comm);
 
 static void item_make(item_t *it, int kind, int n, int k, MPI_Comm comm)
 {
@@ -86,11 +93,23 @@ static void item_make(item_t *it, int kind, int n, int k, MPI_Comm comm)
     it->nout = (size_t)(kind == K_ALLGATHERV || kind == K_GATHERV ? tot : n + 3);
     if (kind == K_RSB)
         it->nout = (size_t)n;
+    it->nin = nin;
     it->in = malloc(sizeof(long long) * (nin ? nin : 1));
     it->out = calloc(it->nout ? it->nout : 1, sizeof(long long));
     it->ref = calloc(it->nout ? it->nout : 1, sizeof(long long));
-    for (size_t i = 0; i < nin; i++)
-        it->in[i] = val(r, (int)i, k);
+    item_fill(it, k, 0, comm);
+}
+
+/* Inputs of run `run` of call k (a persistent call's runs differ), and the
+ * vendor's answer for them. */
+static void item_fill(item_t *it, int k, int run, MPI_Comm comm)
+{
+    int p, r, n = it->n, kind = it->kind;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    for (size_t i = 0; i < it->nin; i++)
+        it->in[i] = val(r, (int)i, k + 31 * run);
+    memset(it->out, 0, it->nout * sizeof(long long));
     int root = k % p, mine = it->counts[r];
     switch (kind) { /* the vendor's answer, blocking */
     case K_ALLREDUCE:
@@ -151,6 +170,38 @@ static int item_start(item_t *it, int k, MPI_Comm comm, MPI_Request *req)
         return IC_Ireduce_scatter_block(it->in, it->out, n, MPI_LONG_LONG, MPI_SUM, comm, req);
     default:
         return IC_Ibarrier(comm, req);
+    }
+}
+
+/* The persistent form of call k. */
+static int item_init(item_t *it, int k, MPI_Comm comm, MPI_Request *req)
+{
+    int p, r;
+    MPI_Comm_size(comm, &p);
+    MPI_Comm_rank(comm, &r);
+    int root = k % p, mine = it->counts[r], n = it->n;
+    MPI_Info no = MPI_INFO_NULL;
+    switch (it->kind) {
+    case K_ALLREDUCE:
+        return IC_Allreduce_init(it->in, it->out, n, MPI_LONG_LONG, MPI_SUM, comm, no, req);
+    case K_BCAST:
+        return IC_Bcast_init(it->out, n, MPI_LONG_LONG, root, comm, no, req);
+    case K_REDUCE:
+        return IC_Reduce_init(it->in, it->out, n, MPI_LONG_LONG, MPI_MAX, root, comm, no, req);
+    case K_ALLGATHERV:
+        return IC_Allgatherv_init(it->in, mine, MPI_LONG_LONG, it->out, it->counts, it->displs,
+                                  MPI_LONG_LONG, comm, no, req);
+    case K_GATHERV:
+        return IC_Gatherv_init(it->in, mine, MPI_LONG_LONG, it->out, it->counts, it->displs,
+                               MPI_LONG_LONG, root, comm, no, req);
+    case K_SCATTERV:
+        return IC_Scatterv_init(it->in, it->counts, it->displs, MPI_LONG_LONG, it->out, mine,
+                                MPI_LONG_LONG, root, comm, no, req);
+    case K_RSB:
+        return IC_Reduce_scatter_block_init(it->in, it->out, n, MPI_LONG_LONG, MPI_SUM, comm, no,
+                                            req);
+    default:
+        return IC_Barrier_init(comm, no, req);
     }
 }
 
@@ -395,6 +446,98 @@ static void one_rank_mistake(void)
     MPI_Comm_free(&c);
 }
 
+/* Under Open MPI the MPI's own MPI_Start and completion calls serve
+ * InterCom's persistent requests (progress.c); elsewhere IC_Start and
+ * IC_Wait* do. */
+#if defined(OPEN_MPI)
+#define MPI_SERVES_PERSISTENT 1
+#else
+#define MPI_SERVES_PERSISTENT 0
+#endif
+
+/* Persistent calls of every kind, each run many times with new inputs,
+ * started and completed in several ways, with other calls between. */
+static void persistent(void)
+{
+    enum { RUNS = 12 };
+    item_t it[NKINDS];
+    MPI_Request req[NKINDS];
+    where = "persistent";
+    for (int k = 0; k < NKINDS; k++) {
+        item_make(&it[k], k, size_of(k), k, MPI_COMM_WORLD);
+        check(item_init(&it[k], k, MPI_COMM_WORLD, &req[k]) == MPI_SUCCESS &&
+                  req[k] != MPI_REQUEST_NULL,
+              "init of call %d", k);
+    }
+    for (int run = 0; run < RUNS; run++) {
+        for (int k = 0; k < NKINDS; k++)
+            item_fill(&it[k], k, run, MPI_COMM_WORLD);
+        int way = run % 3;
+        if (way == 0) {
+            check(IC_Startall(NKINDS, req) == MPI_SUCCESS, "IC_Startall, run %d", run);
+            check(IC_Waitall(NKINDS, req, sts) == MPI_SUCCESS, "IC_Waitall, run %d", run);
+        } else if (way == 1 || !MPI_SERVES_PERSISTENT) {
+            item_t x;
+            MPI_Request xr;
+            item_make(&x, K_ALLREDUCE, 1000, 99, MPI_COMM_WORLD);
+            for (int k = 0; k < NKINDS; k++) {
+                check(IC_Start(&req[k]) == MPI_SUCCESS, "IC_Start, run %d", run);
+                if (k == 2)
+                    check(item_start(&x, 99, MPI_COMM_WORLD, &xr) == MPI_SUCCESS,
+                          "a nonblocking call between, run %d", run);
+                if (k == 4) {
+                    long long b = rank == 0 ? 7 : 0;
+                    check(IC_Bcast(&b, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD) == MPI_SUCCESS &&
+                              b == 7,
+                          "a blocking call between, run %d", run);
+                }
+            }
+            for (int done = 0; done < NKINDS; done++) {
+                int at = MPI_UNDEFINED;
+                check(IC_Waitany(NKINDS, req, &at, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
+                          at != MPI_UNDEFINED,
+                      "IC_Waitany, run %d", run);
+            }
+            check(IC_Wait(&xr, MPI_STATUS_IGNORE) == MPI_SUCCESS && item_ok(&x, 99, MPI_COMM_WORLD),
+                  "the nonblocking call between, run %d", run);
+            item_free(&x);
+        } else { /* the MPI's own calls only */
+            for (int k = 0; k < NKINDS; k++)
+                check(MPI_Start(&req[k]) == MPI_SUCCESS, "MPI_Start, run %d", run);
+            for (int k = NKINDS - 1; k >= 0; k--)
+                check(MPI_Wait(&req[k], MPI_STATUS_IGNORE) == MPI_SUCCESS, "MPI_Wait, run %d", run);
+        }
+        for (int k = 0; k < NKINDS; k++) {
+            check(req[k] != MPI_REQUEST_NULL, "the handle stays, run %d", run);
+            check(item_ok(&it[k], k, MPI_COMM_WORLD), "result, run %d", run);
+        }
+    }
+    for (int k = 0; k < NKINDS; k++) {
+        check(IC_Request_free(&req[k]) == MPI_SUCCESS && req[k] == MPI_REQUEST_NULL,
+              "IC_Request_free %d", k);
+        item_free(&it[k]);
+    }
+    /* a communicator freed while a persistent call on it lives */
+    MPI_Comm d;
+    MPI_Request r;
+    item_t a;
+    where = "persistent call on a freed communicator";
+    MPI_Comm_dup(MPI_COMM_WORLD, &d);
+    item_make(&a, K_ALLREDUCE, 40000, 3, d);
+    check(item_init(&a, 3, d, &r) == MPI_SUCCESS, "init %d", 0);
+    MPI_Comm_free(&d);
+    for (int run = 0; run < 3; run++) {
+        item_fill(&a, 3, run, MPI_COMM_WORLD);
+        check(IC_Start(&r) == MPI_SUCCESS && IC_Wait(&r, MPI_STATUS_IGNORE) == MPI_SUCCESS &&
+                  item_ok(&a, 3, MPI_COMM_WORLD),
+              "run %d", run);
+    }
+    /* freed by the MPI's own call: allowed (the plan stays until
+     * MPI_Finalize) */
+    check(MPI_Request_free(&r) == MPI_SUCCESS && r == MPI_REQUEST_NULL, "MPI_Request_free %d", 0);
+    item_free(&a);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -411,6 +554,7 @@ int main(int argc, char **argv)
     freed_comm();
     requests();
     one_rank_mistake();
+    persistent();
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
