@@ -461,7 +461,7 @@ static inline int ran(call_t *c)
 {
     if (c->t0 != 0)
         ic_trace_call(c->ctx, &c->a, &c->plan, c->gran ? c->gran : c->elem, c->t0, MPI_Wtime());
-    if (!c->quiet)
+    if (!c->quiet && !c->nb)
         ic_record_last(c->a.coll, &c->plan, c->gran);
     then_t then = c->then;
     c->then = NULL;
@@ -486,7 +486,9 @@ static int launch(call_t *c, MPI_Op op, int commutative, then_t then)
         ic_trace_call_begin();
         c->t0 = MPI_Wtime();
     }
-    if (c->nb) {
+    if (c->nb) { /* IC_Last_algorithm: the plan of the call started last */
+        if (!c->quiet)
+            ic_record_last(c->a.coll, &c->plan, c->gran);
         ic_exec_begin(&c->x, c->ctx, c->s, &c->b, op, commutative, c->st.tag, 1);
         c->st.running = 1;
         return MPI_SUCCESS;
@@ -1824,7 +1826,7 @@ int IC_Start(MPI_Request *request)
     if (!request)
         return ic_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "IC_Start: request is NULL");
     ic_call_state_t *st = ic_persist_find(*request);
-    int rc = st ? ic_persist_start(st, request) : MPI_Start(request);
+    int rc = st ? ic_persist_start(st, request) : PMPI_Start(request);
     if (rc != MPI_SUCCESS)
         return ic_error(MPI_COMM_WORLD, rc, "IC_Start: %s",
                         st && st->active ? "the request is active already"
@@ -1851,7 +1853,7 @@ int IC_Request_free(MPI_Request *request)
     ic_call_state_t *st = ic_persist_find(*request);
     if (st)
         ic_persist_drop(st);
-    return MPI_Request_free(request);
+    return PMPI_Request_free(request);
 }
 
 /* The completion calls that move InterCom's calls on as they wait: each
@@ -1861,9 +1863,9 @@ int IC_Wait(MPI_Request *request, MPI_Status *status)
 {
     for (;;) {
         if (!ic_npending && !ic_npersist)
-            return MPI_Wait(request, status);
+            return PMPI_Wait(request, status);
         ic_progress();
-        int flag = 0, rc = MPI_Test(request, &flag, status);
+        int flag = 0, rc = PMPI_Test(request, &flag, status);
         if (rc != MPI_SUCCESS || flag)
             return rc;
     }
@@ -1872,16 +1874,16 @@ int IC_Wait(MPI_Request *request, MPI_Status *status)
 int IC_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     ic_progress();
-    return MPI_Test(request, flag, status);
+    return PMPI_Test(request, flag, status);
 }
 
 int IC_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     for (;;) {
         if (!ic_npending && !ic_npersist)
-            return MPI_Waitall(count, requests, statuses);
+            return PMPI_Waitall(count, requests, statuses);
         ic_progress();
-        int flag = 0, rc = MPI_Testall(count, requests, &flag, statuses);
+        int flag = 0, rc = PMPI_Testall(count, requests, &flag, statuses);
         if (rc != MPI_SUCCESS || flag)
             return rc;
     }
@@ -1890,16 +1892,16 @@ int IC_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 int IC_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
     ic_progress();
-    return MPI_Testall(count, requests, flag, statuses);
+    return PMPI_Testall(count, requests, flag, statuses);
 }
 
 int IC_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
     for (;;) {
         if (!ic_npending && !ic_npersist)
-            return MPI_Waitany(count, requests, index, status);
+            return PMPI_Waitany(count, requests, index, status);
         ic_progress();
-        int flag = 0, rc = MPI_Testany(count, requests, index, &flag, status);
+        int flag = 0, rc = PMPI_Testany(count, requests, index, &flag, status);
         if (rc != MPI_SUCCESS || flag)
             return rc;
     }
@@ -1908,7 +1910,7 @@ int IC_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status
 int IC_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
     ic_progress();
-    return MPI_Testany(count, requests, index, flag, status);
+    return PMPI_Testany(count, requests, index, flag, status);
 }
 
 int IC_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
@@ -1916,9 +1918,9 @@ int IC_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[
 {
     for (;;) {
         if (!ic_npending && !ic_npersist)
-            return MPI_Waitsome(incount, requests, outcount, indices, statuses);
+            return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
         ic_progress();
-        int rc = MPI_Testsome(incount, requests, outcount, indices, statuses);
+        int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
         if (rc != MPI_SUCCESS || *outcount != 0)
             return rc;
     }
@@ -1928,7 +1930,7 @@ int IC_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[
                 MPI_Status statuses[])
 {
     ic_progress();
-    return MPI_Testsome(incount, requests, outcount, indices, statuses);
+    return PMPI_Testsome(incount, requests, outcount, indices, statuses);
 }
 
 /* ============================================================ entry points

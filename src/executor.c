@@ -90,14 +90,14 @@ int ic_complete_all(ic_ctx_t *ctx, int n, MPI_Request *reqs, int *flag)
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
     if (!ctx || !ctx->tmsg || !ic_trace_on())
-        return flag ? MPI_Testall(n, reqs, flag, MPI_STATUSES_IGNORE)
-                    : MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
+        return flag ? PMPI_Testall(n, reqs, flag, MPI_STATUSES_IGNORE)
+                    : PMPI_Waitall(n, reqs, MPI_STATUSES_IGNORE);
     /* tracing: each message's completion time (MPI_Waitany, not
      * MPI_Waitsome: SimGrid's SMPI charges every MPI_Test* and
      * MPI_Waitsome simulated time, smpi/test, which doubled a 64-rank
      * allreduce's simulated time) */
     for (int i = 0; !flag && i < n; i++) {
-        int at = MPI_UNDEFINED, rc = MPI_Waitany(n, reqs, &at, MPI_STATUS_IGNORE);
+        int at = MPI_UNDEFINED, rc = PMPI_Waitany(n, reqs, &at, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS)
             return rc;
         if (at == MPI_UNDEFINED)
@@ -105,7 +105,7 @@ int ic_complete_all(ic_ctx_t *ctx, int n, MPI_Request *reqs, int *flag)
         ctx->tmsg[at].t1 = MPI_Wtime();
     }
     for (; flag;) {
-        int out = 0, rc = MPI_Testsome(n, reqs, &out, ctx->tidx, MPI_STATUSES_IGNORE);
+        int out = 0, rc = PMPI_Testsome(n, reqs, &out, ctx->tidx, MPI_STATUSES_IGNORE);
         if (rc != MPI_SUCCESS)
             return rc;
         if (out == MPI_UNDEFINED) { /* none active: all complete */
@@ -278,7 +278,7 @@ static void drop_requests(MPI_Request *reqs, size_t k)
     for (size_t i = 0; i < k; i++)
         if (reqs[i] != MPI_REQUEST_NULL) {
             MPI_Cancel(&reqs[i]);
-            MPI_Request_free(&reqs[i]);
+            PMPI_Request_free(&reqs[i]);
         }
 }
 

@@ -165,6 +165,7 @@ int ic_call_launched(ic_call_state_t *st, int rc, const char *fn, MPI_Comm comm,
 extern int ic_npending; /* calls on the list */
 void ic_progress(void);
 void ic_progress_drain(void);
+int ic_progress_busy(void); /* the engine is running (its MPI calls) */
 /* Persistent calls (progress.c): ic_persist_add makes st's handle (*req)
  * and registers it; ic_persist_find: the call of a handle (NULL: not
  * InterCom's); ic_persist_start: start a run (the handle is started

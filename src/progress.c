@@ -146,6 +146,11 @@ void ic_progress(void)
     in_engine = 0;
 }
 
+int ic_progress_busy(void)
+{
+    return in_engine;
+}
+
 void ic_progress_drain(void)
 {
     if (in_engine)
@@ -367,7 +372,7 @@ int ic_persist_start(ic_call_state_t *st, MPI_Request *req)
         return MPI_ERR_REQUEST; /* MPI: a started request cannot be started again */
     st->active = 1;             /* the engine no longer probes for it */
     nidle--;
-    int rc = MPI_Start(req);
+    int rc = PMPI_Start(req);
     if (rc != MPI_SUCCESS) {
         st->active = 0;
         nidle++;

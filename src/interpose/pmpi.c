@@ -45,6 +45,19 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#if defined(OPEN_MPI)
+#include <mpi-ext.h>
+#endif
+
+/* The vendor's persistent collectives: MPI-4's, or Open MPI's extension
+ * (MPIX_, before MPI-4); without either, no _init call is intercepted. */
+#if MPI_VERSION >= 4
+#define ICP_HAVE_INIT 1
+#define ICP_VENDOR_INIT(name) PMPI_##name
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+#define ICP_HAVE_INIT 1
+#define ICP_VENDOR_INIT(name) PMPIX_##name
+#endif
 
 /* ------------------------------------------------------------- reasons */
 
@@ -704,6 +717,436 @@ int MPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_
 }
 #endif
 
+/* ==================================================== nonblocking calls
+ *
+ * MPI_I<op>: routed as the blocking call (the same agreed arguments), to
+ * InterCom's nonblocking call or the vendor's. */
+
+int ic_pmpi_ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_bcast(&k, comm, count, datatype, root)
+                 ? IC_Ibcast(buffer, count, datatype, root, comm, request)
+                 : PMPI_Ibcast(buffer, count, datatype, root, comm, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    int root, MPI_Comm comm, MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_reduction(&k, IC_COLL_ID_REDUCE, comm, count, datatype, op, root)
+                 ? IC_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request)
+                 : PMPI_Ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_reduction(&k, IC_COLL_ID_ALLREDUCE, comm, count, datatype, op, -1)
+                 ? IC_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request)
+                 : PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_reduce_scatter(&k, comm, counts_int(recvcounts), datatype, op)
+                 ? IC_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request)
+                 : PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                  MPI_Request *request)
+{
+    icp_call_t k;
+    int rc =
+        route_reduce_scatter_block(&k, comm, recvcount, datatype, op)
+            ? IC_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request)
+            : PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_allgather(&k, comm, recvcount, recvtype)
+                 ? IC_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                 request)
+                 : PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                   request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                        MPI_Comm comm, MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_allgatherv(&k, comm, counts_int(recvcounts), recvtype)
+                 ? IC_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                  recvtype, comm, request)
+                 : PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                    recvtype, comm, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_rooted(&k, IC_COLL_ID_GATHER, comm, root, sendbuf == MPI_IN_PLACE, sendcount,
+                          sendtype, recvcount, recvtype)
+                 ? IC_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                              comm, request)
+                 : PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                comm, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_rooted(&k, IC_COLL_ID_SCATTER, comm, root, recvbuf == MPI_IN_PLACE, recvcount,
+                          recvtype, sendcount, sendtype)
+                 ? IC_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                               comm, request)
+                 : PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                 comm, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_rooted_v(&k, IC_COLL_ID_GATHERV, comm, root, counts_int(recvcounts), recvtype,
+                            sendcount, sendtype)
+                 ? IC_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                               root, comm, request)
+                 : PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                 recvtype, root, comm, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      int root, MPI_Comm comm, MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_rooted_v(&k, IC_COLL_ID_SCATTERV, comm, root, counts_int(sendcounts), sendtype,
+                            recvcount, recvtype)
+                 ? IC_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                                root, comm, request)
+                 : PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                  recvtype, root, comm, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = icp_begin(&k, IC_COLL_ID_BARRIER, comm) && icp_ready(&k, 0)
+                 ? IC_Ibarrier(comm, request)
+                 : PMPI_Ibarrier(comm, request);
+    return icp_end(&k, rc);
+}
+
+/* ===================================================== persistent calls
+ *
+ * MPI-4's MPI_<op>_init, and Open MPI's MPIX_<op>_init (its extension
+ * pcollreq, before MPI-4), routed as the blocking call to InterCom's
+ * persistent call or the vendor's.  InterCom's handles are started and
+ * completed through the calls below. */
+#if defined(ICP_HAVE_INIT)
+
+int ic_pmpi_bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                       MPI_Info info, MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_bcast(&k, comm, count, datatype, root)
+                 ? IC_Bcast_init(buffer, count, datatype, root, comm, info, request)
+                 : ICP_VENDOR_INIT(Bcast_init)(buffer, count, datatype, root, comm, info, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_reduction(&k, IC_COLL_ID_REDUCE, comm, count, datatype, op, root)
+                 ? IC_Reduce_init(sendbuf, recvbuf, count, datatype, op, root, comm, info, request)
+                 : ICP_VENDOR_INIT(Reduce_init)(sendbuf, recvbuf, count, datatype, op, root, comm,
+                                                info, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_reduction(&k, IC_COLL_ID_ALLREDUCE, comm, count, datatype, op, -1)
+                 ? IC_Allreduce_init(sendbuf, recvbuf, count, datatype, op, comm, info, request)
+                 : ICP_VENDOR_INIT(Allreduce_init)(sendbuf, recvbuf, count, datatype, op, comm,
+                                                   info, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_reduce_scatter(&k, comm, counts_int(recvcounts), datatype, op)
+                 ? IC_Reduce_scatter_init(sendbuf, recvbuf, recvcounts, datatype, op, comm, info,
+                                          request)
+                 : ICP_VENDOR_INIT(Reduce_scatter_init)(sendbuf, recvbuf, recvcounts, datatype, op,
+                                                        comm, info, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount,
+                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                      MPI_Info info, MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_reduce_scatter_block(&k, comm, recvcount, datatype, op)
+                 ? IC_Reduce_scatter_block_init(sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                                info, request)
+                 : ICP_VENDOR_INIT(Reduce_scatter_block_init)(sendbuf, recvbuf, recvcount, datatype,
+                                                              op, comm, info, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                           MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_allgather(&k, comm, recvcount, recvtype)
+                 ? IC_Allgather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                     comm, info, request)
+                 : ICP_VENDOR_INIT(Allgather_init)(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                   recvtype, comm, info, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request)
+{
+    icp_call_t k;
+    int rc =
+        route_allgatherv(&k, comm, counts_int(recvcounts), recvtype)
+            ? IC_Allgatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                 recvtype, comm, info, request)
+            : ICP_VENDOR_INIT(Allgatherv_init)(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                               displs, recvtype, comm, info, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_rooted(&k, IC_COLL_ID_GATHER, comm, root, sendbuf == MPI_IN_PLACE, sendcount,
+                          sendtype, recvcount, recvtype)
+                 ? IC_Gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                  comm, info, request)
+                 : ICP_VENDOR_INIT(Gather_init)(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                recvtype, root, comm, info, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_rooted(&k, IC_COLL_ID_SCATTER, comm, root, recvbuf == MPI_IN_PLACE, recvcount,
+                          recvtype, sendcount, sendtype)
+                 ? IC_Scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                   comm, info, request)
+                 : ICP_VENDOR_INIT(Scatter_init)(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                 recvtype, root, comm, info, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                         int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_rooted_v(&k, IC_COLL_ID_GATHERV, comm, root, counts_int(recvcounts), recvtype,
+                            sendcount, sendtype)
+                 ? IC_Gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                   recvtype, root, comm, info, request)
+                 : ICP_VENDOR_INIT(Gatherv_init)(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                                 displs, recvtype, root, comm, info, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[],
+                          MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = route_rooted_v(&k, IC_COLL_ID_SCATTERV, comm, root, counts_int(sendcounts), sendtype,
+                            recvcount, recvtype)
+                 ? IC_Scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                    recvtype, root, comm, info, request)
+                 : ICP_VENDOR_INIT(Scatterv_init)(sendbuf, sendcounts, displs, sendtype, recvbuf,
+                                                  recvcount, recvtype, root, comm, info, request);
+    return icp_end(&k, rc);
+}
+
+int ic_pmpi_barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    icp_call_t k;
+    int rc = icp_begin(&k, IC_COLL_ID_BARRIER, comm) && icp_ready(&k, 0)
+                 ? IC_Barrier_init(comm, info, request)
+                 : ICP_VENDOR_INIT(Barrier_init)(comm, info, request);
+    return icp_end(&k, rc);
+}
+#endif
+
+/* ======================================================= completion calls
+ *
+ * MPI_Start(all) start InterCom's persistent calls (progress.c, "Persistent
+ * calls"); MPI_Request_free frees their plans; the waits and tests move
+ * InterCom's pending calls on while they wait (under Open MPI its progress
+ * loop does that too; under MPICH nothing else does for persistent calls).
+ * With nothing of InterCom's pending, and inside InterCom itself, they are
+ * the vendor's calls unchanged. */
+
+/* Pass straight to the vendor? */
+static int icp_plain(void)
+{
+    return nested || thread_multiple || (!ic_npending && !ic_npersist) || ic_progress_busy();
+}
+
+int MPI_Start(MPI_Request *request)
+{
+    ic_call_state_t *st =
+        !nested && !thread_multiple && ic_npersist && request ? ic_persist_find(*request) : NULL;
+    if (!st)
+        return PMPI_Start(request);
+    nested = 1;
+    int rc = IC_Start(request);
+    nested = 0;
+    return rc;
+}
+
+int MPI_Startall(int count, MPI_Request requests[])
+{
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < count && rc == MPI_SUCCESS; i++)
+        rc = MPI_Start(&requests[i]);
+    return rc;
+}
+
+int MPI_Request_free(MPI_Request *request)
+{
+    ic_call_state_t *st =
+        !nested && !thread_multiple && ic_npersist && request ? ic_persist_find(*request) : NULL;
+    if (st)
+        ic_persist_drop(st);
+    return PMPI_Request_free(request);
+}
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    if (icp_plain())
+        return PMPI_Wait(request, status);
+    for (;;) {
+        ic_progress();
+        int flag = 0, rc = PMPI_Test(request, &flag, status);
+        if (rc != MPI_SUCCESS || flag)
+            return rc;
+    }
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    if (!icp_plain())
+        ic_progress();
+    return PMPI_Test(request, flag, status);
+}
+
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    if (icp_plain())
+        return PMPI_Waitall(count, requests, statuses);
+    for (;;) {
+        ic_progress();
+        int flag = 0, rc = PMPI_Testall(count, requests, &flag, statuses);
+        if (rc != MPI_SUCCESS || flag)
+            return rc;
+    }
+}
+
+int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    if (!icp_plain())
+        ic_progress();
+    return PMPI_Testall(count, requests, flag, statuses);
+}
+
+int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    if (icp_plain())
+        return PMPI_Waitany(count, requests, index, status);
+    for (;;) {
+        ic_progress();
+        int flag = 0, rc = PMPI_Testany(count, requests, index, &flag, status);
+        if (rc != MPI_SUCCESS || flag)
+            return rc;
+    }
+}
+
+int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+    if (!icp_plain())
+        ic_progress();
+    return PMPI_Testany(count, requests, index, flag, status);
+}
+
+int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[])
+{
+    if (icp_plain())
+        return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+    for (;;) {
+        ic_progress();
+        int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
+        if (rc != MPI_SUCCESS || *outcount != 0)
+            return rc;
+    }
+}
+
+int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[])
+{
+    if (!icp_plain())
+        ic_progress();
+    return PMPI_Testsome(incount, requests, outcount, indices, statuses);
+}
+
 /* ================================================================ report */
 
 static void print_report(FILE *out, const op_stats_t *sum, const uint64_t *ns_max, int nranks)
@@ -841,3 +1284,43 @@ ICP_C_ENTRY(MPI_Gather, ic_pmpi_gather)
 ICP_C_ENTRY(MPI_Gatherv, ic_pmpi_gatherv)
 ICP_C_ENTRY(MPI_Barrier, ic_pmpi_barrier)
 ICP_C_ENTRY(MPI_Finalize, ic_pmpi_finalize)
+ICP_C_ENTRY(MPI_Ibcast, ic_pmpi_ibcast)
+ICP_C_ENTRY(MPI_Ireduce, ic_pmpi_ireduce)
+ICP_C_ENTRY(MPI_Iallreduce, ic_pmpi_iallreduce)
+ICP_C_ENTRY(MPI_Ireduce_scatter, ic_pmpi_ireduce_scatter)
+ICP_C_ENTRY(MPI_Ireduce_scatter_block, ic_pmpi_ireduce_scatter_block)
+ICP_C_ENTRY(MPI_Iallgather, ic_pmpi_iallgather)
+ICP_C_ENTRY(MPI_Iallgatherv, ic_pmpi_iallgatherv)
+ICP_C_ENTRY(MPI_Igather, ic_pmpi_igather)
+ICP_C_ENTRY(MPI_Iscatter, ic_pmpi_iscatter)
+ICP_C_ENTRY(MPI_Igatherv, ic_pmpi_igatherv)
+ICP_C_ENTRY(MPI_Iscatterv, ic_pmpi_iscatterv)
+ICP_C_ENTRY(MPI_Ibarrier, ic_pmpi_ibarrier)
+#if defined(ICP_HAVE_INIT) && MPI_VERSION >= 4
+ICP_C_ENTRY(MPI_Bcast_init, ic_pmpi_bcast_init)
+ICP_C_ENTRY(MPI_Reduce_init, ic_pmpi_reduce_init)
+ICP_C_ENTRY(MPI_Allreduce_init, ic_pmpi_allreduce_init)
+ICP_C_ENTRY(MPI_Reduce_scatter_init, ic_pmpi_reduce_scatter_init)
+ICP_C_ENTRY(MPI_Reduce_scatter_block_init, ic_pmpi_reduce_scatter_block_init)
+ICP_C_ENTRY(MPI_Allgather_init, ic_pmpi_allgather_init)
+ICP_C_ENTRY(MPI_Allgatherv_init, ic_pmpi_allgatherv_init)
+ICP_C_ENTRY(MPI_Gather_init, ic_pmpi_gather_init)
+ICP_C_ENTRY(MPI_Scatter_init, ic_pmpi_scatter_init)
+ICP_C_ENTRY(MPI_Gatherv_init, ic_pmpi_gatherv_init)
+ICP_C_ENTRY(MPI_Scatterv_init, ic_pmpi_scatterv_init)
+ICP_C_ENTRY(MPI_Barrier_init, ic_pmpi_barrier_init)
+#endif
+#if defined(ICP_HAVE_INIT) && defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+ICP_C_ENTRY(MPIX_Bcast_init, ic_pmpi_bcast_init)
+ICP_C_ENTRY(MPIX_Reduce_init, ic_pmpi_reduce_init)
+ICP_C_ENTRY(MPIX_Allreduce_init, ic_pmpi_allreduce_init)
+ICP_C_ENTRY(MPIX_Reduce_scatter_init, ic_pmpi_reduce_scatter_init)
+ICP_C_ENTRY(MPIX_Reduce_scatter_block_init, ic_pmpi_reduce_scatter_block_init)
+ICP_C_ENTRY(MPIX_Allgather_init, ic_pmpi_allgather_init)
+ICP_C_ENTRY(MPIX_Allgatherv_init, ic_pmpi_allgatherv_init)
+ICP_C_ENTRY(MPIX_Gather_init, ic_pmpi_gather_init)
+ICP_C_ENTRY(MPIX_Scatter_init, ic_pmpi_scatter_init)
+ICP_C_ENTRY(MPIX_Gatherv_init, ic_pmpi_gatherv_init)
+ICP_C_ENTRY(MPIX_Scatterv_init, ic_pmpi_scatterv_init)
+ICP_C_ENTRY(MPIX_Barrier_init, ic_pmpi_barrier_init)
+#endif

@@ -63,7 +63,7 @@ public() {
 check "$lib" '^IC_'
 public "$lib"
 if [ -f "$pmpi" ]; then
-    check "$pmpi" '^(MPI_|mpi_|IC_)'
+    check "$pmpi" '^(MPIX?_|mpix?_|IC_)'
     public "$pmpi"
     printf '%s\n' "$(exported "$pmpi")" | grep -qx MPI_Bcast || fail "$pmpi lacks MPI_Bcast"
 fi
