@@ -92,6 +92,13 @@ end program main])
 AM_CONDITIONAL([IC_FC_MPIFH], [test "x$ic_fc_mpifh" = xyes])
 AM_CONDITIONAL([IC_FC_USEMPI], [test "x$ic_fc_usempi" = xyes])
 AM_CONDITIONAL([IC_FC_F08], [test "x$ic_fc_f08" = xyes])
+# The Fortran name of the persistent allreduce the Fortran test program
+# calls: MPI-4's, or Open MPI's extension before MPI-4 (its pcollreq).
+AS_CASE([$ic_mpi_flavour],
+  [openmpi], [IC_FC_INIT=-DICF_INIT=MPIX_ALLREDUCE_INIT],
+  [mpich], [IC_FC_INIT=-DICF_INIT=MPI_ALLREDUCE_INIT],
+  [IC_FC_INIT=])
+AC_SUBST([IC_FC_INIT])
 
 AC_MSG_CHECKING([whether MPI_Fint is int])
 AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>]],

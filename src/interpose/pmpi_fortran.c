@@ -73,6 +73,7 @@ static void f_finalize(MPI_Fint *ierr)
 #endif
 
 #if defined(OPEN_MPI) && defined(IC_FINT_IS_INT)
+#include <mpi-ext.h>
 
 /* ------------------------------------------------------------ sentinels */
 
@@ -193,6 +194,302 @@ static void f_gatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, vo
                                    recvcounts, displs, TYPE(recvtype), *root, COMM(comm)));
 }
 
+/* ------------------------------------ the nonblocking and persistent calls
+ *
+ * The request goes back as a Fortran handle (PMPI_Request_c2f); MPI_START,
+ * MPI_WAIT and the rest need nothing of InterCom's here (Open MPI's Fortran
+ * layer calls the C PMPI_ functions, and InterCom's requests move on in
+ * Open MPI's progress loop: progress.c).  Persistent: Open MPI's MPIX_
+ * names (its extension pcollreq; MPI 3.1 has none). */
+#if defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+#define ICP_F_INIT 1
+#endif
+
+static void f_ibcast(void *buffer, MPI_Fint *count, MPI_Fint *type, MPI_Fint *root, MPI_Fint *comm,
+                     MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_ibcast(buf(buffer), *count, TYPE(type), *root, COMM(comm), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+
+#if defined(ICP_F_INIT)
+static void f_bcast_init(void *buffer, MPI_Fint *count, MPI_Fint *type, MPI_Fint *root,
+                         MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_bcast_init(buf(buffer), *count, TYPE(type), *root, COMM(comm),
+                                PMPI_Info_f2c(*info), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+#endif
+
+static void f_ireduce(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type, MPI_Fint *op,
+                      MPI_Fint *root, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_ireduce(buf_ip(sendbuf), buf(recvbuf), *count, TYPE(type), OP(op), *root,
+                             COMM(comm), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+
+#if defined(ICP_F_INIT)
+static void f_reduce_init(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type,
+                          MPI_Fint *op, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info,
+                          MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_reduce_init(buf_ip(sendbuf), buf(recvbuf), *count, TYPE(type), OP(op), *root,
+                                 COMM(comm), PMPI_Info_f2c(*info), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+#endif
+
+static void f_iallreduce(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type,
+                         MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_iallreduce(buf_ip(sendbuf), buf(recvbuf), *count, TYPE(type), OP(op),
+                                COMM(comm), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+
+#if defined(ICP_F_INIT)
+static void f_allreduce_init(void *sendbuf, void *recvbuf, MPI_Fint *count, MPI_Fint *type,
+                             MPI_Fint *op, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request,
+                             MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_allreduce_init(buf_ip(sendbuf), buf(recvbuf), *count, TYPE(type), OP(op),
+                                    COMM(comm), PMPI_Info_f2c(*info), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+#endif
+
+static void f_iallgather(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                         MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm, MPI_Fint *request,
+                         MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_iallgather(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf),
+                                *recvcount, TYPE(recvtype), COMM(comm), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+
+#if defined(ICP_F_INIT)
+static void f_allgather_init(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                             MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *comm,
+                             MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc =
+        ic_pmpi_allgather_init(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf),
+                               *recvcount, TYPE(recvtype), COMM(comm), PMPI_Info_f2c(*info), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+#endif
+
+static void f_iallgatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                          MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype,
+                          MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_iallgatherv(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf),
+                                 recvcounts, displs, TYPE(recvtype), COMM(comm), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+
+#if defined(ICP_F_INIT)
+static void f_allgatherv_init(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                              MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype,
+                              MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_allgatherv_init(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf),
+                                     recvcounts, displs, TYPE(recvtype), COMM(comm),
+                                     PMPI_Info_f2c(*info), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+#endif
+
+static void f_ireduce_scatter(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts, MPI_Fint *type,
+                              MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_ireduce_scatter(buf_ip(sendbuf), buf(recvbuf), recvcounts, TYPE(type), OP(op),
+                                     COMM(comm), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+
+#if defined(ICP_F_INIT)
+static void f_reduce_scatter_init(void *sendbuf, void *recvbuf, MPI_Fint *recvcounts,
+                                  MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *info,
+                                  MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_reduce_scatter_init(buf_ip(sendbuf), buf(recvbuf), recvcounts, TYPE(type),
+                                         OP(op), COMM(comm), PMPI_Info_f2c(*info), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+#endif
+
+static void f_ireduce_scatter_block(void *sendbuf, void *recvbuf, MPI_Fint *recvcount,
+                                    MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm, MPI_Fint *request,
+                                    MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_ireduce_scatter_block(buf_ip(sendbuf), buf(recvbuf), *recvcount, TYPE(type),
+                                           OP(op), COMM(comm), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+
+#if defined(ICP_F_INIT)
+static void f_reduce_scatter_block_init(void *sendbuf, void *recvbuf, MPI_Fint *recvcount,
+                                        MPI_Fint *type, MPI_Fint *op, MPI_Fint *comm,
+                                        MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc =
+        ic_pmpi_reduce_scatter_block_init(buf_ip(sendbuf), buf(recvbuf), *recvcount, TYPE(type),
+                                          OP(op), COMM(comm), PMPI_Info_f2c(*info), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+#endif
+
+static void f_iscatter(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                       MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
+                       MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_iscatter(buf(sendbuf), *sendcount, TYPE(sendtype), buf_ip(recvbuf), *recvcount,
+                              TYPE(recvtype), *root, COMM(comm), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+
+#if defined(ICP_F_INIT)
+static void f_scatter_init(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                           MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
+                           MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc =
+        ic_pmpi_scatter_init(buf(sendbuf), *sendcount, TYPE(sendtype), buf_ip(recvbuf), *recvcount,
+                             TYPE(recvtype), *root, COMM(comm), PMPI_Info_f2c(*info), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+#endif
+
+static void f_iscatterv(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs, MPI_Fint *sendtype,
+                        void *recvbuf, MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root,
+                        MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_iscatterv(buf(sendbuf), sendcounts, displs, TYPE(sendtype), buf_ip(recvbuf),
+                               *recvcount, TYPE(recvtype), *root, COMM(comm), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+
+#if defined(ICP_F_INIT)
+static void f_scatterv_init(void *sendbuf, MPI_Fint *sendcounts, MPI_Fint *displs,
+                            MPI_Fint *sendtype, void *recvbuf, MPI_Fint *recvcount,
+                            MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info,
+                            MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_scatterv_init(buf(sendbuf), sendcounts, displs, TYPE(sendtype),
+                                   buf_ip(recvbuf), *recvcount, TYPE(recvtype), *root, COMM(comm),
+                                   PMPI_Info_f2c(*info), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+#endif
+
+static void f_igather(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                      MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
+                      MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_igather(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf), *recvcount,
+                             TYPE(recvtype), *root, COMM(comm), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+
+#if defined(ICP_F_INIT)
+static void f_gather_init(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                          MPI_Fint *recvcount, MPI_Fint *recvtype, MPI_Fint *root, MPI_Fint *comm,
+                          MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc =
+        ic_pmpi_gather_init(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf), *recvcount,
+                            TYPE(recvtype), *root, COMM(comm), PMPI_Info_f2c(*info), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+#endif
+
+static void f_igatherv(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                       MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype, MPI_Fint *root,
+                       MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_igatherv(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf), recvcounts,
+                              displs, TYPE(recvtype), *root, COMM(comm), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+
+#if defined(ICP_F_INIT)
+static void f_gatherv_init(void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype, void *recvbuf,
+                           MPI_Fint *recvcounts, MPI_Fint *displs, MPI_Fint *recvtype,
+                           MPI_Fint *root, MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request,
+                           MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc =
+        ic_pmpi_gatherv_init(buf_ip(sendbuf), *sendcount, TYPE(sendtype), buf(recvbuf), recvcounts,
+                             displs, TYPE(recvtype), *root, COMM(comm), PMPI_Info_f2c(*info), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+#endif
+
+static void f_ibarrier(MPI_Fint *comm, MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_ibarrier(COMM(comm), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+
+#if defined(ICP_F_INIT)
+static void f_barrier_init(MPI_Fint *comm, MPI_Fint *info, MPI_Fint *request, MPI_Fint *ierr)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = ic_pmpi_barrier_init(COMM(comm), PMPI_Info_f2c(*info), &r);
+    *request = PMPI_Request_c2f(r);
+    set_ierr(ierr, rc);
+}
+#endif
+
 /* ------------------------------------------------------------ the names */
 
 ICF_NAMES(f_bcast, mpi_bcast, MPI_BCAST)
@@ -208,6 +505,33 @@ ICF_NAMES(f_gather, mpi_gather, MPI_GATHER)
 ICF_NAMES(f_gatherv, mpi_gatherv, MPI_GATHERV)
 ICF_NAMES(f_barrier, mpi_barrier, MPI_BARRIER)
 ICF_NAMES(f_finalize, mpi_finalize, MPI_FINALIZE)
+ICF_NAMES(f_ibcast, mpi_ibcast, MPI_IBCAST)
+ICF_NAMES(f_ireduce, mpi_ireduce, MPI_IREDUCE)
+ICF_NAMES(f_iallreduce, mpi_iallreduce, MPI_IALLREDUCE)
+ICF_NAMES(f_iallgather, mpi_iallgather, MPI_IALLGATHER)
+ICF_NAMES(f_iallgatherv, mpi_iallgatherv, MPI_IALLGATHERV)
+ICF_NAMES(f_ireduce_scatter, mpi_ireduce_scatter, MPI_IREDUCE_SCATTER)
+ICF_NAMES(f_ireduce_scatter_block, mpi_ireduce_scatter_block, MPI_IREDUCE_SCATTER_BLOCK)
+ICF_NAMES(f_iscatter, mpi_iscatter, MPI_ISCATTER)
+ICF_NAMES(f_iscatterv, mpi_iscatterv, MPI_ISCATTERV)
+ICF_NAMES(f_igather, mpi_igather, MPI_IGATHER)
+ICF_NAMES(f_igatherv, mpi_igatherv, MPI_IGATHERV)
+ICF_NAMES(f_ibarrier, mpi_ibarrier, MPI_IBARRIER)
+#if defined(ICP_F_INIT)
+ICF_NAMES(f_bcast_init, mpix_bcast_init, MPIX_BCAST_INIT)
+ICF_NAMES(f_reduce_init, mpix_reduce_init, MPIX_REDUCE_INIT)
+ICF_NAMES(f_allreduce_init, mpix_allreduce_init, MPIX_ALLREDUCE_INIT)
+ICF_NAMES(f_allgather_init, mpix_allgather_init, MPIX_ALLGATHER_INIT)
+ICF_NAMES(f_allgatherv_init, mpix_allgatherv_init, MPIX_ALLGATHERV_INIT)
+ICF_NAMES(f_reduce_scatter_init, mpix_reduce_scatter_init, MPIX_REDUCE_SCATTER_INIT)
+ICF_NAMES(f_reduce_scatter_block_init, mpix_reduce_scatter_block_init,
+          MPIX_REDUCE_SCATTER_BLOCK_INIT)
+ICF_NAMES(f_scatter_init, mpix_scatter_init, MPIX_SCATTER_INIT)
+ICF_NAMES(f_scatterv_init, mpix_scatterv_init, MPIX_SCATTERV_INIT)
+ICF_NAMES(f_gather_init, mpix_gather_init, MPIX_GATHER_INIT)
+ICF_NAMES(f_gatherv_init, mpix_gatherv_init, MPIX_GATHERV_INIT)
+ICF_NAMES(f_barrier_init, mpix_barrier_init, MPIX_BARRIER_INIT)
+#endif
 
 #elif defined(MPICH_VERSION) && defined(IC_FINT_IS_INT)
 

@@ -98,8 +98,10 @@ program icp_coll_f
   T_OP :: userop
 #if defined(ICF_F08)
   type(MPI_Status) :: st
+  type(MPI_Request) :: req, preq
 #else
   integer :: st(MPI_STATUS_SIZE)
+  integer :: req, preq
 #endif
 
   call MPI_INIT(ierr)
@@ -344,6 +346,31 @@ program icp_coll_f
   call note_if(rank == nprocs - 1, 'reduce user op', mres, 200, mwant)
   call MPI_OP_FREE(userop, ierr)
   call MPI_TYPE_FREE(mat, ierr)
+
+  ! ------------------------- nonblocking and persistent allreduce
+  ! (the persistent call: ICF_INIT, MPI-4's MPI_ALLREDUCE_INIT or Open
+  ! MPI's MPIX_ALLREDUCE_INIT, called without an interface)
+  allocate (sb(1000), rb(1000), want(1000))
+  sb = [(val(rank, i), i = 1, 1000)]
+  want = [(sum([(val(r, i), r = 0, nprocs - 1)]), i = 1, 1000)]
+  rb = -1
+  call MPI_IALLREDUCE(sb, rb, 1000, MPI_INTEGER, MPI_SUM, comm, req, ierr)
+  call MPI_WAIT(req, st, ierr)
+  call note('iallreduce sum', rb, 1000, want)
+#if defined(ICF_INIT)
+  call ICF_INIT(sb, rb, 1000, MPI_INTEGER, MPI_SUM, comm, MPI_INFO_NULL, preq, ierr)
+  do k = 1, 3
+    sb = [(val(rank, i) + k, i = 1, 1000)]
+    want = [(sum([(val(r, i) + k, r = 0, nprocs - 1)]), i = 1, 1000)]
+    rb = -1
+    call MPI_START(preq, ierr)
+    call MPI_WAIT(preq, st, ierr)
+    write (nm, '(a,i0)') 'persistent allreduce sum, run ', k
+    call note(nm, rb, 1000, want)
+  end do
+  call MPI_REQUEST_FREE(preq, ierr)
+#endif
+  deallocate (sb, rb, want)
 
   ! ------------------------- MPI_BOTTOM with an absolute-address type
   allocate (rb(5), want(5))
