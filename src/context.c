@@ -77,6 +77,7 @@ static int ctx_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
     (void)keyval;
     (void)extra;
     ic_ctx_t *ctx = attr;
+    ic_engine_lock();                       /* a progress thread may end its calls meanwhile */
     if (ctx->npending > 0 && !finalizing) { /* calls pending, or persistent ones */
         ctx->doomed = 1;
         ctx->user = MPI_COMM_NULL;
@@ -84,8 +85,10 @@ static int ctx_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
             recent = NULL;
             recent_comm = MPI_COMM_NULL;
         }
+        ic_engine_unlock();
         return MPI_SUCCESS;
     }
+    ic_engine_unlock();
     ctx_destroy(ctx);
     return MPI_SUCCESS;
 }
@@ -117,6 +120,7 @@ static int self_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
         return MPI_SUCCESS;
     /* nonblocking calls still running (a program must complete its own;
      * those whose start raised a mistake run on by themselves) */
+    ic_progress_stop();
     ic_progress_drain();
     ic_persist_close();
     while (live) {

@@ -162,10 +162,15 @@ void ic_call_enter_persistent(ic_call_state_t *st, ic_ctx_t *ctx);
 int ic_call_over(ic_call_state_t *st, int code);
 int ic_call_launched(ic_call_state_t *st, int rc, const char *fn, MPI_Comm comm, int raise_code,
                      const char *raise_msg, MPI_Request *req);
-extern int ic_npending; /* calls on the list */
+extern _Atomic int ic_npending; /* calls on the list */
+/* The engine's lock (recursive), for what touches its state from outside:
+ * a context's count of pending calls. */
+void ic_engine_lock(void);
+void ic_engine_unlock(void);
 void ic_progress(void);
 void ic_progress_drain(void);
-int ic_progress_busy(void); /* the engine is running (its MPI calls) */
+int ic_progress_busy(void);  /* the engine is running (its MPI calls) */
+void ic_progress_stop(void); /* MPI_Finalize: the progress thread ends */
 /* Persistent calls (progress.c): ic_persist_add makes st's handle (*req)
  * and registers it; ic_persist_find: the call of a handle (NULL: not
  * InterCom's); ic_persist_start: start a run (the handle is started
@@ -175,8 +180,8 @@ int ic_persist_add(ic_call_state_t *st, MPI_Request *req);
 ic_call_state_t *ic_persist_find(MPI_Request req);
 int ic_persist_start(ic_call_state_t *st, MPI_Request *req);
 void ic_persist_drop(ic_call_state_t *st);
-void ic_persist_close(void); /* MPI_Finalize: they all go */
-extern int ic_npersist;      /* persistent calls alive */
+void ic_persist_close(void);    /* MPI_Finalize: they all go */
+extern _Atomic int ic_npersist; /* persistent calls alive */
 /* api.c: move call st on (block: until it ends); 1 once it is over.  Free
  * a call that is over.  Restart a persistent call: 1 when its run is
  * under way, 0 when it ended at once. */

@@ -43,17 +43,47 @@
 #include "config.h"
 #include "ic_internal.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #if defined(OPEN_MPI) && !defined(SMPI_H)
 #include <dlfcn.h>
 #endif
 
-int ic_npending;
+_Atomic int ic_npending;
 static ic_call_state_t *pending; /* the list, oldest first: head */
 static ic_call_state_t *pending_tail;
-static int in_engine; /* the engine is running (no re-entry) */
+/* The engine's state (the lists, the counts, the calls on them) is the
+ * engine's lock's: a progress thread (below) and the program's thread may
+ * both run it.  Recursive: the engine's own MPI calls may call it back
+ * (Open MPI's progress loop, MPICH's poll function), and in_engine, per
+ * thread, turns such calls away. */
+static pthread_mutex_t engine;
+static pthread_once_t engine_once = PTHREAD_ONCE_INIT;
+static _Thread_local int in_engine;
+
+static void engine_init(void)
+{
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&engine, &a);
+    pthread_mutexattr_destroy(&a);
+}
+
+void ic_engine_lock(void)
+{
+    pthread_once(&engine_once, engine_init);
+    pthread_mutex_lock(&engine);
+}
+
+void ic_engine_unlock(void)
+{
+    pthread_mutex_unlock(&engine);
+}
 
 void ic_call_enter(ic_call_state_t *st, ic_ctx_t *ctx)
 {
@@ -93,6 +123,8 @@ static void unlink_call(ic_call_state_t *st)
     ic_npending--;
 }
 
+static pthread_cond_t work = PTHREAD_COND_INITIALIZER; /* a call was enqueued */
+
 static void enqueue(ic_call_state_t *st)
 {
     st->pending = 1;
@@ -104,6 +136,7 @@ static void enqueue(ic_call_state_t *st)
         pending = st;
     pending_tail = st;
     ic_npending++;
+    pthread_cond_signal(&work);
 }
 
 static void persist_done(ic_call_state_t *st);
@@ -128,15 +161,21 @@ static void finish(ic_call_state_t *st)
     }
 }
 
-static int nidle; /* persistent calls whose handle may be started */
+static _Atomic int nidle; /* persistent calls whose handle may be started */
 static void probe_starts(void);
 
-void ic_progress(void)
+/* One round of the engine; `probes`: also look for persistent calls
+ * started by MPI_Start (not in the progress thread, which then would run
+ * their descriptions beside the program's own calls). */
+static void engine_round(int probes)
 {
-    if (in_engine || (!pending && !nidle))
+    if (in_engine || (!ic_npending && !(probes && nidle)))
         return;
+    pthread_once(&engine_once, engine_init);
+    if (pthread_mutex_trylock(&engine) != 0)
+        return; /* another thread runs it */
     in_engine = 1;
-    if (nidle)
+    if (probes && nidle)
         probe_starts();
     for (ic_call_state_t *st = pending, *next; st; st = next) {
         next = st->next;
@@ -144,6 +183,12 @@ void ic_progress(void)
             finish(st);
     }
     in_engine = 0;
+    pthread_mutex_unlock(&engine);
+}
+
+void ic_progress(void)
+{
+    engine_round(1);
 }
 
 int ic_progress_busy(void)
@@ -155,8 +200,81 @@ void ic_progress_drain(void)
 {
     if (in_engine)
         return;
-    while (pending)
+    while (ic_npending)
         ic_progress();
+}
+
+/* ------------------------------------------------------ progress thread
+ *
+ * Where the MPI runs at MPI_THREAD_MULTIPLE (the program initialised it with
+ * MPI_Init_thread), a thread of InterCom's own runs the engine while calls
+ * are pending (yielding the processor between rounds) and sleeps while none
+ * is, so the calls move on while the program computes
+ * (INTERCOM_PROGRESS_THREAD=0: no thread; then only the IC_ calls move them
+ * on).  It replaces the MPI's hook there (see hook()).  It does not look
+ * for persistent calls started by MPI_Start (their start would run their
+ * description beside the program's own calls, whose caches are not shared
+ * safely yet); those start in the program's thread, at once with IC_Start. */
+
+static pthread_t thread;
+static _Atomic int thread_on; /* started and not told to stop */
+
+static void *thread_main(void *arg)
+{
+    (void)arg;
+    while (thread_on) {
+        if (!ic_npending) {
+            ic_engine_lock();
+            struct timespec t;
+            clock_gettime(CLOCK_REALTIME, &t);
+            t.tv_nsec += 10000000; /* 10 ms: a stop request is seen soon */
+            if (t.tv_nsec >= 1000000000) {
+                t.tv_sec++;
+                t.tv_nsec -= 1000000000;
+            }
+            if (!ic_npending && thread_on)
+                pthread_cond_timedwait(&work, &engine, &t);
+            ic_engine_unlock();
+            continue;
+        }
+        engine_round(0);
+        sched_yield();
+    }
+    return NULL;
+}
+
+static void thread_start(int level)
+{
+#if !defined(SMPI_H)
+    const char *v = getenv("INTERCOM_PROGRESS_THREAD");
+    int asked = v && *v && strcmp(v, "0") != 0, refused = v && strcmp(v, "0") == 0;
+    if (level != MPI_THREAD_MULTIPLE) {
+        if (asked && ic_world_rank() == 0)
+            fprintf(stderr, "InterCom: warning: INTERCOM_PROGRESS_THREAD needs MPI at "
+                            "MPI_THREAD_MULTIPLE (MPI_Init_thread); no progress thread\n");
+        return;
+    }
+    if (refused)
+        return;
+    pthread_once(&engine_once, engine_init);
+    thread_on = 1;
+    if (pthread_create(&thread, NULL, thread_main, NULL) != 0) {
+        thread_on = 0;
+        if (ic_world_rank() == 0)
+            fprintf(stderr, "InterCom: warning: cannot start the progress thread\n");
+    }
+#endif
+}
+
+void ic_progress_stop(void)
+{
+    if (!thread_on)
+        return;
+    thread_on = 0;
+    ic_engine_lock();
+    pthread_cond_signal(&work);
+    ic_engine_unlock();
+    pthread_join(thread, NULL);
 }
 
 /* ------------------------------------------------ generalized requests */
@@ -214,6 +332,26 @@ static int wait_fn(int n, void **states, double timeout, MPI_Status *status)
 }
 #endif
 
+static void register_hook(void);
+
+/* The first nonblocking or persistent call: the MPI's hook or, at
+ * MPI_THREAD_MULTIPLE, the progress thread.  (Not both: Open MPI's progress
+ * loop at MPI_THREAD_MULTIPLE lets one thread at a time drive it, and a
+ * blocking call the engine makes from inside it -- freeing a context's
+ * window, a typed copy -- would wait for that thread, itself.) */
+static void hook(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    int level = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&level);
+    if (level != MPI_THREAD_MULTIPLE)
+        register_hook();
+    thread_start(level);
+}
+
 #if defined(OPEN_MPI) && !defined(SMPI_H)
 static int opal_cb(void)
 {
@@ -222,13 +360,9 @@ static int opal_cb(void)
     return before - ic_npending; /* calls completed: Open MPI's "events" */
 }
 
-/* Register the engine with Open MPI's progress loop, once. */
-static void hook(void)
+/* Register the engine with Open MPI's progress loop. */
+static void register_hook(void)
 {
-    static int tried;
-    if (tried)
-        return;
-    tried = 1;
     typedef int (*cb_t)(void);
     int (*reg)(cb_t) = NULL;
     void *f = dlsym(RTLD_DEFAULT, "opal_progress_register");
@@ -240,7 +374,7 @@ static void hook(void)
                         "nonblocking calls move on only inside IC_ calls\n");
 }
 #else
-static void hook(void)
+static void register_hook(void)
 {
 }
 #endif
@@ -280,16 +414,10 @@ int ic_call_launched(ic_call_state_t *st, int rc, const char *fn, MPI_Comm comm,
         rc = ic_error(comm, MPI_ERR_INTERN, "%s: cannot make a request", fn);
     } else
         st->req = *req;
-    st->pending = 1;
-    st->prev = pending_tail;
-    st->next = NULL;
-    if (pending_tail)
-        pending_tail->next = st;
-    else
-        pending = st;
-    pending_tail = st;
-    ic_npending++;
+    ic_engine_lock();
+    enqueue(st);
     st->ctx->npending++;
+    ic_engine_unlock();
     ic_progress(); /* its first round */
     return rc;
 }
@@ -319,9 +447,19 @@ int ic_call_launched(ic_call_state_t *st, int rc, const char *fn, MPI_Comm comm,
 static MPI_Comm hcomm = MPI_COMM_NULL; /* the handles' messages */
 static ic_call_state_t *plist;         /* the persistent calls */
 static int next_htag;
-int ic_npersist;
+_Atomic int ic_npersist;
+
+static int persist_add(ic_call_state_t *st, MPI_Request *req);
 
 int ic_persist_add(ic_call_state_t *st, MPI_Request *req)
+{
+    ic_engine_lock();
+    int rc = persist_add(st, req);
+    ic_engine_unlock();
+    return rc;
+}
+
+static int persist_add(ic_call_state_t *st, MPI_Request *req)
 {
     int rc = MPI_SUCCESS;
     if (hcomm == MPI_COMM_NULL) {
@@ -349,12 +487,14 @@ int ic_persist_add(ic_call_state_t *st, MPI_Request *req)
 
 ic_call_state_t *ic_persist_find(MPI_Request req)
 {
-    if (req == MPI_REQUEST_NULL)
+    if (req == MPI_REQUEST_NULL || !ic_npersist)
         return NULL;
-    for (ic_call_state_t *st = plist; st; st = st->pnext)
-        if (!st->dropped && st->handle == req)
-            return st;
-    return NULL;
+    ic_engine_lock();
+    ic_call_state_t *st = plist;
+    while (st && (st->dropped || st->handle != req))
+        st = st->pnext;
+    ic_engine_unlock();
+    return st;
 }
 
 /* A run of st: started, under way or (ended at once) done. */
@@ -368,20 +508,25 @@ static void persist_run(ic_call_state_t *st)
 
 int ic_persist_start(ic_call_state_t *st, MPI_Request *req)
 {
-    if (st->active)
+    ic_engine_lock();
+    if (st->active) {
+        ic_engine_unlock();
         return MPI_ERR_REQUEST; /* MPI: a started request cannot be started again */
-    st->active = 1;             /* the engine no longer probes for it */
+    }
+    st->active = 1; /* the engine no longer probes for it */
     nidle--;
     int rc = PMPI_Start(req);
     if (rc != MPI_SUCCESS) {
         st->active = 0;
         nidle++;
+        ic_engine_unlock();
         return rc;
     }
     int was = in_engine;
     in_engine = 1;
     persist_run(st);
     in_engine = was;
+    ic_engine_unlock();
     ic_progress();
     return MPI_SUCCESS;
 }
@@ -430,11 +575,13 @@ static void persist_done(ic_call_state_t *st)
 
 void ic_persist_drop(ic_call_state_t *st)
 {
+    ic_engine_lock();
     st->dropped = 1;
     if (!st->active) {
         nidle--;
         persist_free(st);
     }
+    ic_engine_unlock();
 }
 
 /* MPI_Finalize: every persistent call goes (after ic_progress_drain). */

@@ -6,7 +6,9 @@
 # with its IC_I* form and complete it with MPI_Wait or an MPI_Test loop
 # (tests/mpi/mpitest.h).  At the blocking runs' numbers of ranks; in the
 # AddressSanitizer build at p = 3 only (the blocking matrix and
-# tests/mpi/nonblocking run there at every p).
+# tests/mpi/nonblocking run there at every p).  Then tests/mpi/nonblocking
+# again at MPI_THREAD_MULTIPLE with InterCom's progress thread
+# (INTERCOM_PROGRESS_THREAD=1).
 #
 # Run by `make check` through run-mpi.sh (from the top build directory).
 top=$(pwd)
@@ -25,4 +27,7 @@ for prog in reductions movement; do
     [ $r -eq 77 ] && exit 77
     [ $r -ne 0 ] && rc=1
 done
+unset IC_TEST_NONBLOCKING
+INTERCOM_PROGRESS_THREAD=1 "${SHELL:-/bin/sh}" "$top/tests/mpi/run-mpi.sh" \
+    "$top/tests/mpi/nonblocking" || rc=1
 exit $rc

@@ -483,6 +483,10 @@ static void one_rank_mistake(void)
 #else
 #define MPI_SERVES_PERSISTENT 0
 #endif
+/* ... but not at MPI_THREAD_MULTIPLE, where InterCom's progress thread
+ * replaces Open MPI's hook and MPI_Start is seen only by InterCom's own
+ * calls (README) */
+static int mpi_serves_persistent = MPI_SERVES_PERSISTENT;
 
 #if HAVE_PERSISTENT
 /* Persistent calls of every kind, each run many times with new inputs,
@@ -506,7 +510,7 @@ static void persistent(void)
         if (way == 0) {
             check(CALL(Startall)(NKINDS, req) == MPI_SUCCESS, "IC_Startall, run %d", run);
             check(CALL(Waitall)(NKINDS, req, sts) == MPI_SUCCESS, "IC_Waitall, run %d", run);
-        } else if (way == 1 || !MPI_SERVES_PERSISTENT) {
+        } else if (way == 1 || !mpi_serves_persistent) {
             item_t x;
             MPI_Request xr;
             item_make(&x, K_ALLREDUCE, 1000, 99, MPI_COMM_WORLD);
@@ -573,7 +577,18 @@ static void persistent(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
+    /* INTERCOM_PROGRESS_THREAD=1: everything again with InterCom's progress
+     * thread, which needs MPI_THREAD_MULTIPLE */
+    const char *pt = getenv("INTERCOM_PROGRESS_THREAD");
+    int provided = MPI_THREAD_SINGLE;
+    if (pt && *pt && strcmp(pt, "0") != 0)
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    else
+        MPI_Init(&argc, &argv);
+#ifndef NB_MPI
+    if (provided == MPI_THREAD_MULTIPLE)
+        mpi_serves_persistent = 0;
+#endif
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
     wrank = rank;
