@@ -53,6 +53,8 @@ typedef struct ic_bench_opts {
                           known to within PCT % (0: IC_COLL_SPREAD)           */
     int block;         /* --block N: calls per turn of a library (0, 1: one) */
     const char *type;  /* --type int|double|float|char                    */
+    /* overlap */
+    int test_every; /* --test-every N: MPI_Test calls in the compute loop */
     /* tune */
     const char *output; /* -o FILE                                          */
     int quick;          /* --quick                                          */
@@ -100,6 +102,7 @@ int ic_bench_loggp(ic_bench_t *b);
 int ic_bench_comet(ic_bench_t *b);
 int ic_bench_coll(ic_bench_t *b);
 int ic_bench_patterns(ic_bench_t *b);
+int ic_bench_overlap(ic_bench_t *b);
 /* made_by: the command line, for the table's header. */
 int ic_bench_tune(ic_bench_t *b, const char *made_by);
 

@@ -19,6 +19,10 @@
  *   patterns   tan-strazdins-2002's Figures 2-6: every registered algorithm
  *              of allgather, allreduce, reduce_scatter_block against the
  *              vendor's, the split and the plain model (patterns.c)
+ *   overlap    nonblocking collectives, vendor against InterCom: how much
+ *              of a call hides behind computation (OSU's method), and
+ *              InterCom's persistent calls against its blocking ones
+ *              (overlap.c)
  * Run `intercom-bench --help` for the options.  The exit status is 0, 1 when
  * a verification failed (or a figure could not be drawn), 2 for a usage
  * error.
@@ -44,8 +48,9 @@ enum {
     S_COLL = 1 << 4,
     S_TUNE = 1 << 5,
     S_PAT = 1 << 6,
-    S_ALL = 0x7f,
-    S_CHART = 1 << 7 /* no MPI, options of its own (chart.c) */
+    S_OVL = 1 << 7,
+    S_ALL = 0xff,
+    S_CHART = 1 << 8 /* no MPI, options of its own (chart.c) */
 };
 
 static const struct {
@@ -72,6 +77,14 @@ static const struct {
      "measured against the split send/receive and the plain alpha-beta model fitted in the "
      "run; per pattern the median model error, per size the winner and whether the selector "
      "picks it"},
+    {"overlap", S_OVL,
+     "nonblocking collectives (allreduce, bcast, allgather, reduce_scatter_block, reduce by "
+     "default), the vendor's MPI_I* against InterCom's IC_I*, as OSU's nonblocking benchmarks "
+     "measure them: per size the call alone (t_pure), a compute loop sized to t_pure alone "
+     "(t_compute) and both together (t_overall), overlap % = 100 max(0, min(1, 1 - (t_overall "
+     "- t_compute) / t_pure)); a summary first (InterCom's and the vendor's mean overlap, "
+     "vendor/InterCom time); then InterCom's persistent calls (IC_<Coll>_init, IC_Start, "
+     "IC_Wait) against its blocking ones and the vendor's"},
     {"chart", S_CHART,
      "time chart of one call from INTERCOM_TRACE files, the cost model's beside it (no MPI "
      "launch: intercom-bench chart --help)"},
@@ -126,11 +139,15 @@ static const struct {
      "contention, overlap, guard, shift, transpose, rowcol"},
     {"--ld", "LIST", S_COMET, "local matrix orders of the matrix kernels (default 16,64,256)"},
     {"--vec", "LIST", S_COMET, "DAXPY vector lengths of the overlap kernel"},
-    {"--ops", "LIST", S_COLL | S_TUNE | S_PAT,
-     "collectives to time (default all; patterns: allgather,allreduce,reduce_scatter_block): "
+    {"--ops", "LIST", S_COLL | S_TUNE | S_PAT | S_OVL,
+     "collectives to time (default all; patterns: allgather,allreduce,reduce_scatter_block; "
+     "overlap: allreduce, bcast, allgather, reduce_scatter_block, reduce): "
      "bcast,reduce,allreduce,..."},
-    {"--root", "RANK", S_COLL, "root of the rooted collectives (default 0)"},
-    {"--type", "T", S_COLL | S_TUNE | S_PAT,
+    {"--root", "RANK", S_COLL | S_OVL, "root of the rooted collectives (default 0)"},
+    {"--test-every", "N", S_OVL,
+     "call MPI_Test on the request N times, evenly spread through the compute loop (default "
+     "0: never); without a progress thread that is how a program moves a nonblocking call on"},
+    {"--type", "T", S_COLL | S_TUNE | S_PAT | S_OVL,
      "element type int (default; double with --table2 and patterns), long, float"},
     {"--table2", NULL, S_COLL, "mitra-1995 Table 2: bcast and allreduce at 16 B..1 MiB"},
     {"--algorithms", NULL, S_COLL,
@@ -204,7 +221,7 @@ static void usage(FILE *f, unsigned only)
                 if (options[i].cmds & commands[c].bit) {
                     k +=
                         snprintf(text + k, sizeof(text) - (size_t)k, "%s%s", sep, commands[c].name);
-                    sep = ",";
+                    sep = ", ";
                 }
             if (k > 0 && k < (int)sizeof(text))
                 snprintf(text + k, sizeof(text) - (size_t)k, "]");
@@ -221,8 +238,9 @@ static void usage(FILE *f, unsigned only)
         fprintf(f, "\nDefault lengths: pingpong, exchange 1 B..4 MiB (x2); loggp 16 B, 1 KiB, "
                    "10000 B, 64 KiB,\n256 KiB, 1 MiB; comet 0..16 KiB (x4); coll 8 B..2 MiB (x8); "
                    "tune 8 B..4 MiB (x2);\npatterns n = 1..10000 doubles and on to a 4 MiB "
-                   "whole vector.\nBYTES accept K, M, G suffixes (powers of 1024). A "
-                   "progress line appears on\nstderr when it is a terminal.\n"
+                   "whole vector; overlap 8 B..4 MiB\n(x4, and 4 MiB).\nBYTES accept K, M, G "
+                   "suffixes (powers of 1024). A progress line appears on\nstderr when it is "
+                   "a terminal.\n"
                    "Exit status: 0, 1 when a verification failed (or a figure could not be "
                    "drawn),\n2 for a usage error.\n");
 }
@@ -400,6 +418,8 @@ static int parse(int argc, char **argv, unsigned cmd, ic_bench_opts_t *o, int ra
             o->ops = v;
         else if (!strcmp(a, "--root"))
             bad = parse_int(v, 0, &o->root);
+        else if (!strcmp(a, "--test-every"))
+            bad = parse_int(v, 0, &o->test_every) || o->test_every > 1000000;
         else if (!strcmp(a, "--type"))
             o->type = v;
         else if (!strcmp(a, "--table2"))
@@ -469,7 +489,15 @@ int ic_bench_main(int argc0, char **argv0, const char *fixed)
             return 0;
         }
     }
-    MPI_Init(&argc0, &argv0);
+    /* INTERCOM_PROGRESS_THREAD=1: MPI at MPI_THREAD_MULTIPLE, which InterCom's
+     * progress thread needs (README, "Nonblocking and persistent
+     * collectives"); overlap measures what it gives */
+    const char *pt = getenv("INTERCOM_PROGRESS_THREAD");
+    if (pt && *pt && strcmp(pt, "0") != 0) {
+        int provided = MPI_THREAD_SINGLE;
+        MPI_Init_thread(&argc0, &argv0, MPI_THREAD_MULTIPLE, &provided);
+    } else
+        MPI_Init(&argc0, &argv0);
     /* a program of one subcommand: as if it were named first */
     int argc = argc0;
     char **argv = argv0, *with[argc0 + 2];
@@ -538,6 +566,9 @@ int ic_bench_main(int argc0, char **argv0, const char *fixed)
             break;
         case S_PAT:
             rc = ic_bench_patterns(&b);
+            break;
+        case S_OVL:
+            rc = ic_bench_overlap(&b);
             break;
         default:
             rc = ic_bench_coll(&b);
