@@ -733,7 +733,7 @@ static int stage_recv(call_t *c, size_t bytes)
  * IC_MSG_MAX, so the executor's pieces of long messages fall on them.) */
 static size_t bcast_granule(size_t n, int p)
 {
-    static size_t last_n, last_p, last_g; /* a loop of one call: once */
+    static IC_TLS size_t last_n, last_p, last_g; /* a loop of one call: once */
     if (n == last_n && (size_t)p == last_p && last_g)
         return last_g;
     static const size_t f[] = {2, 3, 5, 7};

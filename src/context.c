@@ -13,12 +13,15 @@
  * it after MPI counts as finalized, so then nothing is done there and the
  * contexts go with their communicators' own delete callbacks (ctx_destroy()
  * makes no MPI call once MPI is finalized).
- * Contexts are not shared between threads: calls on one communicator must
- * not run concurrently (as for MPI collectives on one communicator).
+ * Threads: calls on one communicator must not run concurrently (as for MPI
+ * collectives on one communicator); calls on different communicators may,
+ * from different threads (the list of contexts and the keyvals are ctx_mu's,
+ * the lookup cache is per thread).
  */
 #include "config.h"
 #include "ic_internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -33,21 +36,31 @@ static int finalizing;                     /* the MPI_Finalize hook ran */
  * was a tenth of a short call.  A freed communicator's context is
  * destroyed (ctx_delete_fn), which clears this, so a handle MPI reuses
  * for a new communicator never finds an old context. */
-static MPI_Comm recent_comm = MPI_COMM_NULL;
-static ic_ctx_t *recent;
+static IC_TLS MPI_Comm recent_comm = MPI_COMM_NULL;
+static IC_TLS ic_ctx_t *recent;
+/* Threads: the cache above is each thread's own; a context that goes bumps
+ * the generation, which turns every thread's cached entry stale.  The list
+ * of live contexts and the keyvals are ctx_mu's (never held over a
+ * collective call). */
+static IC_TLS unsigned recent_gen;
+static _Atomic unsigned ctx_gen;
+static pthread_mutex_t ctx_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static void ctx_destroy(ic_ctx_t *ctx)
 {
+    ctx_gen++;
     if (recent == ctx) {
         recent = NULL;
         recent_comm = MPI_COMM_NULL;
     }
+    pthread_mutex_lock(&ctx_mu);
     if (ctx->prev)
         ctx->prev->next = ctx->next;
     else if (live == ctx) /* not linked yet when ic_ctx_get() fails early */
         live = ctx->next;
     if (ctx->next)
         ctx->next->prev = ctx->prev;
+    pthread_mutex_unlock(&ctx_mu);
     int finalized = 0;
     MPI_Finalized(&finalized);
     if (!finalized)
@@ -81,6 +94,7 @@ static int ctx_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
     if (ctx->npending > 0 && !finalizing) { /* calls pending, or persistent ones */
         ctx->doomed = 1;
         ctx->user = MPI_COMM_NULL;
+        ctx_gen++;
         if (recent == ctx) { /* MPI may give its handle to a new communicator */
             recent = NULL;
             recent_comm = MPI_COMM_NULL;
@@ -148,7 +162,19 @@ static int self_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
 /* Both keyvals and the MPI_Finalize hook, or none: a failure frees what
  * was made, so that a later call starts over rather than finding
  * ctx_keyval set and skipping the hook. */
+static int ensure_keyvals_locked(void);
+
 static int ensure_keyvals(void)
+{
+    if (ctx_keyval != MPI_KEYVAL_INVALID)
+        return MPI_SUCCESS;
+    pthread_mutex_lock(&ctx_mu);
+    int rc = ensure_keyvals_locked();
+    pthread_mutex_unlock(&ctx_mu);
+    return rc;
+}
+
+static int ensure_keyvals_locked(void)
 {
     if (ctx_keyval != MPI_KEYVAL_INVALID)
         return MPI_SUCCESS;
@@ -246,17 +272,21 @@ out:
 
 void ic_ctx_forget_decisions(void)
 {
+    pthread_mutex_lock(&ctx_mu);
     for (ic_ctx_t *c = live; c; c = c->next) {
         memset(c->decisions, 0, sizeof(c->decisions));
         c->table_ok = 1;
     }
+    pthread_mutex_unlock(&ctx_mu);
     ic_ctx_forget_schedules();
 }
 
 void ic_ctx_forget_schedules(void)
 {
+    pthread_mutex_lock(&ctx_mu);
     for (ic_ctx_t *c = live; c; c = c->next)
         ic_ctx_sched_drop(c);
+    pthread_mutex_unlock(&ctx_mu);
 }
 
 /* ------------------------------------------------ the last schedule built
@@ -332,12 +362,16 @@ MPI_Comm ic_self_comm(void)
 {
     if (self_copy != MPI_COMM_NULL || ensure_keyvals() != MPI_SUCCESS)
         return self_copy;
+    pthread_mutex_lock(&ctx_mu); /* MPI_COMM_SELF's copy is local: no other rank waits */
     MPI_Comm c = MPI_COMM_NULL;
-    if (private_copy(MPI_COMM_SELF, &c) == MPI_SUCCESS &&
-        MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN) == MPI_SUCCESS)
-        self_copy = c;
-    else if (c != MPI_COMM_NULL)
-        MPI_Comm_free(&c);
+    if (self_copy == MPI_COMM_NULL) {
+        if (private_copy(MPI_COMM_SELF, &c) == MPI_SUCCESS &&
+            MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN) == MPI_SUCCESS)
+            self_copy = c;
+        else if (c != MPI_COMM_NULL)
+            MPI_Comm_free(&c);
+    }
+    pthread_mutex_unlock(&ctx_mu);
     return self_copy;
 }
 
@@ -358,7 +392,7 @@ static int nb_tags(ic_ctx_t *ctx)
 
 ic_ctx_t *ic_ctx_known(MPI_Comm comm)
 {
-    return comm == recent_comm && !finalizing ? recent : NULL;
+    return comm == recent_comm && recent_gen == ctx_gen && !finalizing ? recent : NULL;
 }
 
 int ic_ctx_get(MPI_Comm comm, ic_ctx_t **out)
@@ -377,6 +411,7 @@ int ic_ctx_get(MPI_Comm comm, ic_ctx_t **out)
         *out = (ic_ctx_t *)attr;
         recent = *out;
         recent_comm = comm;
+        recent_gen = ctx_gen;
         return MPI_SUCCESS;
     }
     ic_ctx_t *ctx = calloc(1, sizeof(*ctx));
@@ -405,16 +440,19 @@ int ic_ctx_get(MPI_Comm comm, ic_ctx_t **out)
         goto out;
     ctx->table_ok = ic_tuning_agree(ctx->comm, ctx->rank);
     ic_sched_init(&ctx->sched, ctx->rank, ctx->size);
+    pthread_mutex_lock(&ctx_mu);
     ctx->next = live;
     if (live)
         live->prev = ctx;
     live = ctx;
+    pthread_mutex_unlock(&ctx_mu);
     rc = MPI_Comm_set_attr(comm, ctx_keyval, ctx);
 out:
     if (rc == MPI_SUCCESS) {
         *out = ctx;
         recent = ctx;
         recent_comm = comm;
+        recent_gen = ctx_gen;
     } else
         ctx_destroy(ctx); /* linked or not; frees ctx->comm if it was made */
     return rc;

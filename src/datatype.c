@@ -14,8 +14,8 @@
  * learnt of one stays true, and a call on int or double needs no MPI
  * queries (four of them and an envelope were a tenth of a short call). */
 #define NAMED_CACHE 4
-static ic_typeinfo_t named[NAMED_CACHE];
-static int named_n, named_next;
+static IC_TLS ic_typeinfo_t named[NAMED_CACHE]; /* per thread: no lock */
+static IC_TLS int named_n, named_next;
 
 static const ic_typeinfo_t *named_find(MPI_Datatype type)
 {

@@ -56,11 +56,12 @@
 #include "choose.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 static ic_env_t env;
-static int env_ready;
+static _Atomic int env_ready;
 
 static double getd(const char *name, double dflt)
 {
@@ -77,10 +78,18 @@ static double getd(const char *name, double dflt)
     return d;
 }
 
+static pthread_once_t env_once = PTHREAD_ONCE_INIT;
+static void env_read(void);
+
 const ic_env_t *ic_env(void)
 {
-    if (env_ready)
-        return &env;
+    if (!env_ready)
+        pthread_once(&env_once, env_read); /* threads: read once */
+    return &env;
+}
+
+static void env_read(void)
+{
     const char *v = getenv("INTERCOM_VERBOSE");
     env.verbose = (v && *v && *v != '0');
     ic_cost_defaults(&env.cost);
@@ -131,7 +140,6 @@ const ic_env_t *ic_env(void)
         q = *end ? end + 1 : end;
     }
     env_ready = 1;
-    return &env;
 }
 
 int ic_world_rank(void)

@@ -388,6 +388,17 @@ size_t ic_type_span(const ic_typeinfo_t *ti, size_t n);
  * keeps one run's messages before the next's. */
 #define IC_TAG_NB_BASE 0x200
 
+/* --------------------------------------------------------------- threads */
+
+/* Per-thread state (caches a thread fills and reads alone).  Under SimGrid's
+ * SMPI the simulated processes share OS threads, and it gives each its own
+ * copy of the globals instead: plain statics there. */
+#if defined(SMPI_H)
+#define IC_TLS
+#else
+#define IC_TLS _Thread_local
+#endif
+
 /* ------------------------------------------------------------ executor */
 
 typedef struct ic_binding {

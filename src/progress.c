@@ -63,7 +63,7 @@ static ic_call_state_t *pending_tail;
  * thread, turns such calls away. */
 static pthread_mutex_t engine;
 static pthread_once_t engine_once = PTHREAD_ONCE_INIT;
-static _Thread_local int in_engine;
+static IC_TLS int in_engine;
 
 static void engine_init(void)
 {
@@ -212,9 +212,10 @@ void ic_progress_drain(void)
  * is, so the calls move on while the program computes
  * (INTERCOM_PROGRESS_THREAD=0: no thread; then only the IC_ calls move them
  * on).  It replaces the MPI's hook there (see hook()).  It does not look
- * for persistent calls started by MPI_Start (their start would run their
- * description beside the program's own calls, whose caches are not shared
- * safely yet); those start in the program's thread, at once with IC_Start. */
+ * for persistent calls started by MPI_Start: a start runs the call's
+ * description, a call on its communicator, which the program's thread may
+ * be using at that moment; those start in the program's thread, at once
+ * with IC_Start. */
 
 static pthread_t thread;
 static _Atomic int thread_on; /* started and not told to stop */
@@ -341,10 +342,9 @@ static void register_hook(void);
  * window, a typed copy -- would wait for that thread, itself.) */
 static void hook(void)
 {
-    static int done;
-    if (done)
+    static _Atomic int done;
+    if (done || __atomic_exchange_n(&done, 1, __ATOMIC_SEQ_CST))
         return;
-    done = 1;
     int level = MPI_THREAD_SINGLE;
     MPI_Query_thread(&level);
     if (level != MPI_THREAD_MULTIPLE)

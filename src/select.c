@@ -22,6 +22,7 @@
  * communicating.
  */
 #include "config.h"
+#include <pthread.h>
 #include "ic_internal.h"
 #include "choose.h"
 #include "table.h"
@@ -37,14 +38,15 @@ _Static_assert((int)IC_COLL_ID_COUNT == (int)IC_COLL_COUNT,
 static ic_plan_t forced[IC_COLL_COUNT];
 static int forced_on[IC_COLL_COUNT];  /* forced[c] holds a plan */
 static int forced_set[IC_COLL_COUNT]; /* by IC_Set_algorithm */
-static int env_read[IC_COLL_COUNT];
+static _Atomic int env_read[IC_COLL_COUNT];
 static int warned[IC_COLL_COUNT];
 static int mesh_warned;
-static char last[IC_COLL_COUNT][IC_PLAN_TEXT_MAX];
-static ic_plan_t last_plan[IC_COLL_COUNT]; /* IC_Last_algorithm */
-static size_t last_gran[IC_COLL_COUNT];
-static int last_on[IC_COLL_COUNT];
-static size_t last_packed[IC_COLL_COUNT];
+/* IC_Last_algorithm and IC_Last_packed_bytes: this thread's last calls */
+static IC_TLS char last[IC_COLL_COUNT][IC_PLAN_TEXT_MAX];
+static IC_TLS ic_plan_t last_plan[IC_COLL_COUNT]; /* IC_Last_algorithm */
+static IC_TLS size_t last_gran[IC_COLL_COUNT];
+static IC_TLS int last_on[IC_COLL_COUNT];
+static IC_TLS size_t last_packed[IC_COLL_COUNT];
 
 static void warn_once(ic_coll_t c, const char *fmt, const char *arg)
 {
@@ -58,10 +60,16 @@ static void warn_once(ic_coll_t c, const char *fmt, const char *arg)
     fprintf(stderr, "\n");
 }
 
+static pthread_mutex_t forced_mu = PTHREAD_MUTEX_INITIALIZER; /* the first look */
+
 const ic_plan_t *ic_forced(ic_coll_t c)
 {
     if (!forced_set[c] && !env_read[c]) {
-        env_read[c] = 1;
+        pthread_mutex_lock(&forced_mu);
+        if (forced_set[c] || env_read[c]) {
+            pthread_mutex_unlock(&forced_mu);
+            return forced_on[c] ? &forced[c] : NULL;
+        }
         char var[64];
         snprintf(var, sizeof(var), "INTERCOM_%s_ALGORITHM", ic_coll_name(c));
         for (char *q = var; *q; q++)
@@ -77,6 +85,8 @@ const ic_plan_t *ic_forced(ic_coll_t c)
                 warn_once(c, "%s", msg);
             }
         }
+        env_read[c] = 1;
+        pthread_mutex_unlock(&forced_mu);
     }
     return forced_on[c] ? &forced[c] : NULL;
 }

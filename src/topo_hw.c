@@ -3,6 +3,7 @@
  * (hwloc), the finer placement keys inside a node (see topo_hw.h).
  */
 #include "config.h"
+#include <pthread.h>
 #include "topo_hw.h"
 
 #ifdef IC_HAVE_HWLOC
@@ -54,9 +55,12 @@ int ic_topo_hw_keys(hwloc_topology_t topo, hwloc_const_cpuset_t set, int *packag
     return 0;
 }
 
+static pthread_mutex_t hw_mu = PTHREAD_MUTEX_INITIALIZER; /* the one look */
+
 int ic_topo_hw_local(int *package, int *cache)
 {
     static int ready, known, pkg = -1, cch = -1;
+    pthread_mutex_lock(&hw_mu);
     if (!ready) {
         hwloc_topology_t topo;
         if (hwloc_topology_init(&topo) == 0) {
@@ -69,6 +73,7 @@ int ic_topo_hw_local(int *package, int *cache)
         }
         ready = 1;
     }
+    pthread_mutex_unlock(&hw_mu);
     *package = pkg;
     *cache = cch;
     return known ? 0 : -1;

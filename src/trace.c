@@ -48,6 +48,7 @@
  * measured to world rank 0, else the first one.
  */
 #include "config.h"
+#include <pthread.h>
 #include "ic_internal.h"
 
 #include <stdio.h>
@@ -89,6 +90,24 @@ static struct {
     double offset, rtt;
     int clock_written;
 } tr = {.clock_ref = -1};
+
+/* Threads (calls on several communicators at once): one writer at a time.
+ * Recursive: the recording functions flush. */
+static pthread_mutex_t tr_mu;
+static pthread_once_t tr_once = PTHREAD_ONCE_INIT;
+static void tr_mu_init(void)
+{
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&tr_mu, &a);
+    pthread_mutexattr_destroy(&a);
+}
+static void tr_lock(void)
+{
+    pthread_once(&tr_once, tr_mu_init);
+    pthread_mutex_lock(&tr_mu);
+}
 
 static void stop(const char *why)
 {
@@ -148,7 +167,7 @@ static const char *kind_name(int kind)
     }
 }
 
-void ic_trace_flush(void)
+static void ic_trace_flush_locked(void)
 {
     if (ic_trace_state <= 0)
         return;
@@ -177,14 +196,28 @@ void ic_trace_flush(void)
         stop("write error");
 }
 
-void ic_trace_sync(void)
+void ic_trace_flush(void)
+{
+    tr_lock();
+    ic_trace_flush_locked();
+    pthread_mutex_unlock(&tr_mu);
+}
+
+static void ic_trace_sync_locked(void)
 {
     ic_trace_flush();
     if (ic_trace_state > 0 && fflush(tr.f) != 0)
         stop("write error");
 }
 
-void ic_trace_close(void)
+void ic_trace_sync(void)
+{
+    tr_lock();
+    ic_trace_sync_locked();
+    pthread_mutex_unlock(&tr_mu);
+}
+
+static void ic_trace_close_locked(void)
 {
     ic_trace_sync();
     if (tr.f && fclose(tr.f) != 0)
@@ -198,7 +231,14 @@ void ic_trace_close(void)
         ic_trace_state = -1; /* after MPI_Finalize nothing more is recorded */
 }
 
-void ic_trace_record(int kind, int peer, size_t bytes, double t0, double t1)
+void ic_trace_close(void)
+{
+    tr_lock();
+    ic_trace_close_locked();
+    pthread_mutex_unlock(&tr_mu);
+}
+
+static void ic_trace_record_locked(int kind, int peer, size_t bytes, double t0, double t1)
 {
     if (ic_trace_state <= 0)
         return;
@@ -215,13 +255,27 @@ void ic_trace_record(int kind, int peer, size_t bytes, double t0, double t1)
     r->peer = peer;
 }
 
-void ic_trace_call_begin(void)
+void ic_trace_record(int kind, int peer, size_t bytes, double t0, double t1)
+{
+    tr_lock();
+    ic_trace_record_locked(kind, peer, bytes, t0, t1);
+    pthread_mutex_unlock(&tr_mu);
+}
+
+static void ic_trace_call_begin_locked(void)
 {
     tr.call++;
 }
 
-void ic_trace_call(const ic_ctx_t *ctx, const ic_coll_args_t *a, const ic_plan_t *plan, size_t elem,
-                   double t0, double t1)
+void ic_trace_call_begin(void)
+{
+    tr_lock();
+    ic_trace_call_begin_locked();
+    pthread_mutex_unlock(&tr_mu);
+}
+
+static void ic_trace_call_locked(const ic_ctx_t *ctx, const ic_coll_args_t *a,
+                                 const ic_plan_t *plan, size_t elem, double t0, double t1)
 {
     if (ic_trace_state <= 0)
         return;
@@ -247,6 +301,14 @@ void ic_trace_call(const ic_ctx_t *ctx, const ic_coll_args_t *a, const ic_plan_t
     c->elem = elem;
     c->commutative = a->commutative;
     c->in_place = a->in_place;
+}
+
+void ic_trace_call(const ic_ctx_t *ctx, const ic_coll_args_t *a, const ic_plan_t *plan, size_t elem,
+                   double t0, double t1)
+{
+    tr_lock();
+    ic_trace_call_locked(ctx, a, plan, elem, t0, t1);
+    pthread_mutex_unlock(&tr_mu);
 }
 
 /* World rank of each rank of ctx->comm, into ctx->world (tracing only). */

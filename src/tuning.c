@@ -23,6 +23,7 @@
  * (ic_tuning_params) instead of the built-in guesses.
  */
 #include "config.h"
+#include <pthread.h>
 #include "ic_internal.h"
 #include "table.h"
 
@@ -36,8 +37,8 @@ static int tuned_level = -1;   /* ... of this level (0: across nodes, 1: within 
 static ic_cost_params_t tuned_node; /* a table of level 0: its figures within a node ... */
 static int tuned_node_ok;           /* ... when it measured them */
 static char table_path[1024];
-static int table_loaded; /* by IC_Tuning_load */
-static int table_looked; /* the environment and the default were read */
+static int table_loaded;         /* by IC_Tuning_load */
+static _Atomic int table_looked; /* the environment and the default were read */
 static int disagree_warned;
 
 static void report(void *ctx, const char *msg)
@@ -113,14 +114,20 @@ static void drop(void)
     table_path[0] = 0;
 }
 
+static pthread_mutex_t table_mu = PTHREAD_MUTEX_INITIALIZER; /* the first look */
+
 const ic_table_t *ic_tuning_table(void)
 {
     if (!table_loaded && !table_looked) {
-        table_looked = 1;
-        char buf[1024];
-        const char *path = ic_tuning_path(buf, sizeof(buf));
-        if (path)
-            load(path);
+        pthread_mutex_lock(&table_mu);
+        if (!table_loaded && !table_looked) {
+            char buf[1024];
+            const char *path = ic_tuning_path(buf, sizeof(buf));
+            if (path)
+                load(path);
+            table_looked = 1;
+        }
+        pthread_mutex_unlock(&table_mu);
     }
     return table;
 }

@@ -18,9 +18,10 @@
  *     "routing decisions" below): vendor, so the program sees the vendor's
  *     own error report;
  *   - the operation is disabled (INTERCOM_DISABLE=all or a comma list such
- *     as bcast,allreduce): vendor;
- *   - the MPI runs at MPI_THREAD_MULTIPLE: vendor (InterCom's per-process
- *     state is not safe for concurrent calls).
+ *     as bcast,allreduce): vendor.
+ * At MPI_THREAD_MULTIPLE InterCom serves calls from several threads at once
+ * on different communicators (MPI forbids concurrent collectives on one);
+ * the flag `nested` is per thread.
  * All these tests read only what every rank of a communicator agrees on,
  * so all ranks take the same path.  Where the MPI has MPI-4's large-count
  * calls (MPI_Bcast_c, ...), those are served the same way.
@@ -68,7 +69,6 @@ enum {
     ICP_WHY_INTER,
     ICP_WHY_ARGS,
     ICP_WHY_DISABLED,
-    ICP_WHY_THREADS,
     ICP_NWHY,
     ICP_WHY_NONE = -1
 };
@@ -80,7 +80,6 @@ static const char *const why_text[ICP_NWHY] = {
     "intercommunicator",
     "invalid arguments (the MPI reports the error)",
     "disabled by INTERCOM_DISABLE",
-    "thread level MPI_THREAD_MULTIPLE",
 };
 
 /* Indexed by IC_Coll. */
@@ -142,7 +141,6 @@ static struct {
 
 static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
 static pthread_once_t mpi_once = PTHREAD_ONCE_INIT;
-static int thread_multiple;
 static _Thread_local int nested; /* inside an IC_ call on this thread */
 
 /* Does `tok` (n characters) name operation `op`?  Case does not matter and
@@ -187,13 +185,11 @@ static void read_config(void)
     }
 }
 
-/* Once MPI is initialised: the thread level, and the warning about
- * INTERCOM_DISABLE entries that name no operation. */
+/* Once MPI is initialised: the warning about INTERCOM_DISABLE entries that
+ * name no operation. */
 static void mpi_setup(void)
 {
-    int level = MPI_THREAD_SINGLE, rank = 0;
-    PMPI_Query_thread(&level);
-    thread_multiple = (level == MPI_THREAD_MULTIPLE);
+    int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (cfg.unknown[0] && rank == 0)
         fprintf(stderr,
@@ -259,8 +255,6 @@ static int icp_ready(icp_call_t *k, uint64_t bytes)
     k->bytes = bytes;
     if (cfg.disabled[k->op])
         return decline(k, ICP_WHY_DISABLED);
-    if (thread_multiple)
-        return decline(k, ICP_WHY_THREADS);
     k->entered = 1;
     nested = 1;
     if (cfg.report)
@@ -1037,13 +1031,12 @@ int ic_pmpi_barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 /* Pass straight to the vendor? */
 static int icp_plain(void)
 {
-    return nested || thread_multiple || (!ic_npending && !ic_npersist) || ic_progress_busy();
+    return nested || (!ic_npending && !ic_npersist) || ic_progress_busy();
 }
 
 int MPI_Start(MPI_Request *request)
 {
-    ic_call_state_t *st =
-        !nested && !thread_multiple && ic_npersist && request ? ic_persist_find(*request) : NULL;
+    ic_call_state_t *st = !nested && ic_npersist && request ? ic_persist_find(*request) : NULL;
     if (!st)
         return PMPI_Start(request);
     nested = 1;
@@ -1062,8 +1055,7 @@ int MPI_Startall(int count, MPI_Request requests[])
 
 int MPI_Request_free(MPI_Request *request)
 {
-    ic_call_state_t *st =
-        !nested && !thread_multiple && ic_npersist && request ? ic_persist_find(*request) : NULL;
+    ic_call_state_t *st = !nested && ic_npersist && request ? ic_persist_find(*request) : NULL;
     if (st)
         ic_persist_drop(st);
     return PMPI_Request_free(request);
