@@ -220,6 +220,7 @@ void ic_progress_drain(void)
 static pthread_t thread;
 static _Atomic int thread_on; /* started and not told to stop */
 
+#if !defined(SMPI_H)
 static void *thread_main(void *arg)
 {
     (void)arg;
@@ -243,10 +244,13 @@ static void *thread_main(void *arg)
     }
     return NULL;
 }
+#endif
 
 static void thread_start(int level)
 {
-#if !defined(SMPI_H)
+#if defined(SMPI_H)
+    (void)level; /* SMPI: no threads of our own beside the simulated processes */
+#else
     const char *v = getenv("INTERCOM_PROGRESS_THREAD");
     int asked = v && *v && strcmp(v, "0") != 0, refused = v && strcmp(v, "0") == 0;
     if (level != MPI_THREAD_MULTIPLE) {
