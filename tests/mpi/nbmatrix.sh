@@ -5,7 +5,7 @@
 # IC_TEST_NONBLOCKING=1 makes their case runners start every InterCom call
 # with its IC_I* form and complete it with MPI_Wait or an MPI_Test loop
 # (tests/mpi/mpitest.h).  At the blocking runs' numbers of ranks; in the
-# AddressSanitizer build at p = 3 only (the blocking matrix and
+# AddressSanitizer build at p = 3 only (IC_NBMATRIX_NPROCS to choose; the blocking matrix and
 # tests/mpi/nonblocking run there at every p).  Then tests/mpi/nonblocking
 # again at MPI_THREAD_MULTIPLE with InterCom's progress thread
 # (INTERCOM_PROGRESS_THREAD=1).
@@ -14,8 +14,8 @@
 top=$(pwd)
 real=$top/tests/mpi/.libs/movement
 [ -x "$real" ] || real=$top/tests/mpi/movement
-if ldd "$real" 2>/dev/null | grep -q 'libasan' && [ -z "${IC_TEST_NPROCS:-}" ]; then
-    IC_TEST_NPROCS=3
+if ldd "$real" 2>/dev/null | grep -q 'libasan'; then
+    IC_TEST_NPROCS=${IC_NBMATRIX_NPROCS:-3} # whatever the rest of the suite runs at
     export IC_TEST_NPROCS
 fi
 IC_TEST_NONBLOCKING=1
