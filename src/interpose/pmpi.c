@@ -1061,82 +1061,55 @@ int MPI_Request_free(MPI_Request *request)
     return PMPI_Request_free(request);
 }
 
+/* Each is InterCom's own completion call (api.c: IC_Wait ... IC_Testsome,
+ * which run the engine as they wait), or, where it must not or need not
+ * (icp_plain), the vendor's. */
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
-    if (icp_plain())
-        return PMPI_Wait(request, status);
-    for (;;) {
-        ic_progress();
-        int flag = 0, rc = PMPI_Test(request, &flag, status);
-        if (rc != MPI_SUCCESS || flag)
-            return rc;
-    }
+    return icp_plain() ? PMPI_Wait(request, status) : IC_Wait(request, status);
 }
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-    if (!icp_plain())
-        ic_progress();
-    return PMPI_Test(request, flag, status);
+    return icp_plain() ? PMPI_Test(request, flag, status) : IC_Test(request, flag, status);
 }
 
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
-    if (icp_plain())
-        return PMPI_Waitall(count, requests, statuses);
-    for (;;) {
-        ic_progress();
-        int flag = 0, rc = PMPI_Testall(count, requests, &flag, statuses);
-        if (rc != MPI_SUCCESS || flag)
-            return rc;
-    }
+    return icp_plain() ? PMPI_Waitall(count, requests, statuses)
+                       : IC_Waitall(count, requests, statuses);
 }
 
 int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
-    if (!icp_plain())
-        ic_progress();
-    return PMPI_Testall(count, requests, flag, statuses);
+    return icp_plain() ? PMPI_Testall(count, requests, flag, statuses)
+                       : IC_Testall(count, requests, flag, statuses);
 }
 
 int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
-    if (icp_plain())
-        return PMPI_Waitany(count, requests, index, status);
-    for (;;) {
-        ic_progress();
-        int flag = 0, rc = PMPI_Testany(count, requests, index, &flag, status);
-        if (rc != MPI_SUCCESS || flag)
-            return rc;
-    }
+    return icp_plain() ? PMPI_Waitany(count, requests, index, status)
+                       : IC_Waitany(count, requests, index, status);
 }
 
 int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
-    if (!icp_plain())
-        ic_progress();
-    return PMPI_Testany(count, requests, index, flag, status);
+    return icp_plain() ? PMPI_Testany(count, requests, index, flag, status)
+                       : IC_Testany(count, requests, index, flag, status);
 }
 
 int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[])
 {
-    if (icp_plain())
-        return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
-    for (;;) {
-        ic_progress();
-        int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
-        if (rc != MPI_SUCCESS || *outcount != 0)
-            return rc;
-    }
+    return icp_plain() ? PMPI_Waitsome(incount, requests, outcount, indices, statuses)
+                       : IC_Waitsome(incount, requests, outcount, indices, statuses);
 }
 
 int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[])
 {
-    if (!icp_plain())
-        ic_progress();
-    return PMPI_Testsome(incount, requests, outcount, indices, statuses);
+    return icp_plain() ? PMPI_Testsome(incount, requests, outcount, indices, statuses)
+                       : IC_Testsome(incount, requests, outcount, indices, statuses);
 }
 
 /* ================================================================ report */
