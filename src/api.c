@@ -176,6 +176,8 @@ struct call {
     int keep;     /* persistent: own, key and scratch last across runs */
     int dry;      /* persistent, at init: prepare, but do not launch  */
     int ready;    /* ... it got as far as launching                    */
+    int rerun;    /* ... and a start may run the last run's schedule,
+                     bindings and scratch again as they are (launch)    */
     int own_made; /* own is initialised                                */
     /* Written before they are read (prepare, launch, the descriptions). */
     ic_plan_t plan;                /* the plan of the phase under way             */
@@ -238,7 +240,7 @@ static void call_free(call_t *c)
         c->stage[0] = c->stage[1] = NULL;
     }
     if (c->nb) {
-        ic_exec_abandon(&c->x);
+        ic_exec_abandon(&c->x, !c->keep); /* a persistent call keeps its arrays */
         if (!c->keep)
             call_free_kept(c);
     } else if (c->ctx)
@@ -468,6 +470,27 @@ static inline int ran(call_t *c)
     return then ? then(c) : done(c);
 }
 
+static int then_sizes(call_t *c);
+
+/* A nonblocking or persistent call's schedule c->s starts (it moves on in
+ * the engine: ic_call_step). */
+static void nb_run(call_t *c)
+{
+    if (ic_trace_on() && !c->quiet) {
+        ic_trace_call_begin();
+        c->t0 = MPI_Wtime();
+    }
+    if (!c->quiet) /* IC_Last_algorithm: the plan of the call started last */
+        ic_record_last(c->a.coll, &c->plan, c->gran);
+    int lane = ic_exec_begin(&c->x, c->ctx, c->s, &c->b, c->op, c->commutative, c->st.tag,
+                             c->keep ? c->st.lane : IC_LANE_NB);
+    /* in turn on lane IC_LANE_NB (shm.c: "Lanes"); a call of two phases
+     * from its first, whatever that one sends */
+    if (!c->keep && (lane == IC_LANE_NB || (c->then == then_sizes && ic_shm_lanes(c->ctx))))
+        c->st.lane_nb = 1;
+    c->st.running = 1;
+}
+
 /* The driver: run the prepared schedule c->s with reduction op, then
  * `then` (NULL: the call ends).  A blocking call runs it to its end here;
  * a nonblocking one starts it and returns: the progress engine calls
@@ -478,20 +501,23 @@ static int launch(call_t *c, MPI_Op op, int commutative, then_t then)
     c->commutative = commutative;
     c->then = then;
     c->t0 = 0;
+    /* A persistent call whose description did nothing but bind the
+     * arguments and build (no staging, no phase after this one, no
+     * mistake): its next starts run this schedule again at once. */
+    if (c->keep)
+        c->rerun = !then && !c->stage[0] && !c->stage[1] && !c->counts && !c->displs && !c->sizes &&
+                   !c->aux_made && !c->e.code;
     if (c->dry) { /* a persistent call's init: ready for its starts */
         c->ready = 1;
+        return MPI_SUCCESS;
+    }
+    if (c->nb) {
+        nb_run(c);
         return MPI_SUCCESS;
     }
     if (ic_trace_on() && !c->quiet) {
         ic_trace_call_begin();
         c->t0 = MPI_Wtime();
-    }
-    if (c->nb) { /* IC_Last_algorithm: the plan of the call started last */
-        if (!c->quiet)
-            ic_record_last(c->a.coll, &c->plan, c->gran);
-        ic_exec_begin(&c->x, c->ctx, c->s, &c->b, op, commutative, c->st.tag, 1);
-        c->st.running = 1;
-        return MPI_SUCCESS;
     }
     int rc = ic_exec(c->ctx, c->s, &c->b, op, commutative);
     if (rc != MPI_SUCCESS)
@@ -1681,6 +1707,8 @@ static call_t *call_of(ic_call_state_t *st)
 int ic_call_step(ic_call_state_t *st, int block)
 {
     call_t *c = call_of(st);
+    if (st->running && st->lane_nb && !st->turn && !(st->turn = ic_lane_turn(st)))
+        return 0;
     while (st->running) {
         int fin = 0;
         int rc = ic_exec_progress(&c->x, block, &fin);
@@ -1700,6 +1728,7 @@ void ic_call_free(ic_call_state_t *st)
 {
     call_t *c = call_of(st);
     call_free(c);
+    ic_exec_abandon(&c->x, 1);
     call_free_kept(c);
     free(c);
 }
@@ -1779,6 +1808,13 @@ int ic_call_restart(ic_call_state_t *st)
     st->code = 0;
     st->started = 0;
     c->dry = 0;
+    if (c->rerun) {
+        c->t0 = 0;
+        c->then = NULL;
+        nb_run(c);
+        st->started = 1;
+        return 1;
+    }
     persist_desc(c, &c->pa); /* a failure ends the run (raised as at a start) */
     st->started = 1;
     return st->running && !st->over;

@@ -62,8 +62,11 @@ static int grow(void **p, size_t *cap, size_t n, size_t each)
 
 static int reqs_reserve(ic_exec_t *x, size_t n)
 {
-    if (x->nb)
+    if (x->nb) {
+        if (x->lane != IC_LANE_NONE && grow((void **)&x->shm_ops, &x->scap, n, sizeof(ic_shm_op_t)))
+            return -1;
         return grow((void **)&x->reqs, &x->cap, n, sizeof(MPI_Request));
+    }
     ic_ctx_t *ctx = x->ctx;
     if (n > ctx->nreqs_cap) {
         size_t c = ctx->nreqs_cap, c2 = c, c3 = c, c4 = c;
@@ -76,6 +79,7 @@ static int reqs_reserve(ic_exec_t *x, size_t n)
         ctx->nreqs_cap = c;
     }
     x->reqs = ctx->reqs;
+    x->shm_ops = ctx->shm_ops;
     return 0;
 }
 
@@ -201,7 +205,7 @@ static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j,
     ic_ctx_t *ctx = x->ctx;
     const ic_binding_t *b = x->b;
     int rc = MPI_SUCCESS, tracing = x->trace && ctx->tmsg;
-    int shm = !x->nb && ctx->shm;
+    int shm = x->lane != IC_LANE_NONE && ctx->shm;
     for (int pass = 0; pass < 2 && rc == MPI_SUCCESS; pass++) {
         ic_act_kind_t kind = pass ? IC_ACT_SEND : IC_ACT_RECV;
         for (size_t i = 0; i < n && rc == MPI_SUCCESS; i++) {
@@ -220,9 +224,10 @@ static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j,
             r.off += off;
             size_t bytes = c * (size_t)(b->size[r.buf] > 0 ? b->size[r.buf] : 0);
             if (shm && ic_shm_peer(ctx, a->peer, bytes)) {
-                ic_shm_op_t *o = &ctx->shm_ops[(*nshm)++];
+                ic_shm_op_t *o = &x->shm_ops[(*nshm)++];
                 o->send = pass;
                 o->peer = a->peer;
+                o->lane = x->lane;
                 o->buf = addr(b, &r);
                 o->n = c;
                 o->type = b->type[r.buf];
@@ -339,8 +344,46 @@ static int local_actions(ic_exec_t *x, const ic_action_t *acts, size_t n)
     return rc;
 }
 
+/* Would a message of x's schedule go through the channels?  Pieces are
+ * cut as round_pieces() and post_piece() cut them. */
+static int uses_channels(const ic_exec_t *x)
+{
+    const ic_binding_t *b = x->b;
+    size_t chunk = ic_piece_bytes(x->ctx->chunk);
+    for (size_t r = 0; r < x->s->nrounds; r++) {
+        size_t n, npieces = 1;
+        const ic_action_t *acts = ic_sched_round_acts(x->s, r, &n);
+        for (int pass = 0; pass < 2; pass++)
+            for (size_t i = 0; i < n; i++) {
+                const ic_action_t *a = &acts[i];
+                if (a->kind != IC_ACT_SEND && a->kind != IC_ACT_RECV)
+                    continue;
+                const ic_region_t *g = a->kind == IC_ACT_SEND ? &a->src : &a->dst;
+                size_t e = piece_elems(b, g->buf, chunk);
+                size_t np = e == SIZE_MAX ? 1 : g->count / e + (g->count % e != 0);
+                if (!pass) { /* count the round's pieces first */
+                    npieces = np > npieces ? np : npieces;
+                    continue;
+                }
+                size_t sz = (size_t)(b->size[g->buf] > 0 ? b->size[g->buf] : 0);
+                size_t whole = elems(b, g->buf, g->count) * sz;
+                if (npieces == 1 || e == SIZE_MAX) { /* sent whole */
+                    if (ic_shm_peer(x->ctx, a->peer, whole))
+                        return 1;
+                    continue;
+                }
+                size_t last = g->count % e ? g->count % e : e; /* the shortest piece */
+                if (ic_shm_peer(x->ctx, a->peer,
+                                elems(b, g->buf, g->count < e ? g->count : last) * sz))
+                    return 1;
+            }
+    }
+    return 0;
+}
+
 static inline void exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s,
-                              const ic_binding_t *b, MPI_Op op, int commutative, int tag, int nb)
+                              const ic_binding_t *b, MPI_Op op, int commutative, int tag, int nb,
+                              int lane)
 {
     x->ctx = ctx;
     x->s = s;
@@ -349,20 +392,25 @@ static inline void exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s,
     x->commutative = commutative;
     x->tag = tag;
     x->nb = nb;
+    x->lane = ctx->shm ? lane : IC_LANE_NONE;
     x->round = x->piece = x->k = x->nshm = 0;
     x->npieces = SIZE_MAX; /* the round's pieces are not counted yet */
     x->posted = 0;
     x->trace = !nb && ic_trace_on();
     if (!nb) {
         x->reqs = NULL;
-        x->cap = 0;
+        x->shm_ops = NULL;
+        x->cap = x->scap = 0;
     }
 }
 
-void ic_exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b,
-                   MPI_Op op, int commutative, int tag, int nb)
+int ic_exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b,
+                  MPI_Op op, int commutative, int tag, int lane)
 {
-    exec_begin(x, ctx, s, b, op, commutative, tag, nb);
+    exec_begin(x, ctx, s, b, op, commutative, tag, 1, lane);
+    if (x->lane == IC_LANE_NB && !uses_channels(x))
+        x->lane = IC_LANE_NONE;
+    return x->lane;
 }
 
 int ic_exec_progress(ic_exec_t *x, int block, int *done)
@@ -384,8 +432,14 @@ int ic_exec_progress(ic_exec_t *x, int block, int *done)
                     return rc;
             }
             int flag = 1;
-            if (x->nshm)
-                rc = ic_shm_progress(x->ctx, x->ctx->shm_ops, x->nshm, x->reqs, (int)x->k);
+            if (x->nshm && x->nb) { /* one attempt at each */
+                rc = ic_shm_poll(x->ctx, x->shm_ops, x->nshm, &flag);
+                if (rc == MPI_SUCCESS && flag)
+                    rc = ic_complete_all(NULL, (int)x->k, x->reqs, &flag);
+                else if (rc == MPI_SUCCESS && x->k) /* MPI moves its part on */
+                    rc = ic_complete_all(NULL, (int)x->k, x->reqs, &(int){0});
+            } else if (x->nshm)
+                rc = ic_shm_progress(x->ctx, x->shm_ops, x->nshm, x->reqs, (int)x->k);
             else
                 rc = ic_complete_all(x->trace ? x->ctx : NULL, (int)x->k, x->reqs,
                                      block ? NULL : &flag);
@@ -409,16 +463,18 @@ int ic_exec_progress(ic_exec_t *x, int block, int *done)
     return MPI_SUCCESS;
 }
 
-void ic_exec_abandon(ic_exec_t *x)
+void ic_exec_abandon(ic_exec_t *x, int release)
 {
     if (x->posted)
         drop_requests(x->reqs, x->k);
     x->posted = 0;
     x->k = 0;
-    if (x->nb) {
+    if (x->nb && release) {
         free(x->reqs);
+        free(x->shm_ops);
         x->reqs = NULL;
-        x->cap = 0;
+        x->shm_ops = NULL;
+        x->cap = x->scap = 0;
     }
 }
 
@@ -426,9 +482,9 @@ int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op
 {
     ic_exec_t x;
     int done;
-    exec_begin(&x, ctx, s, b, op, commutative, IC_TAG, 0);
+    exec_begin(&x, ctx, s, b, op, commutative, IC_TAG, 0, IC_LANE_BLOCKING);
     int rc = ic_exec_progress(&x, 1, &done);
     if (rc != MPI_SUCCESS)
-        ic_exec_abandon(&x); /* do not leave requests behind */
+        ic_exec_abandon(&x, 0); /* do not leave requests behind */
     return rc;
 }

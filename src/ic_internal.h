@@ -60,12 +60,24 @@ typedef struct ic_sched_key {
 #define IC_SHM_SLOTS 4       /* messages a channel holds                    */
 #define IC_SHM_MAX_RANKS 256 /* ranks of a node beyond which MPI carries all */
 #define IC_SHM_SPIN 65536    /* idle polls between yields (ranks <= cores)  */
+/* The channels' lanes (shm.c: "Lanes"): at most IC_SHM_LANES, in at most
+ * IC_SHM_BUDGET bytes per rank (at least the first); lane 0 for the
+ * blocking calls, 1 for the nonblocking ones in turn, from 2 one for each
+ * of the first persistent calls; IC_LANE_NONE: a call's messages go
+ * through MPI only. */
+#define IC_SHM_LANES 64
+#define IC_SHM_BUDGET (2u * 1024 * 1024)
+#define IC_LANE_BLOCKING 0
+#define IC_LANE_NB 1
+#define IC_LANE_PERSISTENT 2
+#define IC_LANE_NONE (-1)
 typedef struct ic_shm ic_shm_t;
 
 /* One message of a round through a channel (executor.c). */
 typedef struct ic_shm_op {
     int send; /* 1: to peer, 0: from peer */
     int peer;
+    int lane;  /* its channel's lane (shm.c) */
     void *buf; /* n elements of type (contiguous or not, size bytes each) */
     size_t n;
     MPI_Datatype type;
@@ -137,6 +149,9 @@ typedef struct ic_call_state {
     int raised;   /* its mistake was raised by its start                   */
     int detached; /* no request: it frees itself once over               */
     int pending;  /* on the engine's list                                 */
+    int lane;     /* a persistent call's channel lane (ic_call_enter_*)   */
+    int lane_nb;  /* it may send through lane IC_LANE_NB: in turn, ...    */
+    int turn;     /* ... which it has (ic_lane_turn)                      */
     MPI_Request req;
     struct ic_call_state *next, *prev;
     /* persistent calls (progress.c: "Persistent calls") */
@@ -145,6 +160,7 @@ typedef struct ic_call_state {
     int active;     /* a run is under way                               */
     int dropped;    /* the handle was freed: it goes after its run      */
     MPI_Request handle;
+    MPI_Message hmsg; /* an active run's start message (MPI_Improbe)   */
     struct ic_call_state *pnext;
 } ic_call_state_t;
 
@@ -158,6 +174,9 @@ typedef struct ic_call_state {
  * waiting (every IC_ call and the MPI's progress hook run it);
  * ic_progress_drain: until none is left (MPI_Finalize). */
 void ic_call_enter(ic_call_state_t *st, ic_ctx_t *ctx);
+/* May st, a call with lane_nb, send through lane IC_LANE_NB now: has every
+ * older call of its communicator with lane_nb ended on this rank? */
+int ic_lane_turn(const ic_call_state_t *st);
 void ic_call_enter_persistent(ic_call_state_t *st, ic_ctx_t *ctx);
 int ic_call_over(ic_call_state_t *st, int code);
 int ic_call_launched(ic_call_state_t *st, int rc, const char *fn, MPI_Comm comm, int raise_code,
@@ -207,10 +226,14 @@ ic_ctx_t *ic_ctx_known(MPI_Comm comm);
  * made.  ic_shm_peer: does a message of `bytes` bytes to or from peer go
  * through them?  ic_shm_number: give op its place in its channel, in the
  * schedule's order.  ic_shm_progress: complete ops[0, n) and the MPI
- * requests reqs[0, nreqs) together; an MPI error code. */
+ * requests reqs[0, nreqs) together; an MPI error code.  ic_shm_poll: one
+ * attempt at each of ops[0, n) not done yet, *all when all are done.
+ * ic_shm_lanes: the lanes the window holds (0: no channels). */
 int ic_shm_setup(ic_ctx_t *ctx);
 void ic_shm_destroy(ic_ctx_t *ctx);
+int ic_shm_lanes(const ic_ctx_t *ctx);
 int ic_shm_peer(const ic_ctx_t *ctx, int peer, size_t bytes);
+int ic_shm_poll(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, int *all);
 void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op);
 int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs, int nreqs);
 
@@ -446,18 +469,18 @@ int ic_sched_aligned(const ic_sched_t *s, int buf, size_t ubytes, size_t size, s
 int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op, int commutative);
 
 /* A schedule running: where it is.  A blocking call's messages carry
- * IC_TAG and may go through the shared-memory channels, and its requests
- * live in the context's arrays; a nonblocking call's (nb) carry the tag of
- * its place in the communicator's sequence (IC_TAG_NB_BASE up), go through
- * MPI only (a channel's messages are numbered in the order they are sent,
- * which calls in flight together would not keep alike on both sides), and
- * have arrays of their own. */
+ * IC_TAG and may go through the shared-memory channels of lane 0, and its
+ * requests live in the context's arrays; a nonblocking or persistent
+ * call's (nb) carry the tag of its place in the communicator's sequence
+ * (IC_TAG_NB_BASE up), go through the channels of its lane, if it has one
+ * (shm.c: "Lanes"), and have arrays of their own. */
 typedef struct ic_exec {
     ic_ctx_t *ctx;
     const ic_sched_t *s;
     const ic_binding_t *b;
     MPI_Op op;
     int commutative, tag, nb;
+    int lane;       /* its channels' lane, IC_LANE_NONE: MPI only       */
     int trace;      /* INTERCOM_TRACE records its messages (blocking)   */
     size_t round;   /* the round under way                              */
     size_t piece;   /* its piece under way (of npieces; SIZE_MAX: not   */
@@ -466,17 +489,23 @@ typedef struct ic_exec {
     int posted;     /* the piece's messages are posted: k requests and  */
     size_t k, nshm; /* nshm channel messages                            */
     MPI_Request *reqs;
-    size_t cap; /* nb: reqs is the call's own, of cap entries          */
+    ic_shm_op_t *shm_ops;
+    size_t cap, scap; /* nb: reqs and shm_ops are the call's own, of   */
+                      /* cap and scap entries                          */
 } ic_exec_t;
 
-/* Start s (nothing is posted yet); progress: post and complete as much as
- * can be done now (block: wait for everything), *done when s has run to
+/* Start s as a nonblocking run (nothing is posted yet) on channel lane
+ * `lane`; returns the lane it runs on (IC_LANE_NB becomes IC_LANE_NONE for
+ * a schedule none of whose messages would go through the channels, and
+ * every lane does when ctx has none).  progress: post and complete as much
+ * as can be done now (block: wait for everything), *done when s has run to
  * its end.  An MPI error code; after one, ic_exec_abandon() cancels what
- * is still posted.  abandon also frees a nonblocking run's arrays. */
-void ic_exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b,
-                   MPI_Op op, int commutative, int tag, int nb);
+ * is still posted; with `release`, also a nonblocking run's arrays (a
+ * persistent call keeps them for its next run). */
+int ic_exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b,
+                  MPI_Op op, int commutative, int tag, int lane);
 int ic_exec_progress(ic_exec_t *x, int block, int *done);
-void ic_exec_abandon(ic_exec_t *x);
+void ic_exec_abandon(ic_exec_t *x, int release);
 
 /* Typed copy: n_src elements of ts at src -> n_dst of td at dst (same
  * signature).  Uses memcpy when both are contiguous. */

@@ -92,11 +92,24 @@ void ic_call_enter(ic_call_state_t *st, ic_ctx_t *ctx)
     st->tag = IC_TAG_NB_BASE + (int)(ctx->nb_seq++ % half);
 }
 
+/* A persistent call's tag and lane from the order of the inits, the same
+ * on every rank (shm.c: "Lanes"). */
 void ic_call_enter_persistent(ic_call_state_t *st, ic_ctx_t *ctx)
 {
-    unsigned half = (unsigned)ctx->ntags / 2;
+    unsigned half = (unsigned)ctx->ntags / 2, k = ctx->p_seq++;
     st->ctx = ctx;
-    st->tag = IC_TAG_NB_BASE + (int)(half + ctx->p_seq++ % half);
+    st->tag = IC_TAG_NB_BASE + (int)(half + k % half);
+    st->lane = k < (unsigned)(ic_shm_lanes(ctx) - IC_LANE_PERSISTENT) && ic_shm_lanes(ctx) > 0
+                   ? IC_LANE_PERSISTENT + (int)k
+                   : IC_LANE_NONE;
+}
+
+int ic_lane_turn(const ic_call_state_t *st)
+{
+    for (const ic_call_state_t *o = pending; o && o != st; o = o->next)
+        if (o->ctx == st->ctx && o->lane_nb && !o->over)
+            return 0;
+    return 1;
 }
 
 int ic_call_over(ic_call_state_t *st, int code)
@@ -162,6 +175,7 @@ static void finish(ic_call_state_t *st)
 }
 
 static _Atomic int nidle; /* persistent calls whose handle may be started */
+#define IC_PROBE_EVERY 16 /* engine rounds per look for MPI_Start's starts */
 static void probe_starts(void);
 
 /* One round of the engine; `probes`: also look for persistent calls
@@ -175,7 +189,11 @@ static void engine_round(int probes)
     if (pthread_mutex_trylock(&engine) != 0)
         return; /* another thread runs it */
     in_engine = 1;
-    if (probes && nidle)
+    /* a probe costs as much as a short call's whole round (Open MPI's
+     * MPI_Improbe: about 750 instructions): every IC_PROBE_EVERY-th round,
+     * which finds a start within a few microseconds */
+    static unsigned rounds;
+    if (probes && nidle && rounds++ % IC_PROBE_EVERY == 0)
         probe_starts();
     for (ic_call_state_t *st = pending, *next; st; st = next) {
         next = st->next;
@@ -434,11 +452,13 @@ int ic_call_launched(ic_call_state_t *st, int rc, const char *fn, MPI_Comm comm,
  * tag per call).  It is the MPI's own request, so MPI_Start, MPI_Wait,
  * MPI_Test and the rest treat it as any other and keep it for the next
  * start (a generalized request cannot be started again).  Starting it
- * sends a message the engine finds (MPI_Iprobe, on every round of the
- * engine while some handle is idle): that starts the call's run, which
- * IC_Start does at once.  A synchronous send completes only when its
- * message is received, and the engine receives it when the run is over:
- * then the program's MPI_Wait returns.  InterCom never looks at the handle
+ * sends a message the engine finds (one MPI_Improbe for any tag on every
+ * round of the engine while some handle is idle, which takes the message
+ * out of matching, so the next probe sees the next start): that starts
+ * the call's run, which IC_Start does at once.  A synchronous send
+ * completes only when its message is received, and the engine receives
+ * it (MPI_Mrecv) when the run is over: then the program's MPI_Wait
+ * returns.  InterCom never looks at the handle
  * itself after making it, so a program may free it with MPI_Request_free
  * as MPI says; IC_Request_free also frees the call's plan and scratch,
  * which otherwise stay until MPI_Finalize.
@@ -519,7 +539,9 @@ int ic_persist_start(ic_call_state_t *st, MPI_Request *req)
     }
     st->active = 1; /* the engine no longer probes for it */
     nidle--;
-    int rc = PMPI_Start(req);
+    int rc = PMPI_Start(req), flag = 0;
+    while (rc == MPI_SUCCESS && !flag) /* its message: a local one, there at once */
+        rc = MPI_Improbe(0, st->htag, hcomm, &flag, &st->hmsg, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS) {
         st->active = 0;
         nidle++;
@@ -537,12 +559,20 @@ int ic_persist_start(ic_call_state_t *st, MPI_Request *req)
 
 static void probe_starts(void)
 {
-    for (ic_call_state_t *st = plist; st; st = st->pnext) {
-        if (st->active || st->dropped)
-            continue;
+    for (;;) {
         int flag = 0;
-        if (MPI_Iprobe(0, st->htag, hcomm, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || !flag)
+        MPI_Message m;
+        MPI_Status status;
+        if (MPI_Improbe(0, MPI_ANY_TAG, hcomm, &flag, &m, &status) != MPI_SUCCESS || !flag)
+            return;
+        ic_call_state_t *st = plist;
+        while (st && (st->dropped || st->active || st->htag != status.MPI_TAG))
+            st = st->pnext;
+        if (!st) { /* no idle call of that tag (cannot happen): let it go */
+            MPI_Mrecv(NULL, 0, MPI_BYTE, &m, MPI_STATUS_IGNORE);
             continue;
+        }
+        st->hmsg = m;
         st->active = 1;
         nidle--;
         persist_run(st);
@@ -568,7 +598,7 @@ static void persist_free(ic_call_state_t *st)
 /* A run is over: its handle's message received, which completes it. */
 static void persist_done(ic_call_state_t *st)
 {
-    MPI_Recv(NULL, 0, MPI_BYTE, 0, st->htag, hcomm, MPI_STATUS_IGNORE);
+    MPI_Mrecv(NULL, 0, MPI_BYTE, &st->hmsg, MPI_STATUS_IGNORE);
     st->active = 0;
     if (st->dropped) {
         persist_free(st);

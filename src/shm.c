@@ -25,6 +25,27 @@
  * progressing its own receives; since every rank sends and receives in
  * the order of the rounds, the oldest message is always taken.
  *
+ * Lanes.  The numbering needs the messages of a channel sent and received
+ * in the same order on both sides, which holds for the blocking calls of
+ * a communicator (every rank makes them in the same order, one at a time)
+ * but not for calls in flight together, which each rank moves on in its
+ * own order.  So the window holds several sets of channels, lanes:
+ *   lane 0 (IC_LANE_BLOCKING): the blocking calls;
+ *   lane 1 (IC_LANE_NB): the nonblocking calls, one after the other: a
+ *     call that may use it posts its messages only once every older call
+ *     of the communicator that may use it has ended on this rank
+ *     (progress.c: ic_lane_turn), so its messages follow theirs in every
+ *     channel, on every rank (all start a communicator's collectives in
+ *     the same order);
+ *   lanes 2 .. (IC_LANE_PERSISTENT + k): the k-th persistent call made on
+ *     the communicator, its own for its life: its runs follow each other
+ *     (MPI forbids starting an active request), and calls made later, or
+ *     beyond the lanes the window holds, use MPI.  (Not shared: ranks may
+ *     start persistent calls in different orders.)
+ * A lane costs every rank nlocal x IC_SHM_SLOTS slots; the window holds as
+ * many (up to IC_SHM_LANES) as IC_SHM_BUDGET bytes per rank allow, and at
+ * least the blocking one.
+ *
  * Not under SimGrid's SMPI (its simulated ranks would talk for free
  * outside the simulated network), and not with INTERCOM_SHM=0.
  */
@@ -48,16 +69,18 @@ typedef struct slot {
 _Static_assert(sizeof(slot_t) % 64 == 0, "slots start on cache lines");
 
 struct ic_shm {
-    MPI_Comm node;  /* the ranks of this node in ctx->comm          */
-    MPI_Win win;    /* their channels                               */
-    int nlocal;     /* ranks on this node                           */
-    int me;         /* this rank among them                         */
-    int spin;       /* idle polls before a waiting rank yields       */
-    int *local;     /* ctx rank -> rank on this node, -1: elsewhere */
-    slot_t **in;    /* per node rank j: my channel from j           */
-    slot_t **out;   /* per node rank j: j's channel from me         */
-    uint64_t *sent; /* per node rank: messages sent to it            */
-    uint64_t *got;  /* per node rank: messages received from it      */
+    MPI_Comm node; /* the ranks of this node in ctx->comm          */
+    MPI_Win win;   /* their channels                               */
+    int nlocal;    /* ranks on this node                           */
+    int me;        /* this rank among them                         */
+    int spin;      /* idle polls before a waiting rank yields       */
+    int nlanes;    /* lanes of channels (see above)                 */
+    int *local;    /* ctx rank -> rank on this node, -1: elsewhere */
+    /* per lane l and node rank j, at [l * nlocal + j]: */
+    slot_t **in;    /* my channel from j                             */
+    slot_t **out;   /* j's channel from me                           */
+    uint64_t *sent; /* messages sent to j                            */
+    uint64_t *got;  /* messages received from j                      */
 };
 
 static void shm_free(ic_shm_t *s)
@@ -120,11 +143,15 @@ int ic_shm_setup(ic_ctx_t *ctx)
          * gives its core away at once, as MPI libraries do then; else it
          * polls. */
         s->spin = nlocal > ic_topo_ncores() ? 0 : IC_SHM_SPIN;
+        size_t lane = (size_t)n * IC_SHM_SLOTS * sizeof(slot_t);
+        s->nlanes = (int)(IC_SHM_BUDGET / lane);
+        s->nlanes = s->nlanes < 1 ? 1 : s->nlanes > IC_SHM_LANES ? IC_SHM_LANES : s->nlanes;
+        size_t nl = (size_t)n * (size_t)s->nlanes;
         s->local = malloc((size_t)ctx->size * sizeof(int));
-        s->in = calloc((size_t)n, sizeof(*s->in));
-        s->out = calloc((size_t)n, sizeof(*s->out));
-        s->sent = calloc((size_t)n, sizeof(*s->sent));
-        s->got = calloc((size_t)n, sizeof(*s->got));
+        s->in = calloc(nl, sizeof(*s->in));
+        s->out = calloc(nl, sizeof(*s->out));
+        s->sent = calloc(nl, sizeof(*s->sent));
+        s->got = calloc(nl, sizeof(*s->got));
         ok = s->local && s->in && s->out && s->sent && s->got;
     }
     if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, node) != MPI_SUCCESS || !all) {
@@ -134,10 +161,10 @@ int ic_shm_setup(ic_ctx_t *ctx)
             MPI_Comm_free(&node);
         return MPI_SUCCESS;
     }
-    size_t chan = (size_t)IC_SHM_SLOTS * sizeof(slot_t);
+    size_t chan = (size_t)IC_SHM_SLOTS * sizeof(slot_t), nl = (size_t)n * (size_t)s->nlanes;
     slot_t *mine = NULL;
-    rc = MPI_Win_allocate_shared((MPI_Aint)(chan * (size_t)n), (int)sizeof(slot_t), MPI_INFO_NULL,
-                                 s->node, &mine, &s->win);
+    rc = MPI_Win_allocate_shared((MPI_Aint)(chan * nl), (int)sizeof(slot_t), MPI_INFO_NULL, s->node,
+                                 &mine, &s->win);
     if (rc != MPI_SUCCESS) {
         s->win = MPI_WIN_NULL;
         shm_free(s);
@@ -150,13 +177,14 @@ int ic_shm_setup(ic_ctx_t *ctx)
         slot_t *base = NULL;
         if (rc == MPI_SUCCESS)
             rc = MPI_Win_shared_query(s->win, j, &size, &disp, &base);
-        if (rc == MPI_SUCCESS) {
-            s->out[j] = base + (size_t)s->me * IC_SHM_SLOTS; /* j's channel from me */
-            s->in[j] = mine + (size_t)j * IC_SHM_SLOTS;      /* my channel from j */
+        for (size_t l = 0; rc == MPI_SUCCESS && l < (size_t)s->nlanes; l++) {
+            size_t at = l * (size_t)n;
+            s->out[at + j] = base + (at + (size_t)s->me) * IC_SHM_SLOTS; /* j's from me */
+            s->in[at + j] = mine + (at + (size_t)j) * IC_SHM_SLOTS;      /* mine from j */
         }
     }
     if (rc == MPI_SUCCESS) {
-        for (size_t i = 0; i < (size_t)n * IC_SHM_SLOTS; i++)
+        for (size_t i = 0; i < nl * IC_SHM_SLOTS; i++)
             atomic_store_explicit(&mine[i].seq, 0, memory_order_relaxed);
         MPI_Group g, gn;
         int *ranks = malloc((size_t)ctx->size * sizeof(int));
@@ -187,10 +215,15 @@ int ic_shm_setup(ic_ctx_t *ctx)
     if (ic_env()->verbose && ctx->rank == 0)
         fprintf(stderr,
                 "InterCom: shared-memory channels among the %d ranks of this node (of %d in "
-                "the communicator)\n",
-                n, ctx->size);
+                "the communicator), %d lanes\n",
+                n, ctx->size, s->nlanes);
     return MPI_SUCCESS;
 #endif
+}
+
+int ic_shm_lanes(const ic_ctx_t *ctx)
+{
+    return ctx->shm ? ctx->shm->nlanes : 0;
 }
 
 int ic_shm_peer(const ic_ctx_t *ctx, int peer, size_t bytes)
@@ -199,11 +232,17 @@ int ic_shm_peer(const ic_ctx_t *ctx, int peer, size_t bytes)
     return s && bytes <= IC_SHM_BYTES && peer != ctx->rank && s->local[peer] >= 0;
 }
 
+/* op's channel: its lane's from or to its peer */
+static size_t chan_of(const ic_shm_t *s, const ic_shm_op_t *op)
+{
+    return (size_t)op->lane * (size_t)s->nlocal + (size_t)s->local[op->peer];
+}
+
 void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op)
 {
     ic_shm_t *s = ctx->shm;
-    int j = s->local[op->peer];
-    op->seq = op->send ? ++s->sent[j] : ++s->got[j];
+    size_t c = chan_of(s, op);
+    op->seq = op->send ? ++s->sent[c] : ++s->got[c];
     op->done = 0;
 }
 
@@ -212,8 +251,8 @@ void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op)
 static int try_op(ic_ctx_t *ctx, ic_shm_op_t *op)
 {
     ic_shm_t *s = ctx->shm;
-    int j = s->local[op->peer];
-    slot_t *sl = (op->send ? s->out[j] : s->in[j]) + (op->seq - 1) % IC_SHM_SLOTS;
+    size_t c = chan_of(s, op);
+    slot_t *sl = (op->send ? s->out[c] : s->in[c]) + (op->seq - 1) % IC_SHM_SLOTS;
     int rc;
     if (op->send) {
         if (atomic_load_explicit(&sl->seq, memory_order_acquire) != 0)
@@ -234,6 +273,21 @@ static int try_op(ic_ctx_t *ctx, ic_shm_op_t *op)
     }
     op->done = 1;
     return 1;
+}
+
+int ic_shm_poll(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, int *all)
+{
+    *all = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (ops[i].done)
+            continue;
+        int r = try_op(ctx, &ops[i]);
+        if (r < 0)
+            return -r;
+        if (!r)
+            *all = 0;
+    }
+    return MPI_SUCCESS;
 }
 
 int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs, int nreqs)

@@ -68,7 +68,7 @@
 static int rank;
 /* statuses for the completion calls (GCC 12 warns of MPICH's
  * MPI_STATUSES_IGNORE, a sentinel pointer, as an empty array) */
-static MPI_Status sts[64];
+static MPI_Status sts[80];
 
 static void check(int ok, const char *fmt, int k)
 {
@@ -573,6 +573,43 @@ static void persistent(void)
     item_free(&a);
 }
 
+/* More persistent calls on one communicator than the shared-memory
+ * channels have lanes for (shm.c: the first ones get a lane of their own,
+ * the rest go through MPI), of every kind and of short and long vectors,
+ * started by each rank in an order of its own (MPI-4 allows it: the inits
+ * fix the matching), completed with IC_Waitall, several times. */
+static void many_persistent(void)
+{
+    enum { M = 72, RUNS = 3 };
+    item_t *it = malloc(sizeof(item_t) * M);
+    MPI_Request *req = malloc(sizeof(MPI_Request) * M);
+    MPI_Comm c;
+    where = "more persistent calls than lanes";
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    for (int k = 0; k < M; k++) {
+        item_make(&it[k], k % NKINDS, size_of(k), k, c);
+        check(item_init(&it[k], k, c, &req[k]) == MPI_SUCCESS, "init of call %d", k);
+    }
+    for (int run = 0; run < RUNS; run++) {
+        for (int k = 0; k < M; k++)
+            item_fill(&it[k], k, run, c);
+        for (int j = 0; j < M; j++) { /* rank r: from call 5r + run on, odd ranks backwards */
+            int k = (5 * rank + run + (rank % 2 ? M - j : j)) % M;
+            check(CALL(Start)(&req[k]) == MPI_SUCCESS, "IC_Start of call %d", k);
+        }
+        check(CALL(Waitall)(M, req, sts) == MPI_SUCCESS, "IC_Waitall, run %d", run);
+        for (int k = 0; k < M; k++)
+            check(item_ok(&it[k], k, c), "result of call %d", k);
+    }
+    for (int k = 0; k < M; k++) {
+        check(CALL(Request_free)(&req[k]) == MPI_SUCCESS, "IC_Request_free %d", k);
+        item_free(&it[k]);
+    }
+    MPI_Comm_free(&c);
+    free(it);
+    free(req);
+}
+
 #endif
 
 int main(int argc, char **argv)
@@ -604,6 +641,7 @@ int main(int argc, char **argv)
     one_rank_mistake();
 #if HAVE_PERSISTENT
     persistent();
+    many_persistent();
 #endif
     int all = 0;
     PMPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
