@@ -156,17 +156,18 @@ struct call {
     ic_ctx_t *ctx;
     ic_coll_args_t a;
     ic_binding_t b;
-    size_t *counts;  /* owned */
-    size_t *displs;  /* owned */
-    void *stage[2];  /* owned staging areas or stand-ins for SEND / RECV */
-    size_t packed;   /* bytes packed or unpacked through them */
-    size_t elem;     /* bytes per element of the selection (prepare)      */
-    size_t gran;     /* byte-counted collectives: bytes per schedule unit
-                        (0 = 1; see "bytes and datatypes")              */
-    int blind;       /* the mistake hides the call's shape: raise now   */
-    int quiet;       /* not the call's own schedule (block sizes)        */
-    int aux_made;    /* aux (below) is initialised                       */
-    uint64_t *sizes; /* the block sizes' message (p + 1 words)         */
+    size_t *counts;    /* owned */
+    size_t *displs;    /* owned */
+    void *stage[2];    /* owned staging areas or stand-ins for SEND / RECV */
+    size_t packed;     /* bytes packed or unpacked through them */
+    size_t elem;       /* bytes per element of the selection (prepare)      */
+    size_t gran;       /* byte-counted collectives: bytes per schedule unit
+                          (0 = 1; see "bytes and datatypes")              */
+    int blind;         /* the mistake hides the call's shape: raise now   */
+    int quiet;         /* not the call's own schedule (block sizes)        */
+    int aux_made;      /* aux (below) is initialised                       */
+    uint64_t *sizes;   /* the block sizes' message (p + 1 words)         */
+    ic_nbsched_t *nbs; /* nb: the context's schedule it runs, or NULL   */
     /* Last: begin() clears only their codes (the rest is written when a
      * check fails), which keeps a call's set-up to a few cache lines. */
     ic_argerr_t t; /* what the last check found                       */
@@ -241,6 +242,9 @@ static void call_free(call_t *c)
     }
     if (c->nb) {
         ic_exec_abandon(&c->x, !c->keep); /* a persistent call keeps its arrays */
+        if (c->nbs)
+            ic_nbsched_put(c->nbs);
+        c->nbs = NULL;
         if (!c->keep)
             call_free_kept(c);
     } else if (c->ctx)
@@ -415,7 +419,14 @@ static int prepare(call_t *c, size_t elem, const ic_typeinfo_t *sti)
     c->a.bounded_from = ic_bounded_from(ic_env()->scratch_slack, elem);
     ic_sched_key_t *key = &ctx->built;
     c->s = &ctx->sched;
-    if (c->nb) {
+    if (c->nbs) { /* a phase before this one's */
+        ic_nbsched_put(c->nbs);
+        c->nbs = NULL;
+    }
+    if (c->nb && !c->keep && (c->nbs = ic_nbsched_get(ctx, &c->a, elem, c->gran))) {
+        c->s = &c->nbs->s;
+        key = &c->nbs->key;
+    } else if (c->nb) {
         if (!c->own_made)
             ic_sched_init(&c->own, ctx->rank, ctx->size);
         c->own_made = 1;

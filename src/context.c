@@ -70,6 +70,9 @@ static void ctx_destroy(ic_ctx_t *ctx)
     ic_trace_sync(); /* a communicator freed: its calls' records to the file */
     ic_ctx_sched_drop(ctx);
     ic_sched_free(&ctx->sched);
+    for (int i = 0; i < IC_NB_SCHEDS; i++)
+        if (ctx->nbs[i].made)
+            ic_sched_free(&ctx->nbs[i].s);
     free(ctx->reqs);
     free(ctx->shm_ops);
     free(ctx->world);
@@ -356,6 +359,40 @@ void ic_sched_key_drop(ic_sched_key_t *k)
     free(k->displs);
     k->counts = k->displs = NULL;
     k->valid = 0;
+}
+
+/* The nonblocking calls' schedules.  A communicator's collectives are
+ * started by one thread at a time (MPI), so only ic_nbsched_put, in the
+ * progress engine, may run beside ic_nbsched_get: it only lowers a count,
+ * and a schedule whose count is 0 is not taken by anything else. */
+ic_nbsched_t *ic_nbsched_get(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, size_t gran)
+{
+    ic_nbsched_t *free_one = NULL;
+    ic_plan_t plan;
+    for (int i = 0; i < IC_NB_SCHEDS; i++) {
+        ic_nbsched_t *n = &ctx->nbs[i];
+        ic_coll_args_t b = *a; /* a hit writes its order and segment */
+        if (n->made && ic_sched_key_hit(&n->key, &b, elem, gran, &plan)) {
+            free_one = n;
+            break;
+        }
+        if (!n->users && (!free_one || n->used < free_one->used))
+            free_one = n;
+    }
+    if (!free_one)
+        return NULL;
+    if (!free_one->made) {
+        ic_sched_init(&free_one->s, ctx->rank, ctx->size);
+        free_one->made = 1;
+    }
+    free_one->users++;
+    free_one->used = ++ctx->nbs_tick;
+    return free_one;
+}
+
+void ic_nbsched_put(ic_nbsched_t *n)
+{
+    n->users--;
 }
 
 MPI_Comm ic_self_comm(void)

@@ -73,6 +73,19 @@ typedef struct ic_sched_key {
 #define IC_LANE_NONE (-1)
 typedef struct ic_shm ic_shm_t;
 
+/* The schedules the nonblocking calls of a context ran last, kept for the
+ * next calls with the same arguments (context.c: ic_nbsched_get).  Calls
+ * in flight together share one (a schedule is read only while it runs);
+ * one that no call runs may be rebuilt for other arguments. */
+#define IC_NB_SCHEDS 4
+typedef struct ic_nbsched {
+    ic_sched_key_t key; /* what s holds                                 */
+    ic_sched_t s;
+    int made;           /* s is initialised                             */
+    _Atomic int users;  /* calls running s                              */
+    unsigned long used; /* the context's nbs_tick at its last use       */
+} ic_nbsched_t;
+
 /* One message of a round through a channel (executor.c). */
 typedef struct ic_shm_op {
     int send; /* 1: to peer, 0: from peer */
@@ -112,6 +125,8 @@ typedef struct ic_ctx {
                                         0 = whole; its model's chunk)       */
     ic_sched_t sched;                /* reused between calls                       */
     ic_sched_key_t built;            /* what sched holds                           */
+    ic_nbsched_t nbs[IC_NB_SCHEDS];  /* nonblocking calls' schedules (context.c) */
+    unsigned long nbs_tick;          /* their last uses' clock                     */
     MPI_Request *reqs;               /* reused request array                       */
     size_t nreqs_cap;
     ic_shm_t *shm;          /* channels within the node, NULL: none       */
@@ -286,7 +301,17 @@ void ic_sched_key_drop(ic_sched_key_t *k);
 static inline void ic_ctx_sched_drop(ic_ctx_t *ctx)
 {
     ic_sched_key_drop(&ctx->built);
+    for (int i = 0; i < IC_NB_SCHEDS; i++)
+        ic_sched_key_drop(&ctx->nbs[i].key);
 }
+
+/* A schedule for a nonblocking call of ctx with arguments a (elem, gran):
+ * the cached one whose key hits, else the one no call runs used longest
+ * ago (its key for the caller to drop and rebuild: api.c, prepare), else
+ * NULL (all run: the call builds its own).  Taken: ic_nbsched_put gives
+ * it back when the call's run is over. */
+ic_nbsched_t *ic_nbsched_get(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, size_t gran);
+void ic_nbsched_put(ic_nbsched_t *n);
 
 /* The tuning table in use (src/tuning.c), NULL: none; the file it came
  * from.  ic_tuning_agree: do all ranks of comm see the same table?

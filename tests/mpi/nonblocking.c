@@ -573,6 +573,40 @@ static void persistent(void)
     item_free(&a);
 }
 
+/* A context keeps the schedules of its last nonblocking calls for the
+ * next ones with the same arguments (context.c): a plan forced or released
+ * between two such calls must still be the one that runs. */
+static void cached_schedules(void)
+{
+    static const char *plans[] = {"ring", "recursive_doubling", NULL};
+    enum { N = 3000 };
+    long long *in = malloc(sizeof(long long) * N), *out = malloc(sizeof(long long) * N);
+    where = "cached schedules and forced plans";
+    for (int round = 0; round < 6; round++) {
+        const char *want = plans[round % 3];
+        check(IC_Set_algorithm(IC_COLL_ID_ALLREDUCE, want) == MPI_SUCCESS, "force %d", round);
+        for (int rep = 0; rep < 2; rep++) {
+            MPI_Request r;
+            for (int i = 0; i < N; i++)
+                in[i] = (long long)(rank + 1) * (i + round + rep);
+            check(IC_Iallreduce(in, out, N, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &r) ==
+                          MPI_SUCCESS &&
+                      MPI_Wait(&r, MPI_STATUS_IGNORE) == MPI_SUCCESS,
+                  "call %d", round);
+            int ok = 1;
+            for (int i = 0; i < N; i++)
+                ok &= out[i] == (long long)p * (p + 1) / 2 * (i + round + rep);
+            check(ok, "result %d", round);
+            const char *ran = IC_Last_algorithm(IC_COLL_ID_ALLREDUCE);
+            check(p == 1 || !want || (ran && strncmp(ran, want, strlen(want)) == 0),
+                  "the forced plan ran, round %d", round);
+        }
+    }
+    IC_Set_algorithm(IC_COLL_ID_ALLREDUCE, NULL);
+    free(in);
+    free(out);
+}
+
 /* More persistent calls on one communicator than the shared-memory
  * channels have lanes for (shm.c: the first ones get a lane of their own,
  * the rest go through MPI), of every kind and of short and long vectors,
@@ -642,6 +676,9 @@ int main(int argc, char **argv)
 #if HAVE_PERSISTENT
     persistent();
     many_persistent();
+#endif
+#ifndef NB_MPI
+    cached_schedules();
 #endif
     int all = 0;
     PMPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
