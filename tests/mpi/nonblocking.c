@@ -573,6 +573,7 @@ static void persistent(void)
     item_free(&a);
 }
 
+#ifndef NB_MPI
 /* A context keeps the schedules of its last nonblocking calls for the
  * next ones with the same arguments (context.c): a plan forced or released
  * between two such calls must still be the one that runs. */
@@ -606,6 +607,7 @@ static void cached_schedules(void)
     free(in);
     free(out);
 }
+#endif
 
 /* More persistent calls on one communicator than the shared-memory
  * channels have lanes for (shm.c: the first ones get a lane of their own,
