@@ -245,7 +245,7 @@ size_t ic_point_args(const ic_point_t *pt, ic_coll_args_t *a, size_t *counts)
     case IC_COLL_BARRIER:
         elem = 1;
         break;
-    default: /* the gather family works in bytes (src/api.c) */
+    default: /* the gather family works in bytes (src/call.c) */
         for (int i = 0; i < p; i++)
             counts[i] = (size_t)pt->counts[i] * pt->esz;
         a->counts = counts;

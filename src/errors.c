@@ -2,10 +2,10 @@
  * errors.c -- argument checks and error raising, as MPI does it.
  *
  * The argument checks (ic_check_*) raise nothing: they record the error
- * class and a message in an ic_argerr_t, and the call (api.c) decides
+ * class and a message in an ic_argerr_t, and the call (call.c) decides
  * when to raise it -- at once when every rank sees the mistake or the rank
  * cannot take part in the communication, after taking its part when only
- * this rank can see it (api.c, "errors only one rank can see").  No check
+ * this rank can see it (collectives.c, "errors only one rank can see").  No check
  * writes to user memory.  An error is raised through the communicator's error handler
  * (MPI_COMM_WORLD's when the communicator itself is invalid); under MPI_ERRORS_RETURN the call
  * returns the code.  A one-line message naming the call and the argument is printed on stderr

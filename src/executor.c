@@ -198,7 +198,7 @@ static int do_reduce(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a,
  * pieces (a 0-element message is one, a barrier is made of them).  Sender
  * and receiver cut alike: a call's messages are in the same units on every
  * rank (bytes for the data movements, the common datatype for the
- * reductions; api.c). */
+ * reductions; collectives.c). */
 static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j, size_t chunk,
                       size_t *k, size_t *nshm)
 {

@@ -1,7 +1,8 @@
 /*
  * ic_internal.h -- the MPI runtime's private interfaces.
  *
- * Call flow of every IC_ collective (src/api.c):
+ * Call flow of every IC_ collective (src/api.c, the entry points; src/
+ * collectives.c, their descriptions; src/call.c, the driver):
  *   check arguments (errors.c) -> per-communicator context (context.c) ->
  *   describe the call without MPI (ic_coll_args_t) -> choose an algorithm
  *   (select.c) -> build this rank's schedule (algorithms/) -> bind the
@@ -46,7 +47,7 @@ typedef struct ic_decision {
 /* What the context's schedule was built for: the call's arguments that
  * the selection and the builders read (counts and displacements copied),
  * the unit sizes, and the plan chosen.  A call that matches runs the
- * schedule again without selecting or building (api.c: prepare). */
+ * schedule again without selecting or building (call.c: icc_prepare). */
 typedef struct ic_sched_key {
     int valid;
     ic_coll_args_t a; /* a.counts, a.displs: the copies below           */
@@ -152,7 +153,7 @@ typedef struct ic_ctx {
 } ic_ctx_t;
 
 /* A nonblocking call as the progress engine sees it (src/progress.c); it
- * is a member of api.c's call object, which ic_call_step and
+ * is a member of the call object (call.h), which ic_call_step and
  * ic_call_free reach from it. */
 typedef struct ic_call_state {
     ic_ctx_t *ctx;
@@ -216,7 +217,7 @@ int ic_persist_start(ic_call_state_t *st, MPI_Request *req);
 void ic_persist_drop(ic_call_state_t *st);
 void ic_persist_close(void);    /* MPI_Finalize: they all go */
 extern _Atomic int ic_npersist; /* persistent calls alive */
-/* api.c: move call st on (block: until it ends); 1 once it is over.  Free
+/* call.c: move call st on (block: until it ends); 1 once it is over.  Free
  * a call that is over.  Restart a persistent call: 1 when its run is
  * under way, 0 when it ended at once. */
 int ic_call_step(ic_call_state_t *st, int block);
@@ -287,7 +288,7 @@ void ic_ctx_forget_decisions(void);
 /* Drop every context's cached schedule (a plan forced or released). */
 void ic_ctx_forget_schedules(void);
 
-/* Is k the key of call a (elem, gran: api.c's unit sizes)?  Then *plan
+/* Is k the key of call a (elem, gran: call.c's unit sizes)?  Then *plan
  * gets its plan, a its order and segment, and 1 is returned; else 0.
  * ic_sched_key_keep records the key of a schedule just built;
  * ic_sched_key_drop forgets it (before building another).  A context
@@ -307,7 +308,7 @@ static inline void ic_ctx_sched_drop(ic_ctx_t *ctx)
 
 /* A schedule for a nonblocking call of ctx with arguments a (elem, gran):
  * the cached one whose key hits, else the one no call runs used longest
- * ago (its key for the caller to drop and rebuild: api.c, prepare), else
+ * ago (its key for the caller to drop and rebuild: call.c, icc_prepare), else
  * NULL (all run: the call builds its own).  Taken: ic_nbsched_put gives
  * it back when the call's run is over. */
 ic_nbsched_t *ic_nbsched_get(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, size_t gran);
@@ -364,7 +365,7 @@ int ic_error(MPI_Comm comm, int code, const char *fmt, ...)
 /* Argument checks shared by the collectives.  A check records the first
  * problem it finds in an ic_argerr_t (class and a message naming the call
  * and the argument) and returns the class, or MPI_SUCCESS; it raises
- * nothing (the caller decides when: api.c). */
+ * nothing (the caller decides when: call.c). */
 typedef struct ic_argerr {
     const char *fn; /* the call, e.g. "IC_Gather"    */
     int code;       /* the class of the last problem */
@@ -419,7 +420,7 @@ size_t ic_type_span(const ic_typeinfo_t *ti, size_t n);
  *   IC_TAG_COPY   ic_typed_copy's message to self between two datatypes
  *                 (datatype.c);
  *   IC_TAG_STAGE  packing and unpacking a staged buffer through a message
- *                 to self (api.c);
+ *                 to self (call.c);
  *   IC_TAG_NB_BASE and up: the schedules of nonblocking calls (below). */
 #define IC_TAG 0x1C
 #define IC_TAG_COPY 0x1C0
@@ -465,7 +466,7 @@ typedef struct ic_binding {
  * hands to MPI, in bytes: MPI's counts are ints, so longer ones go in
  * pieces (the same lock-step pieces as INTERCOM_CHUNK's).  Below INT_MAX,
  * and a multiple of 2^22 3^2 5 7, so that every broadcast unit
- * (bcast_granule in api.c) and the common element sizes divide it and
+ * (bcast_granule in collectives.c) and the common element sizes divide it and
  * typed buffers stay in place. */
 #define IC_MSG_MAX ((size_t)1321205760)
 

@@ -26,7 +26,7 @@
  *   - nothing else: under SimGrid's SMPI, whose MPI_Wait on a generalized
  *     request sleeps until another simulated process completes it, there
  *     is no hook, and the IC_I* calls are SMPI's own nonblocking
- *     collectives (api.c).
+ *     collectives (call.c, api.c).
  * The engine is not re-entered: an MPI call it makes may run the MPI's
  * progress loop, which calls it back; that call returns at once.
  *

@@ -351,7 +351,7 @@ static int counts_ok(icp_counts_t v, int n, uint64_t *sum)
  * the op -- never from arguments that only some ranks see (buffers,
  * MPI_IN_PLACE, a rank's own datatype, the root's receive or send side in
  * the gather and scatter family), so that all ranks take the same path.
- * InterCom itself handles the mistakes only some ranks make (api.c: that
+ * InterCom itself handles the mistakes only some ranks make (collectives.c: that
  * rank takes its part and reports the error), so a mistake in those goes
  * to InterCom too.  A mistake in the agreed arguments goes to the vendor,
  * which reports it in its own words.  Each route function runs the tests

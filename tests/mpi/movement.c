@@ -142,7 +142,7 @@ static int vec_data(int i)
  * and packing is then right. */
 static int check_packing(void)
 {
-#ifdef MPICH /* receive buffers are staged there (src/api.c) */
+#ifdef MPICH /* receive buffers are staged there (src/call.c) */
     return 0;
 #else
     return getenv("INTERCOM_CHUNK") == NULL;
