@@ -287,6 +287,23 @@ static void drop_requests(MPI_Request *reqs, size_t k)
         }
 }
 
+/* A blocking call's wait for its piece while nonblocking calls of this
+ * process are pending: MPI's progress rule says they move on meanwhile
+ * (a rank may wait for one of them before its next blocking call while
+ * another rank makes that call first and waits in it for the first one),
+ * and only Open MPI's progress loop would run the engine inside
+ * MPI_Waitall. */
+static int wait_moving(ic_exec_t *x)
+{
+    for (;;) {
+        int flag = 0;
+        int rc = ic_complete_all(x->trace ? x->ctx : NULL, (int)x->k, x->reqs, &flag);
+        if (rc != MPI_SUCCESS || flag)
+            return rc;
+        ic_progress();
+    }
+}
+
 /* The messages of round x->round: all at once, or, when some are longer
  * than ctx->chunk bytes, in lock-step sub-rounds of one piece of each
  * message (see the file's comment).  Sets x->npieces, 0 when the round
@@ -440,6 +457,8 @@ int ic_exec_progress(ic_exec_t *x, int block, int *done)
                     rc = ic_complete_all(NULL, (int)x->k, x->reqs, &(int){0});
             } else if (x->nshm)
                 rc = ic_shm_progress(x->ctx, x->shm_ops, x->nshm, x->reqs, (int)x->k);
+            else if (block && ic_npending && !ic_progress_busy())
+                rc = wait_moving(x); /* calls of this process pending: move them on */
             else
                 rc = ic_complete_all(x->trace ? x->ctx : NULL, (int)x->k, x->reqs,
                                      block ? NULL : &flag);

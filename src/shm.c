@@ -316,7 +316,11 @@ int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs
         }
         if (moved) {
             idle = 0;
-        } else if (++idle > ctx->shm->spin) {
+            continue;
+        }
+        if (ic_npending) /* pending nonblocking calls move on (executor.c: wait_moving) */
+            ic_progress();
+        if (++idle > ctx->shm->spin) {
             idle = 0;
             sched_yield();
         }

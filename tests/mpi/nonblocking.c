@@ -376,6 +376,39 @@ static void mixed_blocking(void)
     item_free(&b);
 }
 
+/* Ranks complete a nonblocking call and make the next blocking call in
+ * different orders (legal: only the starts are ordered): even ranks wait
+ * first, odd ranks make the blocking call first, whose data come from rank
+ * 0, which is waiting.  The odd ranks' blocking call must move their
+ * nonblocking call on meanwhile (MPI's progress rule), or nobody returns.
+ * A call of several rounds (the ring, where the IC_ calls can force it),
+ * of a short vector (the shared-memory channels) and of a long one. */
+static void blocking_before_wait(void)
+{
+    where = "a blocking call before the wait on some ranks";
+#ifndef NB_MPI
+    IC_Set_algorithm(IC_COLL_ID_ALLREDUCE, "ring");
+#endif
+    for (int k = 0; k < 2; k++) {
+        item_t a;
+        MPI_Request r;
+        item_make(&a, K_ALLREDUCE, k ? 40000 : 9, 70 + k, MPI_COMM_WORLD);
+        check(item_start(&a, 70 + k, MPI_COMM_WORLD, &r) == MPI_SUCCESS, "start %d", k);
+        long long bc = rank == 0 ? 42 : 0;
+        if (rank % 2 == 0)
+            check(MPI_Wait(&r, MPI_STATUS_IGNORE) == MPI_SUCCESS, "the wait first %d", k);
+        check(CALL(Bcast)(&bc, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD) == MPI_SUCCESS && bc == 42,
+              "the blocking call %d", k);
+        if (rank % 2)
+            check(MPI_Wait(&r, MPI_STATUS_IGNORE) == MPI_SUCCESS, "the wait after %d", k);
+        check(item_ok(&a, 70 + k, MPI_COMM_WORLD), "result %d", k);
+        item_free(&a);
+    }
+#ifndef NB_MPI
+    IC_Set_algorithm(IC_COLL_ID_ALLREDUCE, NULL);
+#endif
+}
+
 /* A communicator freed while calls on it are pending. */
 static void freed_comm(void)
 {
@@ -672,6 +705,7 @@ int main(int argc, char **argv)
     }
     overlapping();
     mixed_blocking();
+    blocking_before_wait();
     freed_comm();
     requests();
     one_rank_mistake();
