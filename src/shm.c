@@ -275,45 +275,46 @@ static int try_op(ic_ctx_t *ctx, ic_shm_op_t *op)
     return 1;
 }
 
-int ic_shm_poll(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, int *all)
+/* One attempt at each of ops[0, n) not done yet: *moved of them completed
+ * now (INTERCOM_TRACE: their times noted), *left are still to do. */
+static int one_pass(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, size_t *moved, size_t *left)
 {
-    *all = 1;
+    *moved = *left = 0;
     for (size_t i = 0; i < n; i++) {
         if (ops[i].done)
             continue;
         int r = try_op(ctx, &ops[i]);
         if (r < 0)
             return -r;
-        if (!r)
-            *all = 0;
+        if (!r) {
+            ++*left;
+            continue;
+        }
+        ++*moved;
+        if (ctx->tmsg)
+            ops[i].t1 = MPI_Wtime();
     }
     return MPI_SUCCESS;
 }
 
+int ic_shm_poll(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, int *all)
+{
+    size_t moved, left;
+    int rc = one_pass(ctx, ops, n, &moved, &left);
+    *all = left == 0;
+    return rc;
+}
+
 int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs, int nreqs)
 {
-    size_t left = n;
+    size_t left = n, moved = 0;
     int mpi_done = nreqs == 0, idle = 0;
     while (left || !mpi_done) {
-        int moved = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (ops[i].done)
-                continue;
-            int r = try_op(ctx, &ops[i]);
-            if (r < 0)
-                return -r;
-            if (r) {
-                left--;
-                moved = 1;
-                if (ctx->tmsg)
-                    ops[i].t1 = MPI_Wtime();
-            }
-        }
-        if (!mpi_done) {
-            int rc = ic_complete_all(ctx, nreqs, reqs, &mpi_done);
-            if (rc != MPI_SUCCESS)
-                return rc;
-        }
+        int rc = one_pass(ctx, ops, n, &moved, &left);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (!mpi_done && (rc = ic_complete_all(ctx, nreqs, reqs, &mpi_done)) != MPI_SUCCESS)
+            return rc;
         if (moved) {
             idle = 0;
             continue;
