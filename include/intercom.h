@@ -298,10 +298,11 @@ typedef enum IC_Coll {
  * life of the program. */
 const char *IC_Last_algorithm(IC_Coll coll);
 
-/* Bytes the most recent completed IC_ call of this collective on this process
- * copied through a staging area with MPI_Pack/MPI_Unpack (its non-contiguous
- * datatype could not be used in place; see the README), 0 when it used
- * every buffer in place. */
+/* Bytes the most recent IC_ call of this collective on this thread (a
+ * blocking one that completed, a nonblocking or persistent one that
+ * started) copies through a staging area with MPI_Pack/MPI_Unpack (its
+ * non-contiguous datatype could not be used in place; see the README), 0
+ * when it uses every buffer in place. */
 size_t IC_Last_packed_bytes(IC_Coll coll);
 
 /* Number of registered algorithms for a collective, and the name of the

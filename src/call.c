@@ -27,10 +27,27 @@
 /* The byte unit of the broadcast and the gather family (call.h). */
 const ic_typeinfo_t icc_byte_ti = {MPI_PACKED, 0, 1, 0, 1, 1, 1};
 
+/* A run's block counts, staging areas and packing steps. */
+static void free_staging(call_t *c)
+{
+    if (c->counts || c->displs || c->stage[0] || c->stage[1] || c->steps) {
+        free(c->counts);
+        free(c->displs);
+        free(c->stage[0]);
+        free(c->stage[1]);
+        free(c->steps);
+        c->counts = c->displs = NULL;
+        c->stage[0] = c->stage[1] = NULL;
+        c->steps = NULL;
+        c->nsteps = c->npack = c->steps_cap = 0;
+    }
+}
+
 /* What a nonblocking call keeps over its run (a persistent one over all
  * of them). */
 static void call_free_kept(call_t *c)
 {
+    free_staging(c);
     for (int k = 0; k < IC_NBUF; k++) {
         free(c->scratch[k]);
         c->scratch[k] = NULL;
@@ -43,17 +60,12 @@ static void call_free_kept(call_t *c)
 }
 
 /* The end of a call's run: what it allocated for this run goes (a
- * persistent call keeps its schedule and scratch for the next). */
+ * persistent call keeps its schedule and scratch for the next, and its
+ * staging too when its starts rerun the run). */
 static void call_free(call_t *c)
 {
-    if (c->counts || c->displs || c->stage[0] || c->stage[1]) {
-        free(c->counts);
-        free(c->displs);
-        free(c->stage[0]);
-        free(c->stage[1]);
-        c->counts = c->displs = NULL;
-        c->stage[0] = c->stage[1] = NULL;
-    }
+    if (!(c->nb && c->keep && c->rerun))
+        free_staging(c);
     if (c->nb) {
         ic_exec_abandon(&c->x, !c->keep); /* a persistent call keeps its arrays */
         if (c->nbs)
@@ -252,7 +264,8 @@ int icc_done(call_t *c)
 {
     if (c->e.code && !(c->nb && c->st.raised))
         return icc_raise_err(c);
-    ic_record_packed(c->a.coll, c->packed);
+    if (!c->recorded)
+        ic_record_packed(c->a.coll, c->packed);
     return end(c, c->e.code, c->e.msg);
 }
 
@@ -277,9 +290,13 @@ static void nb_run(call_t *c)
         ic_trace_call_begin();
         c->t0 = MPI_Wtime();
     }
-    if (!c->quiet) /* IC_Last_algorithm: the plan of the call started last */
+    if (!c->quiet) { /* IC_Last_algorithm: the plan of the call started last */
         ic_record_last(c->a.coll, &c->plan, c->gran);
-    int lane = ic_exec_begin(&c->x, c->ctx, c->s, &c->b, c->op, c->commutative, c->st.tag,
+        ic_record_packed(c->a.coll, c->packed); /* its steps are made */
+        c->recorded = 1;
+    }
+    ic_steps_t steps = {c->steps, c->nsteps, c->npack};
+    int lane = ic_exec_begin(&c->x, c->ctx, c->s, &c->b, &steps, c->op, c->commutative, c->st.tag,
                              c->keep ? c->st.lane : IC_LANE_NB);
     /* in turn on lane IC_LANE_NB (shm.c: "Lanes"); a call of two phases
      * from its first, whatever that one sends */
@@ -298,12 +315,11 @@ int icc_launch(call_t *c, MPI_Op op, int commutative, then_t then)
     c->commutative = commutative;
     c->then = then;
     c->t0 = 0;
-    /* A persistent call whose description did nothing but bind the
-     * arguments and build (no staging, no phase after this one, no
-     * mistake): its next starts run this schedule again at once. */
-    if (c->keep)
-        c->rerun = !then && !c->stage[0] && !c->stage[1] && !c->counts && !c->displs && !c->sizes &&
-                   !c->aux_made && !c->e.code;
+    /* A persistent call of one phase without a mistake: its next starts
+     * run this schedule again at once, between the same packing and
+     * unpacking steps. */
+    if (c->nb && c->keep)
+        c->rerun = !then && !c->sizes && !c->aux_made && !c->e.code;
     if (c->dry) { /* a persistent call's init: ready for its starts */
         c->ready = 1;
         return MPI_SUCCESS;
@@ -316,7 +332,8 @@ int icc_launch(call_t *c, MPI_Op op, int commutative, then_t then)
         ic_trace_call_begin();
         c->t0 = MPI_Wtime();
     }
-    int rc = ic_exec(c->ctx, c->s, &c->b, op, commutative);
+    ic_steps_t steps = {c->steps, c->nsteps, c->npack};
+    int rc = ic_exec(c->ctx, c->s, &c->b, &steps, op, commutative);
     if (rc != MPI_SUCCESS)
         return icc_fail(c, rc, "communication failed");
     return ran(c);
@@ -347,17 +364,21 @@ int icc_run_done(call_t *c, MPI_Op op, int commutative, size_t elem, const ic_ty
  *   - otherwise (messages cut inside an element: a long broadcast of
  *     elements whose size does not divide g, executor pieces that are not
  *     whole elements; a buffer at MPI_BOTTOM): packed into (SEND side) or
- *     unpacked from (RECV side) a staging area with MPI_Pack/MPI_Unpack.
+ *     unpacked from (RECV side) a staging area.
  * The decision is each rank's own: the bytes are MPI_PACKED, which matches
- * any datatype, so typed and packed ranks can be paired.  A buffer at
- * MPI_BOTTOM (a datatype of absolute addresses) goes through a message to
- * self received or sent as MPI_PACKED instead of MPI_Pack, which MPI
- * defines to produce the same bytes: MPICH 4.0's MPI_Pack and MPI_Unpack
- * reject a NULL buffer.  Packing runs over whole elements, at most INT_MAX
- * bytes at a time (MPI_Pack's sizes are ints); an element that is itself
- * longer than that cannot be packed (MPI_ERR_COUNT).
- * IC_Last_packed_bytes() tells what a call packed.  The message to self
- * carries IC_TAG_STAGE (ic_internal.h).
+ * any datatype, so typed and packed ranks can be paired.  Packing and
+ * unpacking are steps of the call's run (ic_steps_t): COPY actions between
+ * the user's buffer in its datatype and the staging area in bytes, which
+ * the executor runs before the schedule's first round and after its last
+ * (ic_typed_copy: MPI_Pack and MPI_Unpack, or at MPI_BOTTOM a message to
+ * self sent or received as MPI_PACKED, which MPI defines to give the same
+ * bytes; MPICH 4.0's MPI_Pack rejects a NULL buffer).  So a nonblocking
+ * call packs as its run begins, and a persistent call's starts pack the
+ * buffer's current contents without running its description again.
+ * Packing runs over whole elements, at most INT_MAX bytes at a time
+ * (MPI_Pack's sizes are ints); an element that is itself longer than that
+ * cannot be packed (MPI_ERR_COUNT).  IC_Last_packed_bytes() tells what a
+ * call packed and unpacked.
  */
 
 /* Elements of `ti` per piece of at most INT_MAX packed bytes (0: one
@@ -367,89 +388,115 @@ static long long pack_step(const ic_typeinfo_t *ti)
     return ti->size > 0 ? INT_MAX / ti->size : INT_MAX;
 }
 
-/* Pack or unpack (unpack != 0) count elements of ti at user buffer `ubuf`
- * to or from the packed bytes at `pk`. */
-static int pack_loop(call_t *c, int unpack, void *ubuf, long long count, const ic_typeinfo_t *ti,
-                     char *pk)
+/* Append a COPY step (a packing one before any unpacking one). */
+static int add_step(call_t *c, ic_region_t src, ic_region_t dst)
 {
-    long long step = pack_step(ti);
-    if (count > 0 && step == 0)
-        return MPI_ERR_COUNT;
-    int rc = MPI_SUCCESS;
-    for (long long i = 0; i < count && rc == MPI_SUCCESS; i += step) {
-        int n = (int)(count - i < step ? count - i : step);
-        int bytes = n * ti->size, pos = 0;
-        char *u = i ? (char *)ubuf + (MPI_Aint)i * ti->extent : (char *)ubuf;
-        char *p = pk + (size_t)i * (size_t)ti->size;
-        if (ubuf == MPI_BOTTOM && !unpack)
-            rc = MPI_Sendrecv(u, n, ti->type, c->ctx->rank, IC_TAG_STAGE, p, bytes, MPI_PACKED,
-                              c->ctx->rank, IC_TAG_STAGE, c->ctx->comm, MPI_STATUS_IGNORE);
-        else if (ubuf == MPI_BOTTOM)
-            rc = MPI_Sendrecv(p, bytes, MPI_PACKED, c->ctx->rank, IC_TAG_STAGE, u, n, ti->type,
-                              c->ctx->rank, IC_TAG_STAGE, c->ctx->comm, MPI_STATUS_IGNORE);
-        else if (!unpack)
-            rc = MPI_Pack(u, n, ti->type, p, bytes, &pos, c->ctx->comm);
-        else
-            rc = MPI_Unpack(p, bytes, &pos, u, n, ti->type, c->ctx->comm);
+    if (c->nsteps == c->steps_cap) {
+        size_t cap = c->steps_cap ? 2 * c->steps_cap : 4;
+        ic_action_t *a = realloc(c->steps, cap * sizeof(*a));
+        if (!a)
+            return MPI_ERR_NO_MEM;
+        c->steps = a;
+        c->steps_cap = cap;
     }
-    return rc;
+    ic_action_t a = {IC_ACT_COPY, -1, 0, src, dst};
+    c->steps[c->nsteps++] = a;
+    return MPI_SUCCESS;
 }
 
-/* Pack `count` elements of ti at src into dst (count x size bytes).  A
- * failure is a mistake of this rank (it goes on with zeros). */
-int icc_pack_at(call_t *c, const void *src, long long count, const ic_typeinfo_t *ti, char *dst)
+/* Steps between `count` elements of ti at element uoff of the user's
+ * buffer `user` (IC_BUF_USER_IN or _OUT, bound by the caller) and the
+ * packed bytes at byte `at` of staging area `side`: packing into it
+ * (user IN) or unpacking from it (user OUT), in pieces of at most INT_MAX
+ * bytes (MPI_Pack's sizes are ints).  An element longer than that cannot
+ * be packed: a mistake of this rank (MPI_ERR_COUNT; a packing rank goes on
+ * with zeros).  Returns 1 on a mistake, -1 out of memory. */
+static int steps_for(call_t *c, int user, int side, size_t uoff, long long count,
+                     const ic_typeinfo_t *ti, size_t at)
 {
-    size_t bytes = (size_t)count * (size_t)ti->size;
-    c->packed += bytes;
-    int rc = pack_loop(c, 0, (void *)src, count, ti, dst);
-    if (rc != MPI_SUCCESS) {
-        memset(dst, 0, bytes);
-        return icc_chk(c,
-                       ic_argerr(&c->t, rc, "cannot pack the data (datatype %s)",
-                                 pack_step(ti) ? "rejected by MPI_Pack" : "element over 2 GiB"),
-                       0);
+    int pack = user == IC_BUF_USER_IN;
+    long long step = pack_step(ti);
+    if (count == 0 || ti->size == 0)
+        return 0;
+    if (step == 0) {
+        if (pack)
+            memset((char *)c->stage[side] + at, 0, (size_t)count * (size_t)ti->size);
+        return icc_mistake(c, 0, MPI_ERR_COUNT,
+                           "cannot %s the data: an element of the datatype is over 2 GiB",
+                           pack ? "pack" : "unpack");
     }
+    ic_typeinfo_t bt = icc_byte_ti;
+    int stage = side ? IC_BUF_STAGE_RECV : IC_BUF_STAGE_SEND;
+    ic_binding_set(&c->b, stage, c->stage[side], &bt);
+    for (long long i = 0; i < count; i += step) {
+        size_t n = (size_t)(count - i < step ? count - i : step);
+        ic_region_t u = ic_reg((ic_buf_t)user, uoff + (size_t)i, n);
+        ic_region_t g =
+            ic_reg((ic_buf_t)stage, at + (size_t)i * (size_t)ti->size, n * (size_t)ti->size);
+        if (pack && c->nsteps > c->npack)
+            return -1; /* packing goes first: not reached (the descriptions pack, then launch) */
+        if (add_step(c, pack ? u : g, pack ? g : u) != MPI_SUCCESS)
+            return -1;
+        if (pack)
+            c->npack++;
+    }
+    c->packed += (size_t)count * (size_t)ti->size;
     return 0;
 }
 
-/* Unpack count elements of ti from src (count x size bytes) to dst. */
-static int unpack_at(call_t *c, const char *src, void *dst, long long count,
-                     const ic_typeinfo_t *ti)
+/* The smallest displacement of the non-empty blocks (0: none). */
+static long long lowest(cview_t counts, dview_t displs, int p)
 {
-    if (count == 0 || ti->size == 0)
-        return MPI_SUCCESS;
-    c->packed += (size_t)count * (size_t)ti->size;
-    return pack_loop(c, 1, dst, count, ti, (char *)src);
+    long long d = 0;
+    int have = 0;
+    for (int i = 0; i < p; i++)
+        if (cv(counts, i) > 0 && (!have || dv(displs, i) < d)) {
+            d = dv(displs, i);
+            have = 1;
+        }
+    return d;
 }
 
-/* then: unpack the staged result (c->u) into the user's buffer; the end. */
-static int then_unpack(call_t *c)
+/* Pack `count` elements of ti at ubuf into staging area `side` at byte
+ * `at`: a step before the schedule.  Returns 1 on a mistake (this rank
+ * goes on with zeros there), -1 out of memory. */
+int icc_pack(call_t *c, int side, const void *ubuf, long long count, const ic_typeinfo_t *ti,
+             size_t at)
 {
-    unpack_t *u = &c->u;
-    int rc = MPI_SUCCESS;
-    if (!u->blocks)
-        rc = unpack_at(c, c->stage[1], u->ubuf, u->ucount, &u->uti);
-    for (int i = 0; u->blocks && rc == MPI_SUCCESS && i < c->ctx->size; i++)
-        if (i != u->skip)
-            rc = unpack_at(c, (char *)c->stage[1] + ic_blocks_prefix(c->counts, i),
-                           (char *)u->ubuf + (MPI_Aint)dv(u->udispls, i) * u->uti.extent,
-                           cv(u->ucounts, i), &u->uti);
-    if (rc != MPI_SUCCESS)
-        return icc_fail(c, rc, "cannot unpack the result");
-    return icc_done(c);
+    ic_binding_set(&c->b, IC_BUF_USER_IN, (void *)ubuf, ti);
+    return steps_for(c, IC_BUF_USER_IN, side, 0, count, ti, at);
+}
+
+/* The same for every block of a v-call's buffer: block i (counts[i]
+ * elements at displs[i] extents from ubuf) to byte
+ * ic_blocks_prefix(c->counts, i) of the staging area. */
+int icc_pack_blocks(call_t *c, int side, const void *ubuf, cview_t counts, dview_t displs,
+                    const ic_typeinfo_t *ti)
+{
+    int p = c->ctx->size, bad = 0;
+    long long d0 = lowest(counts, displs, p);
+    ic_binding_set(&c->b, IC_BUF_USER_IN, (char *)ubuf + (MPI_Aint)d0 * ti->extent, ti);
+    for (int i = 0; i < p; i++) {
+        int rc = steps_for(c, IC_BUF_USER_IN, side, (size_t)(dv(displs, i) - d0), cv(counts, i), ti,
+                           ic_blocks_prefix(c->counts, i));
+        if (rc < 0)
+            return rc;
+        bad |= rc;
+    }
+    return bad;
 }
 
 /* Run the prepared schedule of a data movement; then, when `on`, unpack
- * ucount elements of uti from the staging area into ubuf. */
+ * ucount elements of uti from the staging area into ubuf (a step after
+ * the schedule). */
 int icc_launch_unpack(call_t *c, int on, void *ubuf, long long ucount, const ic_typeinfo_t *uti)
 {
-    if (!on)
-        return icc_launch(c, MPI_OP_NULL, 1, NULL);
-    c->u.blocks = 0;
-    c->u.ubuf = ubuf;
-    c->u.ucount = ucount;
-    c->u.uti = *uti;
-    return icc_launch(c, MPI_OP_NULL, 1, then_unpack);
+    if (on) {
+        ic_binding_set(&c->b, IC_BUF_USER_OUT, ubuf, uti);
+        if (steps_for(c, IC_BUF_USER_OUT, 1, 0, ucount, uti, 0) < 0)
+            return icc_fail(c, MPI_ERR_NO_MEM, "out of memory");
+    }
+    return icc_launch(c, MPI_OP_NULL, 1, NULL);
 }
 
 /* The same, block by block (the v-calls), all but block skip (-1: none). */
@@ -458,13 +505,14 @@ int icc_launch_unpack_blocks(call_t *c, int on, void *ubuf, cview_t counts, dvie
 {
     if (!on)
         return icc_launch(c, MPI_OP_NULL, 1, NULL);
-    c->u.blocks = 1;
-    c->u.ubuf = ubuf;
-    c->u.ucounts = counts;
-    c->u.udispls = displs;
-    c->u.uti = *uti;
-    c->u.skip = skip;
-    return icc_launch(c, MPI_OP_NULL, 1, then_unpack);
+    int p = c->ctx->size;
+    long long d0 = lowest(counts, displs, p);
+    ic_binding_set(&c->b, IC_BUF_USER_OUT, (char *)ubuf + (MPI_Aint)d0 * uti->extent, uti);
+    for (int i = 0; i < p; i++)
+        if (i != skip && steps_for(c, IC_BUF_USER_OUT, 1, (size_t)(dv(displs, i) - d0),
+                                   cv(counts, i), uti, ic_blocks_prefix(c->counts, i)) < 0)
+            return icc_fail(c, MPI_ERR_NO_MEM, "out of memory");
+    return icc_launch(c, MPI_OP_NULL, 1, NULL);
 }
 
 /* MPICH 4.0.2 (Debian 12) truncates a message sent as MPI_PACKED or
@@ -532,9 +580,8 @@ int icc_bind_send_bytes(call_t *c, const void *buf, long long count, const ic_ty
     c->stage[0] = malloc(bytes ? bytes : 1);
     if (!c->stage[0])
         return MPI_ERR_NO_MEM;
-    icc_pack_at(c, buf, count, ti, c->stage[0]);
     icc_bind_bytes(c, IC_BUF_SEND, c->stage[0]);
-    return MPI_SUCCESS;
+    return icc_pack(c, 0, buf, count, ti, 0) < 0 ? MPI_ERR_NO_MEM : MPI_SUCCESS;
 }
 
 /* Stage RECV in `bytes` packed bytes (when the receive side cannot be used

@@ -77,21 +77,6 @@ static inline dview_t dv_big(const MPI_Aint *x)
 }
 #endif
 
-/* What a call hands back to the user after its schedule (then_unpack):
- * the staged receive side unpacked into the user's buffer, whole (one
- * block of ucount elements at ubuf) or block by block (the v-calls: block
- * i of ucounts[i] elements at ubuf + udispls[i] extents, but block skip).
- * The views of a nonblocking call point into the user's arrays, which MPI
- * keeps untouched until the call completes. */
-typedef struct unpack {
-    void *ubuf;
-    long long ucount;
-    ic_typeinfo_t uti;
-    int blocks, skip;
-    cview_t ucounts;
-    dview_t udispls;
-} unpack_t;
-
 /* The arguments of a persistent call, bound at its init and used by every
  * start (persist_run). */
 typedef enum pkind {
@@ -128,9 +113,10 @@ typedef struct pargs {
  * schedule, scratch and staging and the tag of its place in the
  * communicator's sequence, and its schedule runs as the progress engine
  * (src/progress.c) moves it on.  Either way each phase of a call is a
- * schedule followed by `then` (what comes after it: unpacking the result,
- * or, for gatherv and scatterv after the block sizes arrived, the
- * gather's own schedule), so both kinds run the same code. */
+ * schedule, run by the executor between the call's packing and unpacking
+ * steps (call.c, "bytes and datatypes"), and followed by `then` (for
+ * gatherv and scatterv, after the block sizes arrived, the gather's own
+ * schedule), so both kinds run the same code. */
 typedef struct call call_t;
 typedef int (*then_t)(call_t *c);
 struct call {
@@ -139,15 +125,18 @@ struct call {
     ic_ctx_t *ctx;
     ic_coll_args_t a;
     ic_binding_t b;
-    size_t *counts;    /* owned */
-    size_t *displs;    /* owned */
-    void *stage[2];    /* owned staging areas or stand-ins for SEND / RECV */
+    size_t *counts;     /* owned */
+    size_t *displs;     /* owned */
+    void *stage[2];     /* owned staging areas or stand-ins for SEND / RECV */
+    ic_action_t *steps; /* owned: the packing and unpacking steps (ic_steps_t) */
+    size_t nsteps, npack, steps_cap;
     size_t packed;     /* bytes packed or unpacked through them */
     size_t elem;       /* bytes per element of the selection (icc_prepare)  */
     size_t gran;       /* byte-counted collectives: bytes per schedule unit
                           (0 = 1; see "bytes and datatypes")              */
     int blind;         /* the mistake hides the call's shape: raise now   */
     int quiet;         /* not the call's own schedule (block sizes)        */
+    int recorded;      /* IC_Last_packed_bytes has this call's bytes       */
     int aux_made;      /* aux (below) is initialised                       */
     uint64_t *sizes;   /* the block sizes' message (p + 1 words)         */
     ic_nbsched_t *nbs; /* nb: the context's schedule it runs, or NULL   */
@@ -170,7 +159,6 @@ struct call {
     int commutative;               /* ... and whether it commutes                */
     then_t then;                   /* what follows the schedule (NULL: the end)    */
     then_t after;                  /* gatherv, scatterv: what follows the sizes    */
-    unpack_t u;                    /* then_unpack's arguments                     */
     double t0;                     /* INTERCOM_TRACE: the schedule's start         */
     ic_call_state_t st;            /* nb: the request and the engine's view (progress.c) */
     ic_exec_t x;                   /* nb: the schedule running                     */
@@ -217,7 +205,10 @@ int icc_launch(call_t *c, MPI_Op op, int commutative, then_t then);
 int icc_run_done(call_t *c, MPI_Op op, int commutative, size_t elem, const ic_typeinfo_t *sti);
 
 /* bytes and datatypes (call.c) */
-int icc_pack_at(call_t *c, const void *src, long long count, const ic_typeinfo_t *ti, char *dst);
+int icc_pack(call_t *c, int side, const void *ubuf, long long count, const ic_typeinfo_t *ti,
+             size_t at);
+int icc_pack_blocks(call_t *c, int side, const void *ubuf, cview_t counts, dview_t displs,
+                    const ic_typeinfo_t *ti);
 int icc_launch_unpack(call_t *c, int on, void *ubuf, long long ucount, const ic_typeinfo_t *uti);
 int icc_launch_unpack_blocks(call_t *c, int on, void *ubuf, cview_t counts, dview_t displs,
                              const ic_typeinfo_t *uti, int skip);

@@ -117,8 +117,8 @@ int icc_bcast_impl(call_t *c, void *buffer, MPI_Count count, MPI_Datatype dataty
     if (staged) {
         if ((rc = icc_stage_recv(c, bytes)))
             return icc_fail(c, rc, "out of memory");
-        if (rank == root && !bad)
-            bad = icc_pack_at(c, buffer, count, &ti, c->stage[1]);
+        if (rank == root && !bad && (bad = icc_pack(c, 1, buffer, count, &ti, 0)) < 0)
+            return icc_fail(c, MPI_ERR_NO_MEM, "out of memory");
         icc_bind_bytes(c, IC_BUF_SEND, c->stage[1]);
     }
     return icc_launch_unpack(c, staged && !bad && rank != root, buffer, count, &ti);
@@ -221,7 +221,7 @@ static int reduction_run(call_t *c, red_t *r, const ic_typeinfo_t *tip, MPI_Op o
         if (rc == MPI_SUCCESS && r->bad_send)
             rc = bind_typed_standin(c, IC_BUF_SEND, 0, send_elems, &ti);
         else if (c->a.in_place)
-            ic_binding_set(&c->b, IC_BUF_SEND, c->b.base[IC_BUF_RECV], &ti);
+            ic_binding_set(&c->b, IC_BUF_SEND, c->b.at[IC_BUF_RECV].base, &ti);
         else
             ic_binding_set(&c->b, IC_BUF_SEND, (void *)r->sendbuf, &ti);
         if (rc != MPI_SUCCESS)
@@ -477,12 +477,13 @@ int icc_gather_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_Dat
     if (staged) {
         if ((rc = icc_stage_recv(c, bb * (size_t)size)))
             return icc_fail(c, rc, "out of memory");
-        if (ip && !bad_recv)
-            icc_pack_at(c, (char *)recvbuf + (MPI_Aint)root * recvcount * rti.extent, recvcount,
-                        &rti, (char *)c->stage[1] + bb * (size_t)root);
+        if (ip && !bad_recv &&
+            icc_pack(c, 1, (char *)recvbuf + (MPI_Aint)root * recvcount * rti.extent, recvcount,
+                     &rti, bb * (size_t)root) < 0)
+            return icc_fail(c, MPI_ERR_NO_MEM, "out of memory");
     }
     if (c->a.in_place) /* SEND is not used; bind it to something valid */
-        ic_binding_set(&c->b, IC_BUF_SEND, c->b.base[IC_BUF_RECV], &bt);
+        ic_binding_set(&c->b, IC_BUF_SEND, c->b.at[IC_BUF_RECV].base, &bt);
     return icc_launch_unpack(c, staged && !c->e.code, recvbuf, recvcount * size, &rti);
 }
 
@@ -613,12 +614,13 @@ int icc_allgather_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_
     if (staged) {
         if ((rc = icc_stage_recv(c, bb * (size_t)size)))
             return icc_fail(c, rc, "out of memory");
-        if (in_place && !bad_recv)
-            icc_pack_at(c, (char *)recvbuf + (MPI_Aint)rank * recvcount * rti.extent, recvcount,
-                        &rti, (char *)c->stage[1] + bb * (size_t)rank);
+        if (in_place && !bad_recv &&
+            icc_pack(c, 1, (char *)recvbuf + (MPI_Aint)rank * recvcount * rti.extent, recvcount,
+                     &rti, bb * (size_t)rank) < 0)
+            return icc_fail(c, MPI_ERR_NO_MEM, "out of memory");
     }
     if (in_place) /* SEND is not used; bind it to something valid */
-        ic_binding_set(&c->b, IC_BUF_SEND, c->b.base[IC_BUF_RECV], &bt);
+        ic_binding_set(&c->b, IC_BUF_SEND, c->b.at[IC_BUF_RECV].base, &bt);
     return icc_launch_unpack(c, staged && !c->e.code, recvbuf, recvcount * size, &rti);
 }
 
@@ -728,12 +730,13 @@ int icc_allgatherv_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI
         if ((rc = icc_stage_recv(c, total)))
             return icc_fail(c, rc, "out of memory");
         size_t at = ic_blocks_prefix(c->counts, rank);
-        if (in_place && !bad_recv)
-            icc_pack_at(c, (char *)recvbuf + (MPI_Aint)dv(displs, rank) * rti.extent,
-                        cv(recvcounts, rank), &rti, (char *)c->stage[1] + at);
+        if (in_place && !bad_recv &&
+            icc_pack(c, 1, (char *)recvbuf + (MPI_Aint)dv(displs, rank) * rti.extent,
+                     cv(recvcounts, rank), &rti, at) < 0)
+            return icc_fail(c, MPI_ERR_NO_MEM, "out of memory");
     }
     if (in_place) /* SEND is not used; bind it to something valid */
-        ic_binding_set(&c->b, IC_BUF_SEND, c->b.base[IC_BUF_RECV], &bt);
+        ic_binding_set(&c->b, IC_BUF_SEND, c->b.at[IC_BUF_RECV].base, &bt);
     return icc_launch_unpack_blocks(c, staged && !c->e.code, recvbuf, recvcounts, displs, &rti, -1);
 }
 
@@ -846,13 +849,13 @@ static int gatherv_main(call_t *c)
     if (staged) {
         if ((rc = icc_stage_recv(c, total)))
             return icc_fail(c, rc, "out of memory");
-        if (in_place && !bad_recv)
-            icc_pack_at(c, (char *)recvbuf + (MPI_Aint)dv(displs, root) * rti.extent,
-                        cv(recvcounts, root), &rti,
-                        (char *)c->stage[1] + ic_blocks_prefix(c->counts, root));
+        if (in_place && !bad_recv &&
+            icc_pack(c, 1, (char *)recvbuf + (MPI_Aint)dv(displs, root) * rti.extent,
+                     cv(recvcounts, root), &rti, ic_blocks_prefix(c->counts, root)) < 0)
+            return icc_fail(c, MPI_ERR_NO_MEM, "out of memory");
     }
     if (c->a.in_place)
-        ic_binding_set(&c->b, IC_BUF_SEND, c->b.base[IC_BUF_RECV], &bt);
+        ic_binding_set(&c->b, IC_BUF_SEND, c->b.at[IC_BUF_RECV].base, &bt);
     return icc_launch_unpack_blocks(c, staged && !c->e.code, recvbuf, recvcounts, displs, &rti,
                                     in_place ? root : -1);
 }
@@ -959,13 +962,8 @@ static int scatterv_main(call_t *c)
         } else if (!(packed_displs(sendcounts, displs, size) &&
                      icc_bind_user(c, IC_BUF_SEND, sendbuf, &sti))) {
             c->stage[0] = malloc(total);
-            if (!c->stage[0])
+            if (!c->stage[0] || icc_pack_blocks(c, 0, sendbuf, sendcounts, displs, &sti) < 0)
                 return icc_fail(c, MPI_ERR_NO_MEM, "out of memory");
-            for (int i = 0; i < size; i++)
-                if (c->counts[i])
-                    icc_pack_at(c, (const char *)sendbuf + (MPI_Aint)dv(displs, i) * sti.extent,
-                                cv(sendcounts, i), &sti,
-                                (char *)c->stage[0] + ic_blocks_prefix(c->counts, i));
             ic_binding_set(&c->b, IC_BUF_SEND, c->stage[0], &bt);
         }
     }

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "ic_internal.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 #include <stdint.h>
@@ -152,19 +153,19 @@ size_t ic_type_span(const ic_typeinfo_t *ti, size_t n)
 
 void ic_binding_set(ic_binding_t *b, int buf, void *base, const ic_typeinfo_t *ti)
 {
-    b->base[buf] = base;
-    b->type[buf] = ti->type;
-    b->extent[buf] = ti->extent;
-    b->contiguous[buf] = ti->contiguous;
-    b->size[buf] = ti->size;
-    b->ubytes[buf] = 0;
+    b->at[buf].base = base;
+    b->at[buf].type = ti->type;
+    b->at[buf].extent = ti->extent;
+    b->at[buf].contiguous = ti->contiguous;
+    b->at[buf].size = ti->size;
+    b->at[buf].ubytes = 0;
 }
 
 void ic_binding_set_bytes(ic_binding_t *b, int buf, void *base, const ic_typeinfo_t *ti,
                           size_t ubytes)
 {
     ic_binding_set(b, buf, base, ti);
-    b->ubytes[buf] = ti->size > 0 ? ubytes : 0;
+    b->at[buf].ubytes = ti->size > 0 ? ubytes : 0;
 }
 
 /* Is region r (if on buf) whole elements of `size` bytes, and so are the
@@ -207,9 +208,19 @@ int ic_typed_copy(ic_ctx_t *ctx, const void *src, size_t n_src, MPI_Datatype ts,
     }
     if (src == dst && ts == td && n_src == n_dst)
         return MPI_SUCCESS;
-    /* General case: let MPI convert between the two type maps. */
     if (n_src > (size_t)INT32_MAX || n_dst > (size_t)INT32_MAX)
         return MPI_ERR_COUNT;
+    /* One side plain bytes (a staging area): MPI_Pack or MPI_Unpack, whose
+     * bytes are those of a message sent or received as MPI_PACKED, and
+     * cheaper than a message to self.  Not at MPI_BOTTOM (a datatype of
+     * absolute addresses), which MPICH 4.0's MPI_Pack rejects. */
+    size_t bytes = n_src * (size_t)(src_size > 0 ? src_size : 0);
+    int pos = 0;
+    if (bytes <= INT_MAX && dst_contig && !src_contig && src != MPI_BOTTOM)
+        return MPI_Pack(src, (int)n_src, ts, dst, (int)bytes, &pos, ctx->comm);
+    if (bytes <= INT_MAX && src_contig && !dst_contig && dst != MPI_BOTTOM)
+        return MPI_Unpack(src, (int)bytes, &pos, dst, (int)n_dst, td, ctx->comm);
+    /* General case: let MPI convert between the two type maps. */
     return MPI_Sendrecv(src, (int)n_src, ts, ctx->rank, IC_TAG_COPY, dst, (int)n_dst, td, ctx->rank,
                         IC_TAG_COPY, ctx->comm, MPI_STATUS_IGNORE);
 }

@@ -30,17 +30,18 @@
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Elements of buffer buf's datatype in `count` schedule units (see
  * ic_binding_t.ubytes). */
 static size_t elems(const ic_binding_t *b, int buf, size_t count)
 {
-    return b->ubytes[buf] ? count * b->ubytes[buf] / (size_t)b->size[buf] : count;
+    return b->at[buf].ubytes ? count * b->at[buf].ubytes / (size_t)b->at[buf].size : count;
 }
 
 static void *addr(const ic_binding_t *b, const ic_region_t *r)
 {
-    return (char *)b->base[r->buf] + (MPI_Aint)elems(b, r->buf, r->off) * b->extent[r->buf];
+    return (char *)b->at[r->buf].base + (MPI_Aint)elems(b, r->buf, r->off) * b->at[r->buf].extent;
 }
 
 /* Room for n requests, and for n messages through shared memory: in the
@@ -135,7 +136,9 @@ int ic_complete_all(ic_ctx_t *ctx, int n, MPI_Request *reqs, int *flag)
  * when they are not cut (chunk 0, or a datatype of size 0). */
 static size_t piece_elems(const ic_binding_t *b, int buf, size_t chunk)
 {
-    size_t sz = b->ubytes[buf] ? b->ubytes[buf] : b->size[buf] > 0 ? (size_t)b->size[buf] : 0;
+    size_t sz = b->at[buf].ubytes     ? b->at[buf].ubytes
+                : b->at[buf].size > 0 ? (size_t)b->at[buf].size
+                                      : 0;
     if (!chunk || !sz)
         return SIZE_MAX;
     return chunk / sz ? chunk / sz : 1;
@@ -178,7 +181,7 @@ static int do_reduce(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a,
         return MPI_ERR_COUNT; /* local_pieces() cuts them */
     void *src = addr(b, &a->src);
     void *dst = addr(b, &a->dst);
-    MPI_Datatype t = b->type[a->dst.buf];
+    MPI_Datatype t = b->at[a->dst.buf].type;
     int n = (int)elems(b, a->src.buf, a->src.count);
     /* MPI_Reduce_local(in, inout): inout = in (op) inout. */
     if (a->src_first || commutative)
@@ -187,9 +190,9 @@ static int do_reduce(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a,
     int rc = MPI_Reduce_local(dst, src, n, t, op);
     if (rc != MPI_SUCCESS)
         return rc;
-    return ic_typed_copy(ctx, src, elems(b, a->src.buf, a->src.count), b->type[a->src.buf],
-                         b->contiguous[a->src.buf], b->size[a->src.buf], dst,
-                         elems(b, a->dst.buf, a->dst.count), t, b->contiguous[a->dst.buf]);
+    return ic_typed_copy(ctx, src, elems(b, a->src.buf, a->src.count), b->at[a->src.buf].type,
+                         b->at[a->src.buf].contiguous, b->at[a->src.buf].size, dst,
+                         elems(b, a->dst.buf, a->dst.count), t, b->at[a->dst.buf].contiguous);
 }
 
 /* Post piece j of the round's messages: receives first, so early senders
@@ -222,7 +225,7 @@ static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j,
             if (c > INT_MAX)
                 return MPI_ERR_COUNT;
             r.off += off;
-            size_t bytes = c * (size_t)(b->size[r.buf] > 0 ? b->size[r.buf] : 0);
+            size_t bytes = c * (size_t)(b->at[r.buf].size > 0 ? b->at[r.buf].size : 0);
             if (shm && ic_shm_peer(ctx, a->peer, bytes)) {
                 ic_shm_op_t *o = &x->shm_ops[(*nshm)++];
                 o->send = pass;
@@ -230,9 +233,9 @@ static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j,
                 o->lane = x->lane;
                 o->buf = addr(b, &r);
                 o->n = c;
-                o->type = b->type[r.buf];
-                o->contig = b->contiguous[r.buf];
-                o->size = b->size[r.buf];
+                o->type = b->at[r.buf].type;
+                o->contig = b->at[r.buf].contiguous;
+                o->size = b->at[r.buf].size;
                 o->bytes = bytes;
                 o->t0 = tracing ? MPI_Wtime() : 0;
                 ic_shm_number(ctx, o);
@@ -247,10 +250,10 @@ static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j,
                 t->peer = a->peer;
             }
             if (pass)
-                rc = MPI_Isend(addr(b, &r), (int)c, b->type[r.buf], a->peer, x->tag, ctx->comm,
+                rc = MPI_Isend(addr(b, &r), (int)c, b->at[r.buf].type, a->peer, x->tag, ctx->comm,
                                &x->reqs[*k]);
             else
-                rc = MPI_Irecv(addr(b, &r), (int)c, b->type[r.buf], a->peer, x->tag, ctx->comm,
+                rc = MPI_Irecv(addr(b, &r), (int)c, b->at[r.buf].type, a->peer, x->tag, ctx->comm,
                                &x->reqs[*k]);
             if (rc == MPI_SUCCESS) /* a failed call made no request */
                 (*k)++;
@@ -328,10 +331,10 @@ static int round_pieces(ic_exec_t *x, const ic_action_t *acts, size_t n)
 
 static int do_copy(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a)
 {
-    return ic_typed_copy(ctx, addr(b, &a->src), elems(b, a->src.buf, a->src.count),
-                         b->type[a->src.buf], b->contiguous[a->src.buf], b->size[a->src.buf],
-                         addr(b, &a->dst), elems(b, a->dst.buf, a->dst.count), b->type[a->dst.buf],
-                         b->contiguous[a->dst.buf]);
+    return ic_typed_copy(
+        ctx, addr(b, &a->src), elems(b, a->src.buf, a->src.count), b->at[a->src.buf].type,
+        b->at[a->src.buf].contiguous, b->at[a->src.buf].size, addr(b, &a->dst),
+        elems(b, a->dst.buf, a->dst.count), b->at[a->dst.buf].type, b->at[a->dst.buf].contiguous);
 }
 
 /* The round's local actions, in order. */
@@ -355,7 +358,7 @@ static int local_actions(ic_exec_t *x, const ic_action_t *acts, size_t n)
         if (tracing)
             ic_trace_record(a->kind, -1,
                             elems(b, a->dst.buf, a->dst.count) *
-                                (size_t)(b->size[a->dst.buf] > 0 ? b->size[a->dst.buf] : 0),
+                                (size_t)(b->at[a->dst.buf].size > 0 ? b->at[a->dst.buf].size : 0),
                             t0, MPI_Wtime());
     }
     return rc;
@@ -382,7 +385,7 @@ static int uses_channels(const ic_exec_t *x)
                     npieces = np > npieces ? np : npieces;
                     continue;
                 }
-                size_t sz = (size_t)(b->size[g->buf] > 0 ? b->size[g->buf] : 0);
+                size_t sz = (size_t)(b->at[g->buf].size > 0 ? b->at[g->buf].size : 0);
                 size_t whole = elems(b, g->buf, g->count) * sz;
                 if (npieces == 1 || e == SIZE_MAX) { /* sent whole */
                     if (ic_shm_peer(x->ctx, a->peer, whole))
@@ -399,12 +402,17 @@ static int uses_channels(const ic_exec_t *x)
 }
 
 static inline void exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s,
-                              const ic_binding_t *b, MPI_Op op, int commutative, int tag, int nb,
-                              int lane)
+                              const ic_binding_t *b, const ic_steps_t *steps, MPI_Op op,
+                              int commutative, int tag, int nb, int lane)
 {
     x->ctx = ctx;
     x->s = s;
     x->b = b;
+    if (steps)
+        x->steps = *steps;
+    else
+        x->steps.n = x->steps.npack = 0;
+    x->packed = x->late = 0;
     x->op = op;
     x->commutative = commutative;
     x->tag = tag;
@@ -422,12 +430,30 @@ static inline void exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s,
 }
 
 int ic_exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b,
-                  MPI_Op op, int commutative, int tag, int lane)
+                  const ic_steps_t *steps, MPI_Op op, int commutative, int tag, int lane)
 {
-    exec_begin(x, ctx, s, b, op, commutative, tag, 1, lane);
+    exec_begin(x, ctx, s, b, steps, op, commutative, tag, 1, lane);
     if (x->lane == IC_LANE_NB && !uses_channels(x))
         x->lane = IC_LANE_NONE;
     return x->lane;
+}
+
+/* The packing steps (ic_steps_t): one that fails leaves zeros where it
+ * was to write and its failure for the end of the run. */
+static void pack_steps(ic_exec_t *x)
+{
+    for (size_t i = 0; i < x->steps.npack; i++) {
+        const ic_action_t *a = &x->steps.acts[i];
+        int rc = local_actions(x, a, 1);
+        if (rc == MPI_SUCCESS)
+            continue;
+        const ic_binding_t *b = x->b;
+        memset(addr(b, &a->dst), 0,
+               elems(b, a->dst.buf, a->dst.count) * (size_t)b->at[a->dst.buf].size);
+        if (!x->late)
+            x->late = rc;
+    }
+    x->packed = 1;
 }
 
 int ic_exec_progress(ic_exec_t *x, int block, int *done)
@@ -435,6 +461,8 @@ int ic_exec_progress(ic_exec_t *x, int block, int *done)
     const ic_sched_t *s = x->s;
     int rc;
     *done = 0;
+    if (!x->packed)
+        pack_steps(x);
     while (x->round < s->nrounds) {
         size_t n;
         const ic_action_t *acts = ic_sched_round_acts(s, x->round, &n);
@@ -478,8 +506,12 @@ int ic_exec_progress(ic_exec_t *x, int block, int *done)
         x->piece = 0;
         x->npieces = SIZE_MAX;
     }
+    if (x->steps.n > x->steps.npack &&
+        (rc = local_actions(x, x->steps.acts + x->steps.npack, x->steps.n - x->steps.npack)) !=
+            MPI_SUCCESS)
+        return rc;
     *done = 1;
-    return MPI_SUCCESS;
+    return x->late;
 }
 
 void ic_exec_abandon(ic_exec_t *x, int release)
@@ -497,11 +529,12 @@ void ic_exec_abandon(ic_exec_t *x, int release)
     }
 }
 
-int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op, int commutative)
+int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, const ic_steps_t *steps,
+            MPI_Op op, int commutative)
 {
     ic_exec_t x;
     int done;
-    exec_begin(&x, ctx, s, b, op, commutative, IC_TAG, 0, IC_LANE_BLOCKING);
+    exec_begin(&x, ctx, s, b, steps, op, commutative, IC_TAG, 0, IC_LANE_BLOCKING);
     int rc = ic_exec_progress(&x, 1, &done);
     if (rc != MPI_SUCCESS)
         ic_exec_abandon(&x, 0); /* do not leave requests behind */

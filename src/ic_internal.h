@@ -418,13 +418,10 @@ size_t ic_type_span(const ic_typeinfo_t *ti, size_t n);
  * distinct, so that one kind never matches another:
  *   IC_TAG        every message of a schedule (executor.c);
  *   IC_TAG_COPY   ic_typed_copy's message to self between two datatypes
- *                 (datatype.c);
- *   IC_TAG_STAGE  packing and unpacking a staged buffer through a message
- *                 to self (call.c);
+ *                 (datatype.c; packing and unpacking at MPI_BOTTOM);
  *   IC_TAG_NB_BASE and up: the schedules of nonblocking calls (below). */
 #define IC_TAG 0x1C
 #define IC_TAG_COPY 0x1C0
-#define IC_TAG_STAGE 0x1C1
 /* Nonblocking and persistent calls: the n-th one started on a context
  * carries tag IC_TAG_NB_BASE + n mod half the context's tag range
  * (ctx->ntags, from MPI_TAG_UB), so that calls in flight together never
@@ -450,17 +447,46 @@ size_t ic_type_span(const ic_typeinfo_t *ti, size_t n);
 
 /* ------------------------------------------------------------ executor */
 
+/* The executor's buffers beyond the schedule's (algorithms/schedule.h),
+ * named only by a call's packing and unpacking steps (ic_steps_t): the
+ * user's buffer that packing reads and the one that unpacking writes, in
+ * their own datatypes (a rank packs from one buffer of its own, unpacks
+ * into one), and the staging areas that stand in for SEND and RECV, as
+ * plain bytes. */
+enum {
+    IC_BUF_USER_IN = IC_NBUF,
+    IC_BUF_USER_OUT = IC_NBUF + 1,
+    IC_BUF_STAGE_SEND = IC_NBUF + 2,
+    IC_BUF_STAGE_RECV = IC_NBUF + 3,
+    IC_NBIND = IC_NBUF + 4
+};
+
+typedef struct ic_bound {
+    void *base; /* element 0 of the buffer           */
+    MPI_Datatype type;
+    MPI_Aint extent;
+    int contiguous; /* plain bytes: memcpy fast paths    */
+    int size;       /* type size in bytes                */
+    size_t ubytes;  /* 0: the schedule counts elements of
+                       this buffer's datatype; otherwise it
+                       counts units of ubytes bytes, unit o
+                       being element o ubytes / size     */
+} ic_bound_t;
+/* Each buffer's binding (the schedule's first, which a run reads most). */
 typedef struct ic_binding {
-    void *base[IC_NBUF]; /* element 0 of each buffer           */
-    MPI_Datatype type[IC_NBUF];
-    MPI_Aint extent[IC_NBUF];
-    int contiguous[IC_NBUF]; /* plain bytes: memcpy fast paths     */
-    int size[IC_NBUF];       /* type size in bytes                 */
-    size_t ubytes[IC_NBUF];  /* 0: the schedule counts elements of
-                                this buffer's datatype; otherwise it
-                                counts units of ubytes bytes, unit o
-                                being element o ubytes / size      */
+    ic_bound_t at[IC_NBIND];
 } ic_binding_t;
+
+/* A call's packing and unpacking steps: COPY actions from a user buffer
+ * (IC_BUF_USER_IN) into a staging area (IC_BUF_STAGE_*), the first npack,
+ * which run before the schedule's first round, then from a staging area
+ * into IC_BUF_USER_OUT, which run after its last.  A packing step that fails leaves zeros in the
+ * staging area and the run goes on (so the other ranks do not wait for
+ * this one), ending with the failure. */
+typedef struct ic_steps {
+    const ic_action_t *acts;
+    size_t n, npack;
+} ic_steps_t;
 
 /* The longest piece of one message, reduction or copy that the executor
  * hands to MPI, in bytes: MPI's counts are ints, so longer ones go in
@@ -490,9 +516,11 @@ void ic_binding_set_bytes(ic_binding_t *b, int buf, void *base, const ic_typeinf
  * (0: none) of its longer messages. */
 int ic_sched_aligned(const ic_sched_t *s, int buf, size_t ubytes, size_t size, size_t chunk);
 
-/* Run schedule s on ctx->comm.  op: the reduction (MPI_OP_NULL if none);
- * commutative: whether op is.  Returns an MPI error code (no handler call). */
-int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op, int commutative);
+/* Run schedule s on ctx->comm, between the packing and unpacking steps
+ * (NULL: none).  op: the reduction (MPI_OP_NULL if none); commutative:
+ * whether op is.  Returns an MPI error code (no handler call). */
+int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, const ic_steps_t *steps,
+            MPI_Op op, int commutative);
 
 /* A schedule running: where it is.  A blocking call's messages carry
  * IC_TAG and may go through the shared-memory channels of lane 0, and its
@@ -518,6 +546,9 @@ typedef struct ic_exec {
     ic_shm_op_t *shm_ops;
     size_t cap, scap; /* nb: reqs and shm_ops are the call's own, of   */
                       /* cap and scap entries                          */
+    ic_steps_t steps; /* packing and unpacking (n 0: none)             */
+    int packed;       /* ... the packing steps have run                */
+    int late;         /* a packing step's failure, returned at the end */
 } ic_exec_t;
 
 /* Start s as a nonblocking run (nothing is posted yet) on channel lane
@@ -529,7 +560,7 @@ typedef struct ic_exec {
  * is still posted; with `release`, also a nonblocking run's arrays (a
  * persistent call keeps them for its next run). */
 int ic_exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b,
-                  MPI_Op op, int commutative, int tag, int lane);
+                  const ic_steps_t *steps, MPI_Op op, int commutative, int tag, int lane);
 int ic_exec_progress(ic_exec_t *x, int block, int *done);
 void ic_exec_abandon(ic_exec_t *x, int release);
 

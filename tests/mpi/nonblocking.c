@@ -26,7 +26,8 @@
  *     new inputs, started with IC_Start, IC_Startall and (Open MPI) MPI_Start,
  *     completed with IC_Waitall, IC_Waitany and (Open MPI) MPI_Wait, with
  *     nonblocking and blocking calls between; one on a communicator freed since its init; freed
- * with IC_Request_free and MPI_Request_free.
+ * with IC_Request_free and MPI_Request_free; persistent calls whose buffers
+ * are packed and unpacked at every start.
  */
 #include <mpi.h>
 /* Built twice: tests/mpi/nonblocking calls the IC_ functions;
@@ -606,6 +607,98 @@ static void persistent(void)
     item_free(&a);
 }
 
+/* Persistent calls whose buffers go through staging areas (a datatype
+ * of absolute addresses at MPI_BOTTOM is packed and unpacked, call.c):
+ * every start packs the buffer's contents of that moment and unpacks
+ * into it, run after run; an allgatherv's blocks unpacked at negative
+ * displacements, in reverse rank order. */
+static void persistent_staged(void)
+{
+    enum { N = 1001, M = 37, RUNS = 4 };
+    long long *b = calloc(2 * N, sizeof(long long)), *s = calloc(2 * N, sizeof(long long));
+    long long *g = calloc((size_t)p * N, sizeof(long long));
+    long long *v = calloc(4 * (size_t)p * M + 2, sizeof(long long)), mine[M];
+    long long *mid = v + 2 * (size_t)p * M; /* displacement 0 */
+    int *counts = malloc(sizeof(int) * (size_t)p), *displs = malloc(sizeof(int) * (size_t)p);
+    MPI_Aint at[3];
+    int one = 1, root = p - 1;
+    MPI_Datatype vec, tb, ts, every2, tv;
+    MPI_Request r[3];
+    where = "persistent calls through staging areas";
+    MPI_Get_address(b, &at[0]);
+    MPI_Get_address(s, &at[1]);
+    MPI_Get_address(mid, &at[2]);
+    MPI_Type_vector(N, 1, 2, MPI_LONG_LONG, &vec); /* every other element */
+    MPI_Type_create_hindexed(1, &one, &at[0], vec, &tb);
+    MPI_Type_create_hindexed(1, &one, &at[1], vec, &ts);
+    MPI_Type_create_resized(MPI_LONG_LONG, 0, 2 * sizeof(long long), &every2);
+    MPI_Type_create_hindexed(1, &one, &at[2], every2, &tv);
+    MPI_Type_commit(&tb);
+    MPI_Type_commit(&ts);
+    MPI_Type_commit(&tv);
+    for (int j = 0; j < p; j++) { /* block j at (p - 1 - j - p / 2) M: reversed, around 0 */
+        counts[j] = M;
+        displs[j] = (p - 1 - j - p / 2) * M;
+    }
+    check(INIT(Allgatherv_init)(mine, M, MPI_LONG_LONG, MPI_BOTTOM, counts, displs, tv,
+                                MPI_COMM_WORLD, MPI_INFO_NULL, &r[2]) == MPI_SUCCESS,
+          "init of the allgatherv %d", 0);
+    check(INIT(Bcast_init)(MPI_BOTTOM, 1, tb, root, MPI_COMM_WORLD, MPI_INFO_NULL, &r[0]) ==
+              MPI_SUCCESS,
+          "init of the broadcast %d", 0);
+    check(INIT(Allgather_init)(MPI_BOTTOM, 1, ts, g, N, MPI_LONG_LONG, MPI_COMM_WORLD,
+                               MPI_INFO_NULL, &r[1]) == MPI_SUCCESS,
+          "init of the allgather %d", 0);
+    for (int run = 0; run < RUNS; run++) {
+        for (int i = 0; i < N; i++) {
+            b[2 * i] = rank == root ? val(root, i, run) : -1;
+            s[2 * i] = val(rank, i, run + 10);
+            b[2 * i + 1] = s[2 * i + 1] = -7; /* the gaps stay */
+        }
+        for (int i = 0; i < M; i++)
+            mine[i] = val(rank, i, run + 20);
+        for (size_t i = 0; i < 4 * (size_t)p * M + 2; i++)
+            v[i] = -7;
+        check(CALL(Startall)(3, r) == MPI_SUCCESS && CALL(Waitall)(3, r, sts) == MPI_SUCCESS,
+              "run %d", run);
+        int ok = 1;
+        for (int i = 0; i < N; i++)
+            ok &= b[2 * i] == val(root, i, run) && b[2 * i + 1] == -7 && s[2 * i + 1] == -7;
+        check(ok, "broadcast, run %d", run);
+        ok = 1;
+        for (int j = 0; j < p; j++)
+            for (int i = 0; i < N; i++)
+                ok &= g[(size_t)j * N + i] == val(j, i, run + 10);
+        check(ok, "allgather, run %d", run);
+        ok = 1;
+        for (int j = 0; j < p; j++)
+            for (int i = 0; i < M; i++)
+                ok &= mid[2 * (displs[j] + i)] == val(j, i, run + 20) &&
+                      mid[2 * (displs[j] + i) + 1] == -7;
+        ok &= v[0] == -7 && v[4 * (size_t)p * M + 1] == -7;
+        check(ok, "allgatherv, run %d", run);
+#ifndef NB_MPI
+        check(p == 1 || IC_Last_packed_bytes(IC_COLL_ID_ALLGATHER) == N * sizeof(long long),
+              "the allgather packed its contribution, run %d", run);
+        check(p == 1 || IC_Last_packed_bytes(IC_COLL_ID_ALLGATHERV) == p * M * sizeof(long long),
+              "the allgatherv unpacked its result, run %d", run);
+#endif
+    }
+    for (int k = 0; k < 3; k++)
+        check(CALL(Request_free)(&r[k]) == MPI_SUCCESS, "free %d", k);
+    MPI_Type_free(&vec);
+    MPI_Type_free(&tb);
+    MPI_Type_free(&ts);
+    MPI_Type_free(&every2);
+    MPI_Type_free(&tv);
+    free(v);
+    free(counts);
+    free(displs);
+    free(b);
+    free(s);
+    free(g);
+}
+
 #ifndef NB_MPI
 /* A context keeps the schedules of its last nonblocking calls for the
  * next ones with the same arguments (context.c): a plan forced or released
@@ -711,6 +804,7 @@ int main(int argc, char **argv)
     one_rank_mistake();
 #if HAVE_PERSISTENT
     persistent();
+    persistent_staged();
     many_persistent();
 #endif
 #ifndef NB_MPI
