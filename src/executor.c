@@ -7,7 +7,9 @@
  * datatypes, a typed copy through MPI.  Messages of 0 elements are sent (a
  * barrier is made of them).  All library traffic uses the context's private
  * communicator and one tag; MPI's non-overtaking rule orders the messages
- * between two ranks, which is how schedules are written.
+ * between two ranks, which is how schedules are written.  Before the first
+ * round and after the last, the call's packing and unpacking steps
+ * (ic_steps_t) run as local actions of their own.
  *
  * Long messages go in pieces: when a round has messages longer than
  * ctx->chunk bytes (INTERCOM_CHUNK), it runs as lock-step sub-rounds, each
