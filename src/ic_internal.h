@@ -176,7 +176,8 @@ typedef struct ic_call_state {
     int active;     /* a run is under way                               */
     int dropped;    /* the handle was freed: it goes after its run      */
     MPI_Request handle;
-    MPI_Message hmsg; /* an active run's start message (MPI_Improbe)   */
+    MPI_Message hmsg; /* an active run's start message (MPI_Improbe), */
+    int held;         /* when the engine found it                      */
     struct ic_call_state *pnext;
 } ic_call_state_t;
 

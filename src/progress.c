@@ -453,12 +453,14 @@ int ic_call_launched(ic_call_state_t *st, int rc, const char *fn, MPI_Comm comm,
  * MPI_Test and the rest treat it as any other and keep it for the next
  * start (a generalized request cannot be started again).  Starting it
  * sends a message the engine finds (one MPI_Improbe for any tag on every
- * round of the engine while some handle is idle, which takes the message
- * out of matching, so the next probe sees the next start): that starts
- * the call's run, which IC_Start does at once.  A synchronous send
- * completes only when its message is received, and the engine receives
- * it (MPI_Mrecv) when the run is over: then the program's MPI_Wait
- * returns.  InterCom never looks at the handle
+ * IC_PROBE_EVERY-th round of the engine while some handle is idle, which
+ * takes the message out of matching, so the next probe sees the next
+ * start): that starts the call's run.  IC_Start starts the run at once and
+ * leaves the message queued (a probe that finds it later only takes it
+ * out).  A synchronous send completes only when its message is received,
+ * and the engine receives it (MPI_Mrecv, or MPI_Recv by its tag) when the
+ * run is over: then the program's MPI_Wait returns.  InterCom never looks
+ * at the handle
  * itself after making it, so a program may free it with MPI_Request_free
  * as MPI says; IC_Request_free also frees the call's plan and scratch,
  * which otherwise stay until MPI_Finalize.
@@ -537,11 +539,10 @@ int ic_persist_start(ic_call_state_t *st, MPI_Request *req)
         ic_engine_unlock();
         return MPI_ERR_REQUEST; /* MPI: a started request cannot be started again */
     }
-    st->active = 1; /* the engine no longer probes for it */
+    st->active = 1; /* the engine no longer starts it */
+    st->held = 0;   /* its message stays queued until the run is over */
     nidle--;
-    int rc = PMPI_Start(req), flag = 0;
-    while (rc == MPI_SUCCESS && !flag) /* its message: a local one, there at once */
-        rc = MPI_Improbe(0, st->htag, hcomm, &flag, &st->hmsg, MPI_STATUS_IGNORE);
+    int rc = PMPI_Start(req);
     if (rc != MPI_SUCCESS) {
         st->active = 0;
         nidle++;
@@ -566,13 +567,16 @@ static void probe_starts(void)
         if (MPI_Improbe(0, MPI_ANY_TAG, hcomm, &flag, &m, &status) != MPI_SUCCESS || !flag)
             return;
         ic_call_state_t *st = plist;
-        while (st && (st->dropped || st->active || st->htag != status.MPI_TAG))
+        while (st && (st->dropped || (st->active && st->held) || st->htag != status.MPI_TAG))
             st = st->pnext;
-        if (!st) { /* no idle call of that tag (cannot happen): let it go */
+        if (!st) { /* no call of that tag (cannot happen): let it go */
             MPI_Mrecv(NULL, 0, MPI_BYTE, &m, MPI_STATUS_IGNORE);
             continue;
         }
         st->hmsg = m;
+        st->held = 1;
+        if (st->active) /* started by IC_Start, which left its message queued */
+            continue;
         st->active = 1;
         nidle--;
         persist_run(st);
@@ -598,7 +602,11 @@ static void persist_free(ic_call_state_t *st)
 /* A run is over: its handle's message received, which completes it. */
 static void persist_done(ic_call_state_t *st)
 {
-    MPI_Mrecv(NULL, 0, MPI_BYTE, &st->hmsg, MPI_STATUS_IGNORE);
+    if (st->held)
+        MPI_Mrecv(NULL, 0, MPI_BYTE, &st->hmsg, MPI_STATUS_IGNORE);
+    else /* IC_Start's run: its message is still queued (a local one, there at once) */
+        MPI_Recv(NULL, 0, MPI_BYTE, 0, st->htag, hcomm, MPI_STATUS_IGNORE);
+    st->held = 0;
     st->active = 0;
     if (st->dropped) {
         persist_free(st);
