@@ -54,15 +54,24 @@ int IC_Request_free(MPI_Request *request)
     return PMPI_Request_free(request);
 }
 
+#define IC_WAIT_TEST 64 /* IC_Wait's engine rounds per MPI test (below) */
+
 /* The completion calls that move InterCom's calls on as they wait: each
- * round runs the engine and then the MPI's test of the same name; with no
- * InterCom call pending, the MPI's own wait. */
+ * round runs the engine and then the MPI's test of the same name (while
+ * the wait cannot end before one of InterCom's calls does, only once in
+ * IC_WAIT_TEST rounds); with no InterCom call pending, the MPI's own wait. */
 int IC_Wait(MPI_Request *request, MPI_Status *status)
 {
-    for (;;) {
+    for (unsigned round = 0;; round++) {
         if (!ic_npending && !ic_npersist)
             return PMPI_Wait(request, status);
         ic_progress();
+        /* An InterCom call still running: only the engine moves it (its
+         * MPI messages are tested there), and the MPI's test (its whole
+         * progress loop) once in IC_WAIT_TEST rounds, for the program's
+         * own communication that the other ranks may wait for. */
+        if (round % IC_WAIT_TEST && ic_requests_running(1, request, 1))
+            continue;
         int flag = 0, rc = PMPI_Test(request, &flag, status);
         if (rc != MPI_SUCCESS || flag)
             return rc;
@@ -77,10 +86,12 @@ int IC_Test(MPI_Request *request, int *flag, MPI_Status *status)
 
 int IC_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
-    for (;;) {
+    for (unsigned round = 0;; round++) {
         if (!ic_npending && !ic_npersist)
             return PMPI_Waitall(count, requests, statuses);
         ic_progress();
+        if (round % IC_WAIT_TEST && ic_requests_running(count, requests, 0))
+            continue; /* as IC_Wait: not all done while one of InterCom's runs */
         int flag = 0, rc = PMPI_Testall(count, requests, &flag, statuses);
         if (rc != MPI_SUCCESS || flag)
             return rc;
@@ -95,10 +106,12 @@ int IC_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses
 
 int IC_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
-    for (;;) {
+    for (unsigned round = 0;; round++) {
         if (!ic_npending && !ic_npersist)
             return PMPI_Waitany(count, requests, index, status);
         ic_progress();
+        if (round % IC_WAIT_TEST && ic_requests_running(count, requests, 1))
+            continue; /* as IC_Wait: none done while each is one of InterCom's runs */
         int flag = 0, rc = PMPI_Testany(count, requests, index, &flag, status);
         if (rc != MPI_SUCCESS || flag)
             return rc;
@@ -114,10 +127,12 @@ int IC_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Sta
 int IC_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
                 MPI_Status statuses[])
 {
-    for (;;) {
+    for (unsigned round = 0;; round++) {
         if (!ic_npending && !ic_npersist)
             return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
         ic_progress();
+        if (round % IC_WAIT_TEST && ic_requests_running(incount, requests, 1))
+            continue;
         int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
         if (rc != MPI_SUCCESS || *outcount != 0)
             return rc;

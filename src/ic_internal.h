@@ -205,7 +205,11 @@ void ic_engine_lock(void);
 void ic_engine_unlock(void);
 void ic_progress(void);
 void ic_progress_drain(void);
-int ic_progress_busy(void);  /* the engine is running (its MPI calls) */
+int ic_progress_busy(void); /* the engine is running (its MPI calls) */
+/* Is one of the n requests (all: each non-null one) the request of an
+ * InterCom call still on the engine's list (a nonblocking call's, or a
+ * persistent call's handle during a run)? */
+int ic_requests_running(int n, const MPI_Request *reqs, int all);
 void ic_progress_stop(void); /* MPI_Finalize: the progress thread ends */
 /* Persistent calls (progress.c): ic_persist_add makes st's handle (*req)
  * and registers it; ic_persist_find: the call of a handle (NULL: not

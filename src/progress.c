@@ -214,6 +214,25 @@ int ic_progress_busy(void)
     return in_engine;
 }
 
+int ic_requests_running(int n, const MPI_Request *reqs, int all)
+{
+    if (!ic_npending)
+        return 0;
+    int some = 0, every = 1;
+    ic_engine_lock();
+    for (int i = 0; i < n && every && !(some && !all); i++) {
+        if (reqs[i] == MPI_REQUEST_NULL)
+            continue;
+        const ic_call_state_t *st = pending;
+        while (st && (st->persistent ? st->handle : st->req) != reqs[i])
+            st = st->next;
+        some |= st != NULL;
+        every &= st != NULL;
+    }
+    ic_engine_unlock();
+    return all ? some && every : some;
+}
+
 void ic_progress_drain(void)
 {
     if (in_engine)
