@@ -41,9 +41,12 @@ static size_t elems(const ic_binding_t *b, int buf, size_t count)
     return b->at[buf].ubytes ? count * b->at[buf].ubytes / (size_t)b->at[buf].size : count;
 }
 
+/* In integers: a buffer of absolute addresses is bound at MPI_BOTTOM (a
+ * null pointer) or below it, which pointer arithmetic does not allow. */
 static void *addr(const ic_binding_t *b, const ic_region_t *r)
 {
-    return (char *)b->at[r->buf].base + (MPI_Aint)elems(b, r->buf, r->off) * b->at[r->buf].extent;
+    MPI_Aint off = (MPI_Aint)elems(b, r->buf, r->off) * b->at[r->buf].extent;
+    return (void *)((uintptr_t)b->at[r->buf].base + (uintptr_t)off);
 }
 
 /* Room for n requests, and for n messages through shared memory: in the

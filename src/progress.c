@@ -223,8 +223,8 @@ int ic_requests_running(int n, const MPI_Request *reqs, int all)
     for (int i = 0; i < n && every && !(some && !all); i++) {
         if (reqs[i] == MPI_REQUEST_NULL)
             continue;
-        const ic_call_state_t *st = pending;
-        while (st && (st->persistent ? st->handle : st->req) != reqs[i])
+        const ic_call_state_t *st = pending; /* a freed handle's value may be reused */
+        while (st && (st->dropped || (st->persistent ? st->handle : st->req) != reqs[i]))
             st = st->next;
         some |= st != NULL;
         every &= st != NULL;
@@ -586,9 +586,9 @@ static void probe_starts(void)
         if (MPI_Improbe(0, MPI_ANY_TAG, hcomm, &flag, &m, &status) != MPI_SUCCESS || !flag)
             return;
         ic_call_state_t *st = plist;
-        while (st && (st->dropped || (st->active && st->held) || st->htag != status.MPI_TAG))
-            st = st->pnext;
-        if (!st) { /* no call of that tag (cannot happen): let it go */
+        while (st && (st->htag != status.MPI_TAG || (st->active ? st->held : st->dropped)))
+            st = st->pnext; /* a run under way whose handle is freed since still gets it */
+        if (!st) {          /* no call of that tag (cannot happen): let it go */
             MPI_Mrecv(NULL, 0, MPI_BYTE, &m, MPI_STATUS_IGNORE);
             continue;
         }

@@ -605,6 +605,29 @@ static void persistent(void)
      * MPI_Finalize) */
     check(MPI_Request_free(&r) == MPI_SUCCESS && r == MPI_REQUEST_NULL, "MPI_Request_free %d", 0);
     item_free(&a);
+    /* a run whose handle is freed while it is under way, with another
+     * handle idle (so the engine probes for starts meanwhile): it ends and
+     * goes (MPI: its buffers stay the program's until then, which it cannot
+     * tell, so they stay for good here) */
+    static item_t busy_it, idle_it;
+    MPI_Request busy, idle;
+    where = "persistent run freed while under way";
+    item_make(&busy_it, K_ALLREDUCE, 400000, 5, MPI_COMM_WORLD);
+    item_make(&idle_it, K_BCAST, 100, 6, MPI_COMM_WORLD);
+    check(item_init(&busy_it, 5, MPI_COMM_WORLD, &busy) == MPI_SUCCESS &&
+              item_init(&idle_it, 6, MPI_COMM_WORLD, &idle) == MPI_SUCCESS,
+          "inits %d", 0);
+    item_fill(&busy_it, 5, 0, MPI_COMM_WORLD);
+    check(CALL(Start)(&busy) == MPI_SUCCESS && CALL(Request_free)(&busy) == MPI_SUCCESS,
+          "start and free %d", 0);
+    for (int k = 0; k < 200; k++) { /* blocking calls run the engine (and its probes) */
+        long long x = k;
+        check(CALL(Allreduce)(MPI_IN_PLACE, &x, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD) ==
+                      MPI_SUCCESS &&
+                  x == (long long)k * p,
+              "blocking call %d", k);
+    }
+    check(CALL(Request_free)(&idle) == MPI_SUCCESS, "free the idle handle %d", 0);
 }
 
 /* Persistent calls whose buffers go through staging areas (a datatype
