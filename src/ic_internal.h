@@ -485,9 +485,9 @@ typedef struct ic_binding {
 /* A call's packing and unpacking steps: COPY actions from a user buffer
  * (IC_BUF_USER_IN) into a staging area (IC_BUF_STAGE_*), the first npack,
  * which run before the schedule's first round, then from a staging area
- * into IC_BUF_USER_OUT, which run after its last.  A packing step that fails leaves zeros in the
- * staging area and the run goes on (so the other ranks do not wait for
- * this one), ending with the failure. */
+ * into IC_BUF_USER_OUT, which run after its last.  A packing step that
+ * fails leaves zeros in the staging area and the run goes on (so the
+ * other ranks do not wait for this one), ending with the failure. */
 typedef struct ic_steps {
     const ic_action_t *acts;
     size_t n, npack;
