@@ -56,6 +56,14 @@ int IC_Request_free(MPI_Request *request)
 
 #define IC_WAIT_TEST 64 /* IC_Wait's engine rounds per MPI test (below) */
 
+/* May a wait's round skip the MPI's test?  Not once in IC_WAIT_TEST
+ * rounds; otherwise while one of reqs (all: each non-null one) is an
+ * InterCom call still running. */
+static int engine_only(unsigned round, int n, const MPI_Request *reqs, int all)
+{
+    return round % IC_WAIT_TEST && ic_requests_running(n, reqs, all);
+}
+
 /* The completion calls that move InterCom's calls on as they wait: each
  * round runs the engine and then the MPI's test of the same name (while
  * the wait cannot end before one of InterCom's calls does, only once in
@@ -70,7 +78,7 @@ int IC_Wait(MPI_Request *request, MPI_Status *status)
          * MPI messages are tested there), and the MPI's test (its whole
          * progress loop) once in IC_WAIT_TEST rounds, for the program's
          * own communication that the other ranks may wait for. */
-        if (round % IC_WAIT_TEST && ic_requests_running(1, request, 1))
+        if (engine_only(round, 1, request, 1))
             continue;
         int flag = 0, rc = PMPI_Test(request, &flag, status);
         if (rc != MPI_SUCCESS || flag)
@@ -90,7 +98,7 @@ int IC_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
         if (!ic_npending && !ic_npersist)
             return PMPI_Waitall(count, requests, statuses);
         ic_progress();
-        if (round % IC_WAIT_TEST && ic_requests_running(count, requests, 0))
+        if (engine_only(round, count, requests, 0))
             continue; /* as IC_Wait: not all done while one of InterCom's runs */
         int flag = 0, rc = PMPI_Testall(count, requests, &flag, statuses);
         if (rc != MPI_SUCCESS || flag)
@@ -110,7 +118,7 @@ int IC_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status
         if (!ic_npending && !ic_npersist)
             return PMPI_Waitany(count, requests, index, status);
         ic_progress();
-        if (round % IC_WAIT_TEST && ic_requests_running(count, requests, 1))
+        if (engine_only(round, count, requests, 1))
             continue; /* as IC_Wait: none done while each is one of InterCom's runs */
         int flag = 0, rc = PMPI_Testany(count, requests, index, &flag, status);
         if (rc != MPI_SUCCESS || flag)
@@ -131,7 +139,7 @@ int IC_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[
         if (!ic_npending && !ic_npersist)
             return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
         ic_progress();
-        if (round % IC_WAIT_TEST && ic_requests_running(incount, requests, 1))
+        if (engine_only(round, incount, requests, 1))
             continue;
         int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
         if (rc != MPI_SUCCESS || *outcount != 0)

@@ -453,7 +453,7 @@ static void *shifted(const void *base, MPI_Aint bytes)
 }
 
 /* The smallest displacement of the non-empty blocks (0: none). */
-static long long lowest(cview_t counts, dview_t displs, int p)
+long long icc_lowest_displ(cview_t counts, dview_t displs, int p)
 {
     long long d = 0;
     int have = 0;
@@ -482,7 +482,7 @@ int icc_pack_blocks(call_t *c, int side, const void *ubuf, cview_t counts, dview
                     const ic_typeinfo_t *ti)
 {
     int p = c->ctx->size, bad = 0;
-    long long d0 = lowest(counts, displs, p);
+    long long d0 = icc_lowest_displ(counts, displs, p);
     ic_binding_set(&c->b, IC_BUF_USER_IN, shifted(ubuf, (MPI_Aint)d0 * ti->extent), ti);
     for (int i = 0; i < p; i++) {
         int rc = steps_for(c, IC_BUF_USER_IN, side, (size_t)(dv(displs, i) - d0), cv(counts, i), ti,
@@ -514,7 +514,7 @@ int icc_launch_unpack_blocks(call_t *c, int on, void *ubuf, cview_t counts, dvie
     if (!on)
         return icc_launch(c, MPI_OP_NULL, 1, NULL);
     int p = c->ctx->size;
-    long long d0 = lowest(counts, displs, p);
+    long long d0 = icc_lowest_displ(counts, displs, p);
     ic_binding_set(&c->b, IC_BUF_USER_OUT, shifted(ubuf, (MPI_Aint)d0 * uti->extent), uti);
     for (int i = 0; i < p; i++)
         if (i != skip && steps_for(c, IC_BUF_USER_OUT, 1, (size_t)(dv(displs, i) - d0),

@@ -205,6 +205,7 @@ int icc_launch(call_t *c, MPI_Op op, int commutative, then_t then);
 int icc_run_done(call_t *c, MPI_Op op, int commutative, size_t elem, const ic_typeinfo_t *sti);
 
 /* bytes and datatypes (call.c) */
+long long icc_lowest_displ(cview_t counts, dview_t displs, int p);
 int icc_pack(call_t *c, int side, const void *ubuf, long long count, const ic_typeinfo_t *ti,
              size_t at);
 int icc_pack_blocks(call_t *c, int side, const void *ubuf, cview_t counts, dview_t displs,

@@ -687,13 +687,7 @@ int icc_allgatherv_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI
         return icc_fail(c, MPI_ERR_NO_MEM, "out of memory");
     /* Displacements may be negative (recvbuf need not be the lowest block):
      * the schedule sees the buffer from the lowest non-empty block on. */
-    long long dmin = 0;
-    int have = 0;
-    for (int i = 0; !bad_recv && i < size; i++)
-        if (cv(recvcounts, i) > 0 && (!have || dv(displs, i) < dmin)) {
-            dmin = dv(displs, i);
-            have = 1;
-        }
+    long long dmin = bad_recv ? 0 : icc_lowest_displ(recvcounts, displs, size);
     /* In place (bytes, or typed regions), block i is at byte (displs[i] -
      * dmin) size of the schedule's view (size = extent for contiguous). */
     for (int i = 0; i < size; i++) {
