@@ -404,27 +404,52 @@ double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int
     return alg->cost(&b, m);
 }
 
-const ic_model_t *ic_plan_step_model(const ic_plan_t *pl, int t, const ic_model_t *m)
+int ic_plan_step_share(const ic_plan_t *pl, int t, const ic_algorithm_t *alg,
+                       const ic_coll_args_t *a, const ic_model_t *m)
 {
-    if (!m->node || m->node_ranks < 2 || pl->ndims == 0)
-        return m;
-    long block = 1; /* positions of the sub-mesh of dimensions dim.. */
-    for (int i = pl->step[t].dim; i < pl->ndims; i++)
-        block *= pl->dims[i];
-    return m->node_ranks % block == 0 ? m->node : m;
+    int q = m->node_ranks;
+    if (!m->node || q < 2)
+        return 1;
+    int next = alg && (alg->flags & IC_ALG_NEIGHBOURS);
+    if (pl->ndims == 0) /* one line through every node: in rank order
+                           (a->order NULL) it leaves a node once */
+        return next && !a->order ? 1 : q;
+    long w = 1; /* the step's position stride */
+    for (int i = pl->step[t].dim + 1; i < pl->ndims; i++)
+        w *= pl->dims[i];
+    long block = w * pl->dims[pl->step[t].dim]; /* positions of its sub-meshes */
+    if (q % block == 0)
+        return 0;
+    if (!next)
+        return q;
+    /* lines through the node of positions 0 .. q-1: w in each whole
+     * sub-mesh it holds, and those of the part of one more */
+    long lines = (q / block) * w + (q % block < w ? q % block : w);
+    return lines < 1 ? 1 : (int)lines;
+}
+
+ic_model_t ic_model_shared(const ic_model_t *m, int share)
+{
+    ic_model_t s = share == 0 && m->node ? *m->node : *m;
+    if (share > 1) {
+        s.beta *= share;
+        s.beta_x *= share;
+    }
+    return s;
 }
 
 static double walk(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m, int resolve)
 {
     if (pl->ndims == 0) {
         ic_coll_args_t b = *a;
+        ic_model_t ms = ic_model_shared(m, ic_plan_step_share(pl, 0, pl->alg, a, m));
         size_t seg = pl->param;
         if (!seg && pl->alg->seg_rule)
-            seg = pl->alg->seg_rule(&b, m);
+            seg = pl->alg->seg_rule(&b, &ms);
         if (resolve)
             pl->param = seg;
         b.seg = seg;
-        return pl->alg->cost(&b, m);
+        return pl->alg->cost(&b, &ms);
     }
     size_t pieces = ic_plan_pieces(pl, a);
     if (pieces > 1) { /* a long reduction runs on pieces of the vector (compose.c) */
@@ -445,7 +470,8 @@ static double walk(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m, 
         const ic_algorithm_t *alg = pl->step[t].alg;
         size_t param = pl->step[t].param;
         v = ic_plan_step_input(a, d, v);
-        cost += ic_plan_step_cost(alg, a, d, v, &param, ic_plan_step_model(pl, t, m));
+        ic_model_t ms = ic_model_shared(m, ic_plan_step_share(pl, t, alg, a, m));
+        cost += ic_plan_step_cost(alg, a, d, v, &param, &ms);
         if (resolve)
             pl->step[t].param = param;
         v = ic_plan_step_output(a, alg, d, v);

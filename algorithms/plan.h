@@ -164,10 +164,24 @@ double ic_plan_cost(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_model
  * stored there).  ic_plan_cost is the sum of the step costs along
  * the plan. */
 double ic_plan_start(const ic_coll_args_t *a);
-/* The model step t is priced with: m->node when its lines stay inside one
- * node (the dimensions from the step's on span a divisor of m->node_ranks
- * consecutive positions), else m. */
-const ic_model_t *ic_plan_step_model(const ic_plan_t *pl, int t, const ic_model_t *m);
+/* Two levels (m->node set, every node m->node_ranks = q consecutive mesh
+ * positions): how many streams of step t of pl, run by algorithm alg,
+ * one node's link carries at once (t = 0 and alg = pl->alg for a 1-D
+ * plan, the line of all ranks).  0: the step's lines stay inside a node
+ * (the dimensions from the step's on span a divisor of q), priced with
+ * m->node.  Otherwise the step crosses nodes and every line through a
+ * node takes part at once: a ring or chain (IC_ALG_NEIGHBOURS) leaves
+ * the node once per line (its on-node positions are consecutive on the
+ * line), any other algorithm may send from each of the node's q ranks
+ * at once.  A 1-D plan is one line: 1 for a ring or chain in rank order
+ * (a->order NULL: nodes hold consecutive ranks), q otherwise (1-D plans
+ * do not follow the placement).  One level: 1. */
+int ic_plan_step_share(const ic_plan_t *pl, int t, const ic_algorithm_t *alg,
+                       const ic_coll_args_t *a, const ic_model_t *m);
+/* The model a step of that share is priced with: m->node for 0, m with
+ * its transfer terms (beta, beta_x) multiplied by the share otherwise
+ * (the streams divide the node's link). */
+ic_model_t ic_model_shared(const ic_model_t *m, int share);
 double ic_plan_step_input(const ic_coll_args_t *a, int d, double v);
 double ic_plan_step_output(const ic_coll_args_t *a, const ic_algorithm_t *alg, int d, double v);
 double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int d, double v,

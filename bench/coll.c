@@ -457,7 +457,8 @@ int ic_bench_coll(ic_bench_t *b)
     ic_bench_describe(b);
     /* One node (every rank shares memory with rank 0's node): no time
      * floor, see coll_table. */
-    int one = ic_bench_one_node(b), floor = !one && b->size > 1;
+    int nodes = 1, rpn = 0;
+    int one = ic_bench_layout(b, &nodes, &rpn), floor = !one && b->size > 1;
     ic_bench_model_t m;
     ic_bench_fit_model(b, type, max_bytes, one, 0, &m);
     if (b->o.selector_fit && !isnan(m.cost.alpha)) {
@@ -501,8 +502,13 @@ int ic_bench_coll(ic_bench_t *b)
             ic_report_note(r,
                            "bound: no measurement can be below it: the shortest one-way "
                            "ping-pong time (%s) plus the bytes the busiest rank must move "
-                           "at the fitted beta (and reduce at gamma)",
-                           "alpha_min");
+                           "at the fitted beta (and reduce at gamma)%s",
+                           "alpha_min",
+                           rpn >= 2 && m.node_fit
+                               ? "; with several ranks per node, the bytes the busiest node's "
+                                 "link must carry at beta (its ranks share it), or a rank's at "
+                                 "the node beta, whichever is more"
+                               : "");
         else
             ic_report_note(r, "no lower bound: the ranks share one node, where the shared-memory "
                               "ping-pong bounds nothing a collective does (bench/README.md)");
@@ -565,9 +571,11 @@ int ic_bench_coll(ic_bench_t *b)
             ic_point_t pt;
             ic_point_setup(b, &pt, c, bytes, type, b->o.root);
             double n = (double)(pt.total * pt.esz);
-            double bound = !floor || isnan(m.alpha_min) ? NAN
-                                                        : ic_time_floor(c, b->size, n, m.alpha_min,
-                                                                        m.cost.beta, m.cost.gamma);
+            double bound = !floor || isnan(m.alpha_min)
+                               ? NAN
+                               : ic_time_floor_nodes(c, b->size, rpn >= 2 ? nodes : b->size, n,
+                                                     m.alpha_min, m.cost.beta, m.cost.gamma,
+                                                     m.node_fit ? m.node.beta : NAN);
             ic_bench_progress(b, "[coll] %s %.0f B (%d/%d)", ic_coll_name(c), n, ++done, npoints);
             /* regret (--algorithms, --tuned): each variant's time over the best */
             double t_best = INFINITY, t_auto = NAN, t_tuned = NAN;

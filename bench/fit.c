@@ -428,3 +428,14 @@ double ic_time_floor(ic_coll_t coll, int p, double n, double alpha_min, double b
         return 0;
     return alpha_min + ic_lower_bound(coll, p, n, 0, beta, gamma);
 }
+
+double ic_time_floor_nodes(ic_coll_t coll, int p, int nodes, double n, double alpha_min,
+                           double beta, double gamma, double node_beta)
+{
+    if (nodes < 2 || nodes >= p || p % nodes || !(node_beta >= 0))
+        return ic_time_floor(coll, p, n, alpha_min, beta, gamma);
+    int q = p / nodes;
+    double across = ic_lower_bound(coll, nodes, n, 0, beta, gamma / q);
+    double inside = ic_lower_bound(coll, p, n, 0, node_beta, gamma);
+    return alpha_min + fmax(across, inside);
+}

@@ -161,6 +161,16 @@ double ic_lower_bound(ic_coll_t coll, int p, double n, double alpha, double beta
  * simulation too.  p == 1 gives 0. */
 double ic_time_floor(ic_coll_t coll, int p, double n, double alpha_min, double beta, double gamma);
 
+/* The same on `nodes` nodes of q = p / nodes ranks each (nodes >= 2,
+ * q >= 2; otherwise ic_time_floor): a node's ranks share its link, so the
+ * bytes terms are those of ic_lower_bound with the nodes as its ranks (at
+ * beta, the q ranks of a node sharing the combining at gamma / q), or of
+ * the p ranks at node_beta (the fastest link a rank has), whichever is
+ * more.  On 4 nodes of 2 an allgather's bound is (3/4) n beta, not
+ * (7/8) n beta: a node's blocks reach its other rank inside the node. */
+double ic_time_floor_nodes(ic_coll_t coll, int p, int nodes, double n, double alpha_min,
+                           double beta, double gamma, double node_beta);
+
 #ifdef __cplusplus
 }
 #endif

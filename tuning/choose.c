@@ -59,7 +59,7 @@ double ic_estimate(const ic_algorithm_t *alg, const ic_coll_args_t *a0, const ic
 
 typedef struct memo {
     const ic_algorithm_t *alg;
-    const ic_model_t *m;
+    int share; /* the step's ic_plan_step_share, + 1 (0 = empty) */
     int d;
     size_t v;
     double cost;
@@ -101,23 +101,23 @@ static void search_add(search_t *S, const ic_plan_t *pl, double x)
     S->top_t[i] = x;
 }
 
-static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v,
-                        const ic_model_t *m)
+static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v, int share)
 {
     size_t key = (size_t)(v + 0.5);
-    size_t h = ((size_t)(uintptr_t)alg * 31u + (size_t)(uintptr_t)m * 7u + (size_t)d * 1000003u +
+    ic_model_t m = ic_model_shared(S->m, share);
+    size_t h = ((size_t)(uintptr_t)alg * 31u + (size_t)share * 7u + (size_t)d * 1000003u +
                 key * 2654435761u) %
                MEMO_SIZE;
     if (S->memo) {
         for (int probe = 0; probe < 8; probe++) {
             memo_t *e = &S->memo[(h + (size_t)probe) % MEMO_SIZE];
-            if (e->alg == alg && e->m == m && e->d == d && e->v == key)
+            if (e->alg == alg && e->share == share + 1 && e->d == d && e->v == key)
                 return e->cost;
             if (!e->alg) {
                 size_t param = 0;
-                e->cost = ic_plan_step_cost(alg, S->a, d, v, &param, m);
+                e->cost = ic_plan_step_cost(alg, S->a, d, v, &param, &m);
                 e->alg = alg;
-                e->m = m;
+                e->share = share + 1;
                 e->d = d;
                 e->v = key;
                 e->param = param;
@@ -126,7 +126,7 @@ static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v,
         }
     }
     size_t param = 0;
-    return ic_plan_step_cost(alg, S->a, d, v, &param, m);
+    return ic_plan_step_cost(alg, S->a, d, v, &param, &m);
 }
 
 /* Every combination of step algorithms for the shape and order in cur,
@@ -145,24 +145,28 @@ static void try_steps(search_t *S, int t, double v, double sofar)
     }
     int d = S->cur.dims[S->cur.step[t].dim];
     double in = ic_plan_step_input(S->a, d, v);
-    const ic_model_t *m = ic_plan_step_model(&S->cur, t, S->m);
     for (int i = 0; i < S->nalgs; i++) {
         const ic_algorithm_t *alg = S->algs[i];
         S->cur.step[t].alg = alg;
         S->cur.step[t].param = 0;
-        double c = step_cost(S, alg, d, in, m);
+        double c = step_cost(S, alg, d, in, ic_plan_step_share(&S->cur, t, alg, S->a, S->m));
         S->priced++;
         if (c >= 0)
             try_steps(S, t + 1, ic_plan_step_output(S->a, alg, d, in), sofar + c);
     }
 }
 
-/* Visit orders of the shape in cur: all of them for a forced shape.
- * Otherwise the fastest dimension first: in the closed-form model a plan
- * costs what its sequence of (line length, step) costs, and every
- * sequence is some shape visited fastest first, the order in which plan
- * order is rank order (no copies through scratch).  A non-commutative
- * reduce_scatter needs the slowest first (it combines in reverse). */
+/* Visit orders of the shape in cur: all of them for a forced shape or
+ * with two levels.  Otherwise the fastest dimension first: in the
+ * closed-form model of one level a plan costs what its sequence of (line
+ * length, step) costs, and every sequence is some shape visited fastest
+ * first, the order in which plan order is rank order (no copies through
+ * scratch).  A non-commutative reduce_scatter needs the slowest first (it
+ * combines in reverse).  With two levels a step's price also depends on
+ * where its dimension lies (inside a node or across, how many lines share
+ * a node's link: ic_plan_step_share), so a shape's orders differ: an
+ * allgather wants the dimension across nodes first (each rank's own block
+ * over the network, the node's blocks after), a reduce_scatter last. */
 static void try_orders(search_t *S, int all)
 {
     int k = S->cur.ndims, perm[IC_PLAN_MAXDIMS] = {0};
@@ -203,7 +207,7 @@ static void try_shapes(search_t *S, int t, int rest, int maxk)
     if (rest == 1) {
         if (t >= 2) {
             S->cur.ndims = t;
-            try_orders(S, 0);
+            try_orders(S, S->m->node != NULL);
         }
         return;
     }

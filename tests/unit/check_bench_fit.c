@@ -250,6 +250,35 @@ START_TEST(time_floor)
 }
 END_TEST
 
+/* Nodes of several ranks: the nodes' links bound, or the ranks at the
+ * node's beta when that is more; one rank per node or one node: as
+ * ic_time_floor. */
+START_TEST(time_floor_nodes)
+{
+    const double a = 20e-6, b = 1e-8, g = 1e-9, n = 4e6, bn = 1e-9;
+    ck_assert(rel(ic_time_floor_nodes(IC_COLL_ALLGATHER, 8, 4, n, a, b, g, bn), a + 0.75 * n * b) <
+              1e-12);
+    ck_assert(rel(ic_time_floor_nodes(IC_COLL_ALLREDUCE, 8, 4, n, a, b, g, bn),
+                  a + 0.75 * n * (2 * b + g / 2)) < 1e-12);
+    ck_assert(rel(ic_time_floor_nodes(IC_COLL_BCAST, 8, 4, n, a, b, g, bn), a + n * b) < 1e-12);
+    /* a slow node: its ranks' own bound is the larger */
+    ck_assert(rel(ic_time_floor_nodes(IC_COLL_ALLGATHER, 8, 4, n, a, b, g, 2 * b),
+                  a + 7.0 / 8.0 * n * 2 * b) < 1e-12);
+    for (int c = 0; c < IC_COLL_COUNT; c++) {
+        ic_coll_t k = (ic_coll_t)c;
+        ck_assert_double_eq(ic_time_floor_nodes(k, 8, 8, n, a, b, g, bn),
+                            ic_time_floor(k, 8, n, a, b, g));
+        ck_assert_double_eq(ic_time_floor_nodes(k, 8, 1, n, a, b, g, bn),
+                            ic_time_floor(k, 8, n, a, b, g));
+        ck_assert_double_eq(ic_time_floor_nodes(k, 8, 4, n, a, b, g, NAN),
+                            ic_time_floor(k, 8, n, a, b, g));
+        /* never above the one-level floor at the same beta */
+        ck_assert(ic_time_floor_nodes(k, 16, 4, n, a, b, g, bn) <=
+                  ic_time_floor(k, 16, n, a, b, g) * (1 + 1e-12));
+    }
+}
+END_TEST
+
 static ic_stats_t quartiles(double q1, double med, double q3)
 {
     ic_stats_t s = {.n = 10, .min = q1, .q1 = q1, .median = med, .q3 = q3, .max = q3, .mean = med};
@@ -316,6 +345,7 @@ Suite *suite_bench_fit(void)
     tc = tcase_create("bounds");
     tcase_add_test(tc, lower_bounds);
     tcase_add_test(tc, time_floor);
+    tcase_add_test(tc, time_floor_nodes);
     suite_add_tcase(s, tc);
     tc = tcase_create("compare");
     tcase_add_test(tc, compare_verdicts);

@@ -1101,6 +1101,92 @@ END_TEST
  * line whose root lies strictly inside it, which the price, every line
  * rooted at its position 0, does not see; plan.h.)
  */
+/*
+ * Two levels (nodes of q consecutive positions): ic_plan_step_share on
+ * steps inside a node (0), across nodes with one line per node position
+ * (q), rings whose line holds several of a node's positions (one stream
+ * per line), 1-D plans in and out of rank order; ic_model_shared's
+ * transfer terms; and the search's visit orders: on 4 nodes x 2 ranks a
+ * long allgather and reduce_scatter run the dimension across nodes with
+ * one block per rank (visited first: the allgather's first step, the
+ * reduce_scatter's last) and the node's own dimension last, priced well
+ * below the plan of 4 x 2 visited fastest first.
+ */
+START_TEST(test_two_level_share)
+{
+    ic_cost_params_t c, cn;
+    params(&c);
+    ic_cost_defaults_node(&cn);
+    ic_model_t m = ic_model_of(&c, 1), mn = ic_model_of(&cn, 1);
+    m.node = &mn;
+    m.node_ranks = 2;
+    size_t counts[8];
+    ic_blocks_even(counts, 8, 8 << 17);
+    ic_coll_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.coll = IC_COLL_ALLGATHER;
+    a.size = 8;
+    a.count = 8 << 17;
+    a.counts = counts;
+    a.commutative = 1;
+    a.exact = 1;
+    const ic_algorithm_t *bucket = ic_alg_find(IC_COLL_ALLGATHER, "bucket");
+    const ic_algorithm_t *bruck = ic_alg_find(IC_COLL_ALLGATHER, "bruck");
+    ck_assert_ptr_nonnull(bucket);
+    ck_assert_ptr_nonnull(bruck);
+    ic_plan_t pl;
+    ck_assert_int_eq(ic_plan_parse(IC_COLL_ALLGATHER, "4x2:d0=bucket,d1=bucket", &pl, NULL), 0);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 0, bucket, &a, &m), 2);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 0, bruck, &a, &m), 2);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 1, bucket, &a, &m), 0);
+    ck_assert_int_eq(ic_plan_parse(IC_COLL_ALLGATHER, "2x4:d1=bucket,d0=bucket", &pl, NULL), 0);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 0, bucket, &a, &m), 1); /* 2 of 4 on a node */
+    ck_assert_int_eq(ic_plan_step_share(&pl, 0, bruck, &a, &m), 2);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 1, bucket, &a, &m), 2);
+    m.node_ranks = 4;
+    ck_assert_int_eq(
+        ic_plan_parse(IC_COLL_ALLGATHER, "2x2x2:d2=bucket,d1=bucket,d0=bucket", &pl, NULL), 0);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 0, bucket, &a, &m), 0);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 1, bucket, &a, &m), 0);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 2, bucket, &a, &m), 4);
+    m.node_ranks = 2;
+    ic_plan_t one = ic_plan_1d(bucket, 0);
+    ck_assert_int_eq(ic_plan_step_share(&one, 0, bucket, &a, &m), 1);
+    one = ic_plan_1d(bruck, 0);
+    ck_assert_int_eq(ic_plan_step_share(&one, 0, bruck, &a, &m), 2);
+    static const int rr[8] = {0, 4, 1, 5, 2, 6, 3, 7}; /* ranks r, r + 4 on a node */
+    a.order = rr;
+    one = ic_plan_1d(bucket, 0);
+    ck_assert_int_eq(ic_plan_step_share(&one, 0, bucket, &a, &m), 2);
+    a.order = NULL;
+    ic_model_t one_level = ic_model_of(&c, 1);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 2, bucket, &a, &one_level), 1);
+
+    ic_model_t s3 = ic_model_shared(&m, 3), s0 = ic_model_shared(&m, 0);
+    ck_assert(s3.beta == 3 * m.beta && s3.beta_x == 3 * m.beta_x && s3.alpha == m.alpha);
+    ck_assert(s0.beta == mn.beta && s0.alpha == mn.alpha);
+
+    static const ic_coll_t colls[] = {IC_COLL_ALLGATHER, IC_COLL_REDUCE_SCATTER_BLOCK};
+    static const char *fastest_first[] = {"4x2:d1=bucket,d0=bucket", "4x2:d1=bucket,d0=bucket"};
+    for (int i = 0; i < 2; i++) {
+        a.coll = colls[i];
+        ic_plan_t best, slow;
+        double t = 0;
+        ck_assert_int_eq(ic_choose_plan(&a, &c, &cn, 2, 1, NULL, 0, &best, &t, NULL), 0);
+        char text[IC_PLAN_TEXT_MAX];
+        ic_plan_format(&best, text, sizeof(text));
+        int k = best.ndims;
+        ck_assert_msg(k >= 2 && ic_plan_step_share(&best, 0, best.step[0].alg, &a, &m) > 0 &&
+                          ic_plan_step_share(&best, k - 1, best.step[k - 1].alg, &a, &m) == 0,
+                      "%s on 4 nodes x 2: %s", ic_coll_name(a.coll), text);
+        ck_assert_int_eq(ic_plan_parse(a.coll, fastest_first[i], &slow, NULL), 0);
+        double ts = ic_plan_cost(&slow, &a, &m);
+        ck_assert_msg(t < 0.8 * ts, "%s: %s %g s against %s %g s", ic_coll_name(a.coll), text, t,
+                      fastest_first[i], ts);
+    }
+}
+END_TEST
+
 START_TEST(test_plan_closed_forms)
 {
     ic_cost_params_t c;
@@ -1222,6 +1308,7 @@ Suite *suite_cost_formulas(void)
     tcase_set_timeout(tr, 60);
     tcase_add_test(tr, test_registry_has_paper_algorithms);
     tcase_add_test(tr, test_plan_closed_forms);
+    tcase_add_test(tr, test_two_level_share);
     tcase_add_test(tr, test_registry_even);
     tcase_add_test(tr, test_registry_uneven);
     tcase_add_test(tr, test_pipeline_bcast);
