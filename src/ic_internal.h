@@ -619,6 +619,10 @@ int ic_world_rank(void);
 /* ------------------------------------------------------------- topology */
 
 int ic_topo_ncores(void); /* cores of this node (hwloc; sysconf without it) */
+/* Ranks of comm running on this machine (the same Linux boot id), which
+ * may be more than MPI's node holds: an emulated cluster's "nodes" share
+ * one machine's cores.  0 when unknown.  Collective on comm. */
+int ic_topo_machine_ranks(MPI_Comm comm);
 
 /* Placement on a logical mesh (algorithms/placement.h).  Keys per rank:
  * node (the lowest rank of comm on that node), package, shared cache

@@ -107,6 +107,9 @@ void ic_shm_destroy(ic_ctx_t *ctx)
     ctx->shm = NULL;
 }
 
+/* The most ranks of one communicator seen on this machine. */
+static _Atomic int on_machine;
+
 /* Collective on ctx->comm; ctx->shm stays NULL where it cannot be made
  * (every rank of a node agrees: the window is made or not for all). */
 int ic_shm_setup(ic_ctx_t *ctx)
@@ -124,6 +127,14 @@ int ic_shm_setup(ic_ctx_t *ctx)
         rc = MPI_Comm_size(node, &nlocal);
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_rank(node, &me);
+    /* every rank takes part, whatever its node */
+    int machine = ic_topo_machine_ranks(ctx->comm);
+    if (machine > 0) { /* the most seen: a communicator may hold part of them */
+        int seen = atomic_load(&on_machine);
+        while (machine > seen && !atomic_compare_exchange_weak(&on_machine, &seen, machine))
+            ;
+        machine = machine > seen ? machine : seen;
+    }
     if (rc != MPI_SUCCESS || nlocal < 2 || nlocal > IC_SHM_MAX_RANKS) {
         if (node != MPI_COMM_NULL)
             MPI_Comm_free(&node);
@@ -139,10 +150,12 @@ int ic_shm_setup(ic_ctx_t *ctx)
         s->win = MPI_WIN_NULL;
         s->nlocal = nlocal;
         s->me = me;
-        /* More ranks than cores (an oversubscribed test): a waiting rank
-         * gives its core away at once, as MPI libraries do then; else it
-         * polls. */
-        s->spin = nlocal > ic_topo_ncores() ? 0 : IC_SHM_SPIN;
+        /* More ranks than cores on the node or the machine (an
+         * oversubscribed test, an emulated cluster's "nodes" on one
+         * machine): a waiting rank gives its core away at once, as MPI
+         * libraries do then; else it polls. */
+        int cores = ic_topo_ncores();
+        s->spin = nlocal > cores || machine > cores ? 0 : IC_SHM_SPIN;
         size_t lane = (size_t)n * IC_SHM_SLOTS * sizeof(slot_t);
         s->nlanes = (int)(IC_SHM_BUDGET / lane);
         s->nlanes = s->nlanes < 1 ? 1 : s->nlanes > IC_SHM_LANES ? IC_SHM_LANES : s->nlanes;

@@ -48,6 +48,30 @@ int ic_topo_ncores(void)
     return c > 0 ? (int)c : 1;
 }
 
+int ic_topo_machine_ranks(MPI_Comm comm)
+{
+    /* colour: a hash of the boot id (MPI_UNDEFINED where unknown) */
+    int color = MPI_UNDEFINED, n = 0;
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (f) {
+        char id[64];
+        if (fgets(id, sizeof(id), f)) {
+            unsigned long h = 14695981039346656037UL;
+            for (const char *c = id; *c && *c != '\n'; c++)
+                h = (h ^ (unsigned char)*c) * 1099511628211UL;
+            color = (int)(h % 2147483647UL);
+        }
+        fclose(f);
+    }
+    MPI_Comm same = MPI_COMM_NULL;
+    if (MPI_Comm_split(comm, color, 0, &same) != MPI_SUCCESS || same == MPI_COMM_NULL)
+        return 0;
+    if (MPI_Comm_size(same, &n) != MPI_SUCCESS)
+        n = 0;
+    MPI_Comm_free(&same);
+    return n;
+}
+
 int IC_Node_cores(void)
 {
     return ic_topo_ncores();
