@@ -409,7 +409,8 @@ double ic_lower_bound(ic_coll_t coll, int p, double n, double alpha, double beta
     case IC_COLL_GATHER:
     case IC_COLL_GATHERV:
         return lg + f * beta;
-    case IC_COLL_REDUCE:
+    case IC_COLL_REDUCE: /* every element of the root's result needs one from outside */
+        return lg + n * beta + f * gamma;
     case IC_COLL_REDUCE_SCATTER:
     case IC_COLL_REDUCE_SCATTER_BLOCK:
         return lg + f * (beta + gamma);

@@ -141,12 +141,15 @@ double ic_hockney_time_regions(const ic_hockney_t *fits, const double *bps, int 
  *   allgather(v)             ceil(log2 p) alpha + (p-1)/p n beta
  *   reduce_scatter(_block)   ceil(log2 p) alpha + (p-1)/p n (beta + gamma)
  *   allreduce                ceil(log2 p) alpha + (p-1)/p n (2 beta + gamma)
- *   reduce                   ceil(log2 p) alpha + (p-1)/p n (beta + gamma)
+ *   reduce                   ceil(log2 p) alpha + n beta + (p-1)/p n gamma
  *   scatter(v), gather(v)    ceil(log2 p) alpha + (p-1)/p n beta
  *   barrier                  ceil(log2 p) alpha
  * The first four are the classic bounds of the alpha-beta-gamma model; the
- * others are the same arguments applied to the rooted operations (the root
- * sends or receives (p-1)/p n bytes, the reduce root combines them).
+ * others are the same arguments applied to the rooted operations (the
+ * root sends or receives (p-1)/p n bytes; every element of a reduce's
+ * result depends on other ranks' inputs, so its root receives at least n
+ * bytes, as a broadcast's root sends them: the bound a pipelined chain
+ * approaches).
  * p == 1 gives 0.
  */
 double ic_lower_bound(ic_coll_t coll, int p, double n, double alpha, double beta, double gamma);

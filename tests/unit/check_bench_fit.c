@@ -223,6 +223,7 @@ START_TEST(lower_bounds)
               1e-12);
     ck_assert(rel(ic_lower_bound(IC_COLL_ALLREDUCE, p, n, a, b, g), 3 * a + 2 * f * b + f * g) <
               1e-12);
+    ck_assert(rel(ic_lower_bound(IC_COLL_REDUCE, p, n, a, b, g), 3 * a + n * b + f * g) < 1e-12);
     ck_assert(rel(ic_lower_bound(IC_COLL_BARRIER, p, 0, a, b, g), 3 * a) < 1e-12);
     /* p = 5: ceil(log2 5) = 3, (p-1)/p = 4/5 */
     ck_assert(rel(ic_lower_bound(IC_COLL_GATHER, 5, n, a, b, g), 3 * a + 0.8 * n * b) < 1e-12);
