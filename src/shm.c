@@ -107,8 +107,10 @@ void ic_shm_destroy(ic_ctx_t *ctx)
     ctx->shm = NULL;
 }
 
+#ifndef SMPI_H
 /* The most ranks of one communicator seen on this machine. */
 static _Atomic int on_machine;
+#endif
 
 /* Collective on ctx->comm; ctx->shm stays NULL where it cannot be made
  * (every rank of a node agrees: the window is made or not for all). */
