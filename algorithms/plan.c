@@ -384,7 +384,7 @@ double ic_plan_start(const ic_coll_args_t *a)
 }
 
 double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int d, double v,
-                         size_t *param, const ic_model_t *m)
+                         size_t *param, const ic_model_t *m, int share)
 {
     if (d <= 1)
         return 0;
@@ -399,9 +399,10 @@ double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int
     b.sendcount = b.count / (size_t)d;
     b.recvcount = b.sendcount;
     b.seg = *param;
-    if (alg->seg_rule && !b.seg)
-        *param = b.seg = alg->seg_rule(&b, m);
-    return alg->cost(&b, m);
+    ic_model_t one = ic_model_shared(m, share < 1 ? share : 1), ms = ic_model_shared(m, share);
+    if (alg->seg_rule && !b.seg) /* one stream's trade-off (see plan.h) */
+        *param = b.seg = alg->seg_rule(&b, &one);
+    return alg->cost(&b, &ms);
 }
 
 int ic_plan_step_share(const ic_plan_t *pl, int t, const ic_algorithm_t *alg,
@@ -444,8 +445,8 @@ static double walk(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m, 
         ic_coll_args_t b = *a;
         ic_model_t ms = ic_model_shared(m, ic_plan_step_share(pl, 0, pl->alg, a, m));
         size_t seg = pl->param;
-        if (!seg && pl->alg->seg_rule)
-            seg = pl->alg->seg_rule(&b, &ms);
+        if (!seg && pl->alg->seg_rule) /* one stream's trade-off (see plan.h) */
+            seg = pl->alg->seg_rule(&b, m);
         if (resolve)
             pl->param = seg;
         b.seg = seg;
@@ -470,8 +471,7 @@ static double walk(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m, 
         const ic_algorithm_t *alg = pl->step[t].alg;
         size_t param = pl->step[t].param;
         v = ic_plan_step_input(a, d, v);
-        ic_model_t ms = ic_model_shared(m, ic_plan_step_share(pl, t, alg, a, m));
-        cost += ic_plan_step_cost(alg, a, d, v, &param, &ms);
+        cost += ic_plan_step_cost(alg, a, d, v, &param, m, ic_plan_step_share(pl, t, alg, a, m));
         if (resolve)
             pl->step[t].param = param;
         v = ic_plan_step_output(a, alg, d, v);

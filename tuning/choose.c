@@ -104,7 +104,6 @@ static void search_add(search_t *S, const ic_plan_t *pl, double x)
 static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v, int share)
 {
     size_t key = (size_t)(v + 0.5);
-    ic_model_t m = ic_model_shared(S->m, share);
     size_t h = ((size_t)(uintptr_t)alg * 31u + (size_t)share * 7u + (size_t)d * 1000003u +
                 key * 2654435761u) %
                MEMO_SIZE;
@@ -115,7 +114,7 @@ static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v,
                 return e->cost;
             if (!e->alg) {
                 size_t param = 0;
-                e->cost = ic_plan_step_cost(alg, S->a, d, v, &param, &m);
+                e->cost = ic_plan_step_cost(alg, S->a, d, v, &param, S->m, share);
                 e->alg = alg;
                 e->share = share + 1;
                 e->d = d;
@@ -126,7 +125,7 @@ static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v,
         }
     }
     size_t param = 0;
-    return ic_plan_step_cost(alg, S->a, d, v, &param, &m);
+    return ic_plan_step_cost(alg, S->a, d, v, &param, S->m, share);
 }
 
 /* Every combination of step algorithms for the shape and order in cur,
