@@ -12,6 +12,8 @@
  *     domain (MPI_Comm_split_type, computed here apart from InterCom);
  *   - each rank's package and cache keys are what hwloc says of its own
  *     binding (ic_topo_hw_local);
+ *   - ic_topo_machine_ranks counts every rank of the communicator (the
+ *     test runs on one machine), 0 where Linux's boot id is unreadable;
  *   - the order is the same on every rank, a permutation, each node on
  *     consecutive positions, nodes in the order of their lowest rank; q is
  *     the common node size, or 0 when sizes differ;
@@ -92,6 +94,14 @@ static void run_comm(const char *name, MPI_Comm comm, int q_env, const int *want
     for (int r = 0; r < n; r++)
         if (keys[r * nl] != node[r])
             fail("rank %d's node key %d, want %d", r, keys[r * nl], node[r]);
+    /* every rank of a test runs on this machine: all of comm, or 0 where
+     * Linux's boot id cannot be read */
+    int machine = ic_topo_machine_ranks(comm);
+    FILE *bid = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (machine != (bid ? n : 0))
+        fail("ic_topo_machine_ranks: %d, want %d", machine, bid ? n : 0);
+    if (bid)
+        fclose(bid);
     int pkg, cache;
     ic_topo_hw_local(&pkg, &cache);
     if (keys[rank * nl + 1] != pkg || keys[rank * nl + 2] != cache)
