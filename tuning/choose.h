@@ -73,7 +73,8 @@ int ic_predict_chart(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_cost
  * (ic_plan_cost): every registered 1-D algorithm, and mesh plans on every
  * ordered factorisation of a->size into two or three dimensions of at
  * least 2, visited fastest dimension first (slowest first for a
- * non-commutative reduce_scatter, which needs it), and every combination of the collective's step
+ * non-commutative reduce_scatter, which needs it; in every order with two
+ * levels, below), and every combination of the collective's step
  * algorithms.  Ties go to the plan met first (1-D before meshes, fewer dimensions first).  With
  * `shape` (nshape dimensions multiplying to a->size; INTERCOM_MESH) only
  * plans on that shape, in every visit order (a shape of one dimension
@@ -83,9 +84,11 @@ int ic_predict_chart(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_cost
  * how many plans were priced.  Two levels: with `node` and node_ranks
  * (the ranks of every node, consecutive mesh positions under the
  * placement a->order; 2 <= node_ranks < a->size), a step whose lines stay
- * inside a node is priced with `node`'s parameters (ic_plan_step_model),
- * so the selector sees the node-aware hybrids (reduce-scatter inside the
- * nodes, allreduce across, allgather inside) for what they are.
+ * inside a node is priced with `node`'s parameters, and one across nodes
+ * with its transfer terms multiplied by the streams a node's link carries
+ * at once (ic_plan_step_share), so the selector sees the node-aware
+ * hybrids (reduce-scatter inside the nodes, allreduce across, allgather
+ * inside; an allgather across the nodes first) for what they are.
  */
 int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, const ic_cost_params_t *node,
                    int node_ranks, size_t elem, const int *shape, int nshape, ic_plan_t *best,
