@@ -399,9 +399,11 @@ double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int
     b.sendcount = b.count / (size_t)d;
     b.recvcount = b.sendcount;
     b.seg = *param;
-    ic_model_t one = ic_model_shared(m, share < 1 ? share : 1), ms = ic_model_shared(m, share);
-    if (alg->seg_rule && !b.seg) /* one stream's trade-off (see plan.h) */
+    if (alg->seg_rule && !b.seg) { /* one stream's trade-off (see plan.h) */
+        ic_model_t one = ic_model_shared(m, share < 1 ? share : 1);
         *param = b.seg = alg->seg_rule(&b, &one);
+    }
+    ic_model_t ms = ic_model_shared(m, share);
     return alg->cost(&b, &ms);
 }
 
@@ -425,8 +427,7 @@ int ic_plan_step_share(const ic_plan_t *pl, int t, const ic_algorithm_t *alg,
         return q;
     /* lines through the node of positions 0 .. q-1: w in each whole
      * sub-mesh it holds, and those of the part of one more */
-    long lines = (q / block) * w + (q % block < w ? q % block : w);
-    return lines < 1 ? 1 : (int)lines;
+    return (int)((q / block) * w + (q % block < w ? q % block : w));
 }
 
 ic_model_t ic_model_shared(const ic_model_t *m, int share)
