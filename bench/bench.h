@@ -226,27 +226,12 @@ void ic_bench_pingpong_fit_rows(ic_rtable_t *t, const char *label, const char *p
  * time of P1's MPI_Send call in it, R the rest of the one-way time. */
 #define IC_SPLIT_REPS 9   /* timed round trips per length (medians) */
 #define IC_SPLIT_WARMUP 2 /* untimed ones before them             */
-typedef struct ic_split_fit {
-    double alpha_s, beta_s, alpha_r, beta_r; /* seconds, seconds per byte */
-    int ok;
-} ic_split_fit_t;
+/* ic_split_fit_t, IC_SPLIT_LONG and the fits themselves: fit.h. */
 
 /* One length's ping-pong between the two processes of pc (me = 0: P1, 1:
  * P2): returns the median one-way time and *send the median time of P1's
  * MPI_Send calls (both known to both). */
 double ic_bench_split_pingpong(int me, int n, char *sbuf, char *rbuf, MPI_Comm pc, double *send);
-/* Least-squares lines through S = send and R = oneway - send (residuals
- * relative to the one-way time): 0, or -1 (f->ok = 0, NaN terms).  No MPI. */
-int ic_bench_split_fit(const size_t *sizes, int ns, const double *oneway, const double *send,
-                       ic_split_fit_t *f);
-/* The same as the plain model of `coll` and `patterns` takes alpha and
- * beta (t0 of the shortest messages, r_inf of the longest): beta_s and
- * beta_r the slopes of lines through the lengths of IC_SPLIT_LONG bytes and
- * more (unweighted), alpha_s and alpha_r the rest of S and R at the
- * shortest length.  Fewer than two such lengths: ic_bench_split_fit. */
-#define IC_SPLIT_LONG 65536
-int ic_bench_split_fit_ends(const size_t *sizes, int ns, const double *oneway, const double *send,
-                            ic_split_fit_t *f);
 /* Table "split" (per length: one-way, S, R and both fitted lines), info
  * alpha_s, beta_s, alpha_r, beta_r and a note on the method. */
 void ic_bench_split_report(ic_report_t *r, const size_t *sizes, int ns, const double *oneway,

@@ -151,6 +151,128 @@ int ic_linfit(const double *x, const double *y, const double *w, int n, double *
     return 0;
 }
 
+/* ------------------------------------- the split send/receive model */
+
+/* y = a + b x by weighted least squares with a, b >= 0: a negative slope
+ * refitted as b = 0 (a the weighted mean), then a negative intercept as a
+ * = 0 (b the line through the origin), whatever is left negative 0.
+ * Returns -1 when no line fits, else the number of terms clamped. */
+static int nonneg_linfit(const double *x, const double *y, const double *w, int n, double *a,
+                         double *b)
+{
+    if (ic_linfit(x, y, w, n, a, b) != 0)
+        return -1;
+    int clamped = 0;
+    double sw = 0, swy = 0, swxy = 0, swxx = 0;
+    for (int i = 0; i < n; i++) {
+        double wi = w ? w[i] : 1.0;
+        if (!(wi > 0))
+            continue;
+        sw += wi;
+        swy += wi * y[i];
+        swxy += wi * x[i] * y[i];
+        swxx += wi * x[i] * x[i];
+    }
+    if (*b < 0) {
+        *b = 0;
+        *a = swy / sw;
+        clamped++;
+    }
+    if (*a < 0) {
+        *a = 0;
+        *b = swxx > 0 && swxy > 0 ? swxy / swxx : 0;
+        clamped++;
+    }
+    return clamped;
+}
+
+static void split_unfit(ic_split_fit_t *f)
+{
+    memset(f, 0, sizeof(*f));
+    f->alpha_s = f->beta_s = f->alpha_r = f->beta_r = NAN;
+}
+
+int ic_bench_split_fit(const size_t *sizes, int ns, const double *oneway, const double *send,
+                       ic_split_fit_t *f)
+{
+    split_unfit(f);
+    if (ns < 1)
+        return -1;
+    double *x = malloc(4 * (size_t)ns * sizeof(double)), *S = x + ns, *R = S + ns, *w = R + ns;
+    if (!x)
+        return -1;
+    for (int i = 0; i < ns; i++) {
+        x[i] = (double)sizes[i];
+        S[i] = send[i];
+        R[i] = oneway[i] - send[i];
+        w[i] = oneway[i] > 0 ? 1 / (oneway[i] * oneway[i]) : 0;
+    }
+    int cs = nonneg_linfit(x, S, w, ns, &f->alpha_s, &f->beta_s);
+    int cr = cs < 0 ? -1 : nonneg_linfit(x, R, w, ns, &f->alpha_r, &f->beta_r);
+    free(x);
+    if (cs < 0 || cr < 0) {
+        split_unfit(f);
+        return -1;
+    }
+    f->ok = 1;
+    f->clamped = cs + cr;
+    return 0;
+}
+
+/* b >= 0 the slope of the long lengths, a >= 0 the rest at length x0 (the
+ * slope kept when that rest is negative: the long lengths decide it). */
+static int nonneg_ends(const double *x, const double *y, int n, double x0, double y0, double *a,
+                       double *b)
+{
+    double a_long;
+    if (ic_linfit(x, y, NULL, n, &a_long, b) != 0)
+        return -1;
+    int clamped = 0;
+    if (*b < 0) {
+        *b = 0;
+        clamped++;
+    }
+    *a = y0 - *b * x0;
+    if (*a < 0) {
+        *a = 0;
+        clamped++;
+    }
+    return clamped;
+}
+
+int ic_bench_split_fit_ends(const size_t *sizes, int ns, const double *oneway, const double *send,
+                            ic_split_fit_t *f)
+{
+    int from = ns;
+    while (from > 0 && sizes[from - 1] >= IC_SPLIT_LONG)
+        from--;
+    if (ns - from < 2 || sizes[ns - 1] < 2 * sizes[from]) /* no bandwidth region to speak of */
+        return ic_bench_split_fit(sizes, ns, oneway, send, f);
+    split_unfit(f);
+    int nl = ns - from;
+    double *x = malloc(3 * (size_t)nl * sizeof(double)), *S = x + nl, *R = S + nl;
+    if (!x)
+        return -1;
+    for (int i = 0; i < nl; i++) {
+        x[i] = (double)sizes[from + i];
+        S[i] = send[from + i];
+        R[i] = oneway[from + i] - send[from + i];
+    }
+    /* the slopes of the long messages, the rest of the shortest one's
+     * time the start-ups */
+    double x0 = (double)sizes[0];
+    int cs = nonneg_ends(x, S, nl, x0, send[0], &f->alpha_s, &f->beta_s);
+    int cr = cs < 0 ? -1 : nonneg_ends(x, R, nl, x0, oneway[0] - send[0], &f->alpha_r, &f->beta_r);
+    free(x);
+    if (cs < 0 || cr < 0) {
+        split_unfit(f);
+        return -1;
+    }
+    f->ok = 1;
+    f->clamped = cs + cr;
+    return 0;
+}
+
 /* ------------------------------------------------------ Hockney's model */
 
 /* Number of distinct values among n[0..m-1]. */

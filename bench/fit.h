@@ -77,6 +77,34 @@ int ic_cmp_total(const ic_cmp_summary_t *s);
  * than two distinct x with positive weight). */
 int ic_linfit(const double *x, const double *y, const double *w, int n, double *a, double *b);
 
+/* ------------------------------------- the split send/receive model
+ *
+ * tan-strazdins-2002 section 3.1 (measured by split.c): S(n) = alpha_s +
+ * beta_s n, R(n) = alpha_r + beta_r n.  Every term is a start-up or a time
+ * per byte, never negative: where noisy timings fit a negative one (a
+ * falling slope between two close long lengths, a send time above the
+ * one-way time), it is refitted at 0 and `clamped` counts those terms. */
+typedef struct ic_split_fit {
+    double alpha_s, beta_s, alpha_r, beta_r; /* seconds, seconds per byte */
+    int ok;
+    int clamped; /* terms fitted negative and set to 0 */
+} ic_split_fit_t;
+
+/* Least-squares lines through S = send and R = oneway - send (residuals
+ * relative to the one-way time): 0, or -1 (f->ok = 0, NaN terms). */
+int ic_bench_split_fit(const size_t *sizes, int ns, const double *oneway, const double *send,
+                       ic_split_fit_t *f);
+/* The same as the plain model of `coll` and `patterns` takes alpha and
+ * beta (t0 of the shortest messages, r_inf of the longest): beta_s and
+ * beta_r the slopes of lines through the lengths of IC_SPLIT_LONG bytes and
+ * more (unweighted), alpha_s and alpha_r the rest of S and R at the
+ * shortest length.  Fewer than two such lengths, or the longest under
+ * twice the shortest of them (a slope over a few percent of length is
+ * noise): ic_bench_split_fit. */
+#define IC_SPLIT_LONG 65536
+int ic_bench_split_fit_ends(const size_t *sizes, int ns, const double *oneway, const double *send,
+                            ic_split_fit_t *f);
+
 /* ------------------------------------------------------ Hockney's model
  *
  * t(n) = (n + n_1/2) / r_inf = t0 + n / r_inf  (hockney-comms1-comms2, eq. 2)

@@ -48,59 +48,6 @@ double ic_bench_split_pingpong(int me, int n, char *sbuf, char *rbuf, MPI_Comm p
     return est[0];
 }
 
-int ic_bench_split_fit(const size_t *sizes, int ns, const double *oneway, const double *send,
-                       ic_split_fit_t *f)
-{
-    memset(f, 0, sizeof(*f));
-    f->alpha_s = f->beta_s = f->alpha_r = f->beta_r = NAN;
-    if (ns < 1)
-        return -1;
-    double *x = malloc(4 * (size_t)ns * sizeof(double)), *S = x + ns, *R = S + ns, *w = R + ns;
-    if (!x)
-        return -1;
-    for (int i = 0; i < ns; i++) {
-        x[i] = (double)sizes[i];
-        S[i] = send[i];
-        R[i] = oneway[i] - send[i];
-        w[i] = oneway[i] > 0 ? 1 / (oneway[i] * oneway[i]) : 0;
-    }
-    f->ok = ic_linfit(x, S, w, ns, &f->alpha_s, &f->beta_s) == 0 &&
-            ic_linfit(x, R, w, ns, &f->alpha_r, &f->beta_r) == 0;
-    free(x);
-    return f->ok ? 0 : -1;
-}
-
-int ic_bench_split_fit_ends(const size_t *sizes, int ns, const double *oneway, const double *send,
-                            ic_split_fit_t *f)
-{
-    int from = ns;
-    while (from > 0 && sizes[from - 1] >= IC_SPLIT_LONG)
-        from--;
-    if (ns - from < 2) /* no bandwidth region: one line through all */
-        return ic_bench_split_fit(sizes, ns, oneway, send, f);
-    memset(f, 0, sizeof(*f));
-    f->alpha_s = f->beta_s = f->alpha_r = f->beta_r = NAN;
-    int nl = ns - from;
-    double *x = malloc(3 * (size_t)nl * sizeof(double)), *S = x + nl, *R = S + nl, a;
-    if (!x)
-        return -1;
-    for (int i = 0; i < nl; i++) {
-        x[i] = (double)sizes[from + i];
-        S[i] = send[from + i];
-        R[i] = oneway[from + i] - send[from + i];
-    }
-    /* the slopes of the long messages, the rest of the shortest one's
-     * time the start-ups */
-    f->ok = ic_linfit(x, S, NULL, nl, &a, &f->beta_s) == 0 &&
-            ic_linfit(x, R, NULL, nl, &a, &f->beta_r) == 0;
-    free(x);
-    if (!f->ok)
-        return -1;
-    f->alpha_s = send[0] - f->beta_s * (double)sizes[0];
-    f->alpha_r = oneway[0] - send[0] - f->beta_r * (double)sizes[0];
-    return 0;
-}
-
 void ic_bench_split_report(ic_report_t *r, const size_t *sizes, int ns, const double *oneway,
                            const double *send, const ic_split_fit_t *f)
 {
@@ -133,6 +80,10 @@ void ic_bench_split_report(ic_report_t *r, const size_t *sizes, int ns, const do
                    "of its one-way time (medians of %d after %d untimed); least-squares lines over "
                    "the lengths, residuals relative to the one-way time%s",
                    IC_SPLIT_REPS, IC_SPLIT_WARMUP, f->ok ? "" : " (not enough lengths to fit)");
+    if (f->ok && f->clamped)
+        ic_report_note(r,
+                       "split model: %d term%s fitted negative (noisy timings) and set to 0",
+                       f->clamped, f->clamped == 1 ? "" : "s");
 }
 
 int ic_bench_split_measure(ic_bench_t *b, int peer, const size_t *sizes, int ns, double *oneway,

@@ -2,7 +2,8 @@
  * check_bench_fit.c -- the statistics and fits of intercom-bench
  * (bench/fit.c) on synthetic data with known parameters: Hockney's
  * t = (n + n_1/2) / r_inf recovered exactly from exact data and within 1%
- * from noisy data, breakpoints, and the alpha-beta-gamma lower bounds.
+ * from noisy data, breakpoints, the split send/receive model's lines (never
+ * a negative term), and the alpha-beta-gamma lower bounds.
  */
 #include "suites.h"
 #include "fit.h"
@@ -329,6 +330,58 @@ START_TEST(compare_verdicts)
 }
 END_TEST
 
+/* The split model (tan-strazdins-2002 3.1): exact lines recovered by both
+ * fits; noisy timings that fit a negative term get it at 0 and say so. */
+START_TEST(split_fits_nonnegative)
+{
+    const double as = 2e-6, bs = 1e-9, ar = 5e-6, br = 3e-9;
+    size_t sz[] = {8, 64, 512, 4096, 32768, 65536, 131072, 262144};
+    int ns = (int)(sizeof(sz) / sizeof(sz[0]));
+    double ow[8], se[8];
+    for (int i = 0; i < ns; i++) {
+        se[i] = as + bs * (double)sz[i];
+        ow[i] = se[i] + ar + br * (double)sz[i];
+    }
+    ic_split_fit_t f;
+    ck_assert_int_eq(ic_bench_split_fit(sz, ns, ow, se, &f), 0);
+    ck_assert(f.ok && f.clamped == 0);
+    ck_assert(rel(f.alpha_s, as) < 1e-6 && rel(f.beta_s, bs) < 1e-6);
+    ck_assert(rel(f.alpha_r, ar) < 1e-6 && rel(f.beta_r, br) < 1e-6);
+    ck_assert_int_eq(ic_bench_split_fit_ends(sz, ns, ow, se, &f), 0);
+    ck_assert(f.ok && f.clamped == 0);
+    ck_assert(rel(f.alpha_s, as) < 1e-6 && rel(f.beta_r, br) < 1e-6);
+
+    /* a busy machine: the receiver's part falls over the long lengths
+     * (its slope fits negative), the send of 8 B takes longer than the
+     * one-way time (the rest at 8 B is negative) */
+    ow[6] = 0.5 * ow[5];
+    ow[7] = 0.3 * ow[5];
+    se[0] = 2 * ow[0];
+    ck_assert_int_eq(ic_bench_split_fit_ends(sz, ns, ow, se, &f), 0);
+    ck_assert(f.ok && f.clamped >= 2);
+    ck_assert(f.alpha_s >= 0 && f.beta_s >= 0 && f.alpha_r >= 0 && f.beta_r >= 0);
+    ck_assert_int_eq(ic_bench_split_fit(sz, ns, ow, se, &f), 0);
+    ck_assert(f.ok && f.clamped >= 1);
+    ck_assert(f.alpha_s >= 0 && f.beta_s >= 0 && f.alpha_r >= 0 && f.beta_r >= 0);
+
+    /* two long lengths 10 % apart whose receiver parts fall: no slope is
+     * taken from them; the whole fit's terms, none negative */
+    size_t close[] = {8, 512, 32768, 65536, 72000};
+    double ow2[5], se2[5];
+    for (int i = 0; i < 5; i++) {
+        se2[i] = as + bs * (double)close[i];
+        ow2[i] = se2[i] + ar + br * (double)close[i];
+    }
+    ow2[4] = se2[4] + 0.5 * (ow2[3] - se2[3]);
+    ck_assert_int_eq(ic_bench_split_fit_ends(close, 5, ow2, se2, &f), 0);
+    ck_assert(f.ok && f.beta_r >= 0 && f.alpha_r >= 0);
+    ck_assert(rel(f.beta_s, bs) < 1e-6);
+
+    ck_assert_int_eq(ic_bench_split_fit(sz, 1, ow, se, &f), -1);
+    ck_assert(!f.ok && isnan(f.alpha_s));
+}
+END_TEST
+
 Suite *suite_bench_fit(void)
 {
     Suite *s = suite_create("bench_fit");
@@ -342,6 +395,7 @@ Suite *suite_bench_fit(void)
     tcase_add_test(tc, hockney_degenerate);
     tcase_add_test(tc, hockney_breakpoint_regions);
     tcase_add_test(tc, hockney_three_regions);
+    tcase_add_test(tc, split_fits_nonnegative);
     suite_add_tcase(s, tc);
     tc = tcase_create("bounds");
     tcase_add_test(tc, lower_bounds);
