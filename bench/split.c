@@ -81,8 +81,7 @@ void ic_bench_split_report(ic_report_t *r, const size_t *sizes, int ns, const do
                    "the lengths, residuals relative to the one-way time%s",
                    IC_SPLIT_REPS, IC_SPLIT_WARMUP, f->ok ? "" : " (not enough lengths to fit)");
     if (f->ok && f->clamped)
-        ic_report_note(r,
-                       "split model: %d term%s fitted negative (noisy timings) and set to 0",
+        ic_report_note(r, "split model: %d term%s fitted negative (noisy timings) and set to 0",
                        f->clamped, f->clamped == 1 ? "" : "s");
 }
 
