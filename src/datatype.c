@@ -3,6 +3,7 @@
  */
 #include "config.h"
 #include "ic_internal.h"
+#include "copy.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -202,8 +203,7 @@ int ic_typed_copy(ic_ctx_t *ctx, const void *src, size_t n_src, MPI_Datatype ts,
         return MPI_SUCCESS;
     if (src_contig && dst_contig) {
         size_t bytes = n_src * (size_t)src_size;
-        if (src != dst)
-            memmove(dst, src, bytes);
+        ic_copy_bytes(dst, src, bytes);
         return MPI_SUCCESS;
     }
     if (src == dst && ts == td && n_src == n_dst)

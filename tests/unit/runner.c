@@ -29,6 +29,7 @@ static const struct {
     {"placement", suite_placement},
     {"table", suite_table},
     {"tan_strazdins", suite_tan_strazdins},
+    {"copy", suite_copy},
 };
 
 int main(int argc, char **argv)

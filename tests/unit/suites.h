@@ -18,5 +18,6 @@ Suite *suite_bench_fit(void);
 Suite *suite_placement(void);
 Suite *suite_table(void);
 Suite *suite_tan_strazdins(void);
+Suite *suite_copy(void);
 
 #endif
