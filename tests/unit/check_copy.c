@@ -84,6 +84,7 @@ Suite *suite_copy(void)
 {
     Suite *s = suite_create("copy");
     TCase *tc = tcase_create("copy");
+    tcase_set_timeout(tc, 60); /* about 1,500 copies of a 192 KiB arena: 0.5 s here */
     tcase_add_test(tc, copy_matches_memmove);
     tcase_add_test(tc, copy_way_measured);
     suite_add_tcase(s, tc);
