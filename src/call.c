@@ -31,7 +31,8 @@ const ic_typeinfo_t icc_byte_ti = {MPI_PACKED, 0, 1, 0, 1, 1, 1};
 static void free_staging(call_t *c)
 {
     if (c->counts || c->displs || c->stage[0] || c->stage[1] || c->steps) {
-        free(c->counts);
+        if (c->counts != c->counts_in)
+            free(c->counts);
         free(c->displs);
         free(c->stage[0]);
         free(c->stage[1]);
@@ -180,7 +181,11 @@ int icc_uncommitted(call_t *c, MPI_Datatype type, const char *what)
 
 size_t *icc_alloc_counts(call_t *c, int p)
 {
-    c->counts = calloc((size_t)p ? (size_t)p : 1, sizeof(size_t));
+    if (p <= IC_CALL_COUNTS) {
+        memset(c->counts_in, 0, (size_t)p * sizeof(size_t));
+        c->counts = c->counts_in;
+    } else
+        c->counts = calloc((size_t)p, sizeof(size_t));
     return c->counts;
 }
 
