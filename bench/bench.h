@@ -28,6 +28,14 @@
 extern "C" {
 #endif
 
+/* intercom-tune's search (tune.c): 2-D shapes measured besides the model's
+ * cheapest plans, and rounds of local search from the fastest mesh plan
+ * (defaults and limits of --shapes and --refine). */
+#define IC_TUNE_SHAPES 8
+#define IC_TUNE_SHAPES_MAX 16
+#define IC_TUNE_REFINE 2
+#define IC_TUNE_REFINE_MAX 8
+
 typedef struct ic_bench_opts {
     ic_format_t format;
     const char *plot;       /* --plot PREFIX, or NULL                          */
@@ -59,6 +67,8 @@ typedef struct ic_bench_opts {
     const char *output; /* -o FILE                                          */
     int quick;          /* --quick                                          */
     int candidates;     /* --candidates K (0: default)                      */
+    int shapes;         /* --shapes N (-1: default, IC_TUNE_SHAPES)         */
+    int refine;         /* --refine N (-1: default, IC_TUNE_REFINE)         */
     /* loggp */
     const char *modes; /* --modes LIST                                    */
     /* patterns */

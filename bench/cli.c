@@ -105,6 +105,14 @@ static const struct {
     {"--candidates", "K", S_TUNE,
      "measure the model's K cheapest plans (default 4, --quick 3; at most 16), besides "
      "every algorithm on one line (--quick: the cheapest) and the built-in choice"},
+    {"--shapes", "N", S_TUNE,
+     "also measure the model's cheapest plan on each of N two-dimensional mesh shapes, the "
+     "shapes in the model's order (default 8, --quick 0; at most 16): the model sees no network "
+     "topology, "
+     "so a shape whose lines follow the machine's rings or switches may win by far"},
+    {"--refine", "N", S_TUNE,
+     "up to N rounds of local search from the fastest mesh plan: one step's algorithm "
+     "changed, or the visit order reversed, measured against it (default 2, --quick 0; at most 8)"},
     {"--plot", "PREFIX", S_ALL & ~S_TUNE, "also draw figures PREFIX-*.png and .svg with gnuplot"},
     {"--sizes", "LIST", S_ALL & ~S_PAT,
      "message lengths, e.g. 16,1K,64K,1M (overrides --min/--max)"},
@@ -436,6 +444,10 @@ static int parse(int argc, char **argv, unsigned cmd, ic_bench_opts_t *o, int ra
             o->quick = 1;
         else if (!strcmp(a, "--candidates"))
             bad = parse_int(v, 1, &o->candidates) || o->candidates > 16;
+        else if (!strcmp(a, "--shapes"))
+            bad = parse_int(v, 0, &o->shapes) || o->shapes > IC_TUNE_SHAPES_MAX;
+        else if (!strcmp(a, "--refine"))
+            bad = parse_int(v, 0, &o->refine) || o->refine > IC_TUNE_REFINE_MAX;
         if (bad) {
             if (rank == 0)
                 fprintf(stderr, "%s: bad value '%s' for %s\n", prog, v ? v : "", a);
@@ -532,6 +544,7 @@ int ic_bench_main(int argc0, char **argv0, const char *fixed)
     o->min_reps = 5;
     o->max_reps = -1;
     o->warmup = -1; /* the subcommand's default */
+    o->shapes = o->refine = -1;
     if (!cmd) {
         if (b.rank == 0) {
             if (*cname)

@@ -24,9 +24,11 @@
  *      cheapest plans under the fitted figures (choose.h:
  *      ic_choose_plans, meshes and hybrids included), every registered
  *      algorithm that can serve the call on one line (--quick: the
- *      cheapest), and the built-in choice (as it ran without a table,
- *      and with the segment sizes the fitted model sets); each forced in
- *      turn with IC_Set_algorithm.
+ *      cheapest), the model's cheapest plan on each of --shapes 2-D
+ *      shapes (the model cannot tell which ranks are close, so shapes are
+ *      measured, not ranked), and the built-in choice (as it ran without
+ *      a table, and with the segment sizes the fitted model sets); each
+ *      forced in turn with IC_Set_algorithm.
  *   4. Measurement, rounds of: every candidate in turn (the order rotating
  *      from round to round) makes one untimed call, then a block of timed
  *      calls, each after a barrier; a call's time is that of its slowest
@@ -40,6 +42,13 @@
  *      most twice as many again).  The winner: the first candidate in the
  *      model's order whose median is within 3 % of the lowest (rank 0
  *      decides; the table is its file).
+ *   4b. Local search (--refine rounds): when the fastest is a mesh plan,
+ *      its neighbours (one step's algorithm changed, the visit order or
+ *      the shape reversed, two dimensions merged) are measured against
+ *      it as in 4, and join the candidates; again from the new fastest,
+ *      until it stays the fastest.  On the simulated 16 x 32 torus this
+ *      is what finds the plans whose lines follow the torus's rings,
+ *      which the model prices no better than any other shape.
  *   5. The table: for each collective, consecutive sizes with the same
  *      winner are one rule, which reaches half way (geometrically) to the
  *      next measured size; the first starts at 0 bytes, the last is open.
@@ -67,9 +76,11 @@
  * choice. */
 #define TUNE_CANDIDATES 4
 #define TUNE_QUICK_CANDIDATES 3
-#define TUNE_MAX_CAND (16 + 16 + 2) /* model, 1-D, built-in */
-#define TUNE_ROUNDS 4               /* rounds of interleaved blocks per point */
-#define TUNE_EXTRA 2                /* more sets of rounds for near-ties, at most */
+#define TUNE_NEIGHBOURS 24 /* new plans per round of local search, at most */
+/* model, shapes, 1-D, built-in, local search */
+#define TUNE_MAX_CAND (16 + IC_TUNE_SHAPES_MAX + 16 + 2 + IC_TUNE_REFINE_MAX * TUNE_NEIGHBOURS)
+#define TUNE_ROUNDS 4 /* rounds of interleaved blocks per point */
+#define TUNE_EXTRA 2  /* more sets of rounds for near-ties, at most */
 
 typedef struct cand {
     char text[IC_PLAN_TEXT_MAX];
@@ -110,7 +121,7 @@ static int add_cand(cand_t *cs, int n, const char *text, const char *why)
 
 /* The candidates of point pt (rank 0; see the method above). */
 static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_model_t *m, int k,
-                      int all_1d, int nodes, int rpn, const char *builtin, cand_t *cs)
+                      int shapes, int all_1d, int nodes, int rpn, const char *builtin, cand_t *cs)
 {
     static const char *const model_why[] = {"model 1",  "model 2",  "model 3",  "model 4",
                                             "model 5",  "model 6",  "model 7",  "model 8",
@@ -131,6 +142,37 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
         ic_point_bare_text(&plans[i], text, sizeof(text));
         n = add_cand(cs, n, text, model_why[i]);
     }
+    /* the cheapest plan on each of the `shapes` two-dimensional shapes the
+     * model likes best: the model has no notion of which ranks are close
+     * (a torus's rings, a switch's ports), so the shapes are measured
+     * rather than ranked */
+    int nsh = 0;
+    ic_plan_t shp[IC_TUNE_SHAPES_MAX];
+    double sht[IC_TUNE_SHAPES_MAX];
+    for (int r = 2; shapes > 0 && r <= pt->p / 2; r++) {
+        int shape[2] = {r, pt->p / r};
+        ic_plan_t pl;
+        double x;
+        if (pt->p % r ||
+            ic_choose_plans(&a, &m->cost, &m->node, node_ranks, elem, shape, 2, 1, &pl, &x, NULL) <
+                1 ||
+            pl.ndims != 2 || pl.dims[0] != shape[0])
+            continue; /* no plan on that shape serves the call */
+        if (nsh == shapes && !(x < sht[shapes - 1]))
+            continue; /* ties: the shape met first */
+        int i = nsh < shapes ? nsh++ : shapes - 1;
+        while (i > 0 && sht[i - 1] > x) {
+            shp[i] = shp[i - 1];
+            sht[i] = sht[i - 1];
+            i--;
+        }
+        shp[i] = pl;
+        sht[i] = x;
+    }
+    for (int i = 0; i < nsh; i++) {
+        ic_point_bare_text(&shp[i], text, sizeof(text));
+        n = add_cand(cs, n, text, "shape");
+    }
     /* on one line: every registered algorithm that can serve the call
      * (a handful; the model's order among them is the least reliable,
      * protocol switches and the operating system's queues being outside
@@ -150,6 +192,113 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
         n = add_cand(cs, n, text, "built-in, refit");
     }
     n = add_cand(cs, n, builtin, "built-in");
+    free(counts);
+    return n;
+}
+
+/* Whether text is among cs[0..n-1]. */
+static int have_cand(const cand_t *cs, int n, const char *text)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(cs[i].text, text))
+            return 1;
+    return 0;
+}
+
+/* One round of local search (rank 0): into ns[1..], up to TUNE_NEIGHBOURS
+ * plans next to the mesh plan `from` (ns[0]) that are not among
+ * cs[0..nc-1] and can serve the call: one step's algorithm replaced by
+ * another mesh step of the collective (its parameter from the model), the
+ * steps in the reverse order, the shape reversed, two neighbouring
+ * dimensions merged.  Returns how many entries ns holds (1:
+ * nothing new to try, or `from` is a 1-D plan, whose neighbours, the
+ * other 1-D algorithms, were all measured). */
+static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, const cand_t *cs,
+                      int nc, cand_t *ns)
+{
+    static const char *const why = "local search";
+    ic_plan_t pl;
+    memset(ns, 0, (1 + TUNE_NEIGHBOURS) * sizeof(cand_t));
+    snprintf(ns[0].text, sizeof(ns[0].text), "%s", from);
+    ns[0].why = "fastest";
+    if (ic_plan_parse(pt->c, from, &pl, NULL) != 0 || pl.ndims < 2)
+        return 1;
+    size_t *counts = ic_bench_alloc(b, (size_t)pt->p * sizeof(size_t));
+    ic_coll_args_t a;
+    ic_point_args(pt, &a, counts);
+    ic_plan_t cand[IC_PLAN_MAXDIMS * 16 + 2 + 2 * IC_PLAN_MAXDIMS];
+    int nq = 0;
+    for (int t = 0; t < pl.ndims; t++)
+        for (const ic_algorithm_t *alg = ic_algorithms; alg->name && nq < IC_PLAN_MAXDIMS * 16;
+             alg++) {
+            if (alg->coll != pt->c || alg == pl.step[t].alg ||
+                ic_plan_step_kind(alg) == IC_STEP_NONE || !ic_alg_priced(alg))
+                continue;
+            cand[nq] = pl;
+            cand[nq].step[t].alg = alg;
+            cand[nq++].step[t].param = 0;
+        }
+    /* the steps in the reverse order; the shape reversed, each step
+     * keeping its dimension (16x32 -> 32x16: the other ranks form the
+     * lines) */
+    cand[nq] = pl;
+    for (int t = 0; t < pl.ndims; t++)
+        cand[nq].step[t] = pl.step[pl.ndims - 1 - t];
+    nq++;
+    cand[nq] = pl;
+    for (int d = 0; d < pl.ndims; d++)
+        cand[nq].dims[d] = pl.dims[pl.ndims - 1 - d];
+    nq++;
+    /* two neighbouring dimensions merged into one, run where the first
+     * of their steps ran, with the algorithm of either */
+    for (int d = 0; d + 1 < pl.ndims; d++)
+        for (int which = 0; which < 2; which++) {
+            ic_plan_t q = pl;
+            q.ndims = pl.ndims - 1;
+            for (int e = 0; e < q.ndims; e++)
+                q.dims[e] = e < d    ? pl.dims[e]
+                            : e == d ? pl.dims[d] * pl.dims[d + 1]
+                                     : pl.dims[e + 1];
+            int first = -1, nt = 0;
+            const ic_algorithm_t *alg = NULL;
+            for (int t = 0; t < pl.ndims; t++)
+                if (pl.step[t].dim == d + which)
+                    alg = pl.step[t].alg;
+            for (int t = 0; t < pl.ndims; t++) {
+                int e = pl.step[t].dim;
+                if (e == d || e == d + 1) {
+                    if (first >= 0)
+                        continue;
+                    first = nt;
+                    q.step[nt].dim = d;
+                    q.step[nt].alg = alg;
+                } else {
+                    q.step[nt].dim = e < d ? e : e - 1;
+                    q.step[nt].alg = pl.step[t].alg;
+                }
+                q.step[nt++].param = 0;
+            }
+            for (int t = nt; t < IC_PLAN_MAXDIMS; t++) {
+                q.dims[t] = 0;
+                q.step[t].alg = NULL;
+                q.step[t].dim = 0;
+                q.step[t].param = 0;
+            }
+            if (q.ndims == 1) /* a line: the 1-D plan of its algorithm */
+                q = ic_plan_1d(alg, 0);
+            cand[nq++] = q;
+        }
+    int n = 1;
+    char text[IC_PLAN_TEXT_MAX];
+    for (int i = 0; i < nq && n < 1 + TUNE_NEIGHBOURS; i++) {
+        if (!ic_plan_usable(&cand[i], &a, NULL))
+            continue;
+        ic_point_bare_text(&cand[i], text, sizeof(text));
+        if (!have_cand(cs, nc, text) && !have_cand(ns, n, text)) {
+            snprintf(ns[n].text, sizeof(ns[n].text), "%s", text);
+            ns[n++].why = why;
+        }
+    }
     free(counts);
     return n;
 }
@@ -284,6 +433,50 @@ static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t
     free(in);
     free(gbad);
     free(bad);
+}
+
+/* Local search after the first measurement (every rank): up to `rounds`
+ * times, the plans next to the fastest one (neighbours) are measured
+ * against it, interleaved, and join the candidates; it stops when the
+ * fastest stays the fastest or nothing new is next to it.  The fastest's
+ * times are those of its latest round, so that the last comparison is
+ * between calls made side by side.  ns: room for 1 + TUNE_NEIGHBOURS
+ * candidates.  Returns the new number of candidates. */
+static int refine(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t *cs, int nc,
+                  int rounds, cand_t *ns)
+{
+    for (int r = 0; r < rounds; r++) {
+        int f = -1, nn = 0;
+        if (b->rank == 0 && (f = fastest(cs, nc)) >= 0 && nc + TUNE_NEIGHBOURS <= TUNE_MAX_CAND)
+            nn = neighbours(b, pt, cs[f].text, cs, nc, ns);
+        MPI_Bcast(&nn, 1, MPI_INT, 0, b->comm);
+        if (nn <= 1)
+            break;
+        for (int j = 0; j < nn; j++)
+            MPI_Bcast(ns[j].text, IC_PLAN_TEXT_MAX, MPI_CHAR, 0, b->comm);
+        measure(b, pt, ref, ns, nn);
+        int moved = 0;
+        if (b->rank == 0) {
+            int g = fastest(ns, nn);
+            moved = g > 0;
+            free(cs[f].t);
+            cs[f].t = ns[0].t;
+            cs[f].n = ns[0].n;
+            cs[f].s = ns[0].s;
+            cs[f].bad += ns[0].bad;
+            cs[f].other += ns[0].other;
+            for (int j = 1; j < nn; j++)
+                cs[nc++] = ns[j];
+        }
+        MPI_Bcast(&nc, 1, MPI_INT, 0, b->comm);
+        MPI_Bcast(&moved, 1, MPI_INT, 0, b->comm);
+        if (b->rank != 0)
+            for (int j = 1; j < nn; j++) /* the texts, for the later rounds' calls */
+                cs[nc - nn + j] = ns[j];
+        if (!moved)
+            break;
+    }
+    return nc;
 }
 
 /* ------------------------------------------------------------ table */
@@ -454,6 +647,8 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
                                 : TUNE_CANDIDATES;
     if (k > 16)
         k = 16;
+    int nshapes = b->o.shapes >= 0 ? b->o.shapes : b->o.quick ? 0 : IC_TUNE_SHAPES;
+    int nrefine = b->o.refine >= 0 ? b->o.refine : b->o.quick ? 0 : IC_TUNE_REFINE;
     ic_bench_defaults(b, b->o.quick ? 0.15 : 0.5, b->o.quick ? 40 : 400, 1);
     size_t *sizes;
     int ns = ic_bench_sizes(b, 8, b->o.quick ? 1u << 20 : 4u << 20, b->o.quick ? 8 : 2, &sizes);
@@ -508,9 +703,10 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
         else
             ic_report_info(b->rep, "layout", "%d nodes, uneven ranks per node", nodes);
         ic_report_info(b->rep, "candidates",
-                       "the model's %d cheapest plans, %s on one line, the built-in "
-                       "choice",
-                       k, b->o.quick ? "the cheapest" : "every algorithm");
+                       "the model's %d cheapest plans, its cheapest on each of %d 2-D shapes, "
+                       "%s on one line, the built-in choice; then up to %d rounds of local "
+                       "search from the fastest mesh plan",
+                       k, nshapes, b->o.quick ? "the cheapest" : "every algorithm", nrefine);
         ic_report_note(b->rep,
                        "times: median of the slowest rank's time over interleaved blocks of "
                        "calls (more blocks for near-ties); the winner is the first candidate in "
@@ -538,6 +734,7 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
     }
     outcome_t *oc = ic_bench_alloc(b, (size_t)(ns > 0 ? ns : 1) * sizeof(outcome_t));
     cand_t *cs = ic_bench_alloc(b, TUNE_MAX_CAND * sizeof(cand_t));
+    cand_t *nb = ic_bench_alloc(b, (1 + TUNE_NEIGHBOURS) * sizeof(cand_t));
     int done = 0, rc = 0;
     for (int o = 0, q = 0; o < nops; o++) {
         ic_coll_t c = ops[o];
@@ -563,11 +760,12 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
             memset(cs, 0, TUNE_MAX_CAND * sizeof(cand_t));
             int nc = 0;
             if (b->rank == 0)
-                nc = candidates(b, &pt, &m, k, !b->o.quick, nodes, rpn, builtin[q], cs);
+                nc = candidates(b, &pt, &m, k, nshapes, !b->o.quick, nodes, rpn, builtin[q], cs);
             MPI_Bcast(&nc, 1, MPI_INT, 0, b->comm);
             for (int j = 0; j < nc; j++)
                 MPI_Bcast(cs[j].text, IC_PLAN_TEXT_MAX, MPI_CHAR, 0, b->comm);
             measure(b, &pt, pt.out[IC_LIB_VENDOR], cs, nc);
+            nc = refine(b, &pt, pt.out[IC_LIB_VENDOR], cs, nc, nrefine, nb);
             if (b->rank == 0) {
                 /* the fastest median, then the winner: the first candidate in
                  * the model's order whose median is within IC_COLL_EFFECT of
@@ -668,6 +866,7 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
         ic_table_free(tb);
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, b->comm);
+    free(nb);
     free(cs);
     free(oc);
     free(builtin);

@@ -1,0 +1,31 @@
+#!/bin/sh
+# intercom-tune's search beyond the model's favourites, under SimGrid SMPI
+# (bench/simgrid/paragon-16x32, the first 64 nodes: four rings of 16 along
+# the torus), allreduce of 1 MiB: the cheapest plan on each 2-D shape and
+# the local search from the fastest mesh plan are measured; every
+# candidate is distinct and gives the vendor's result; the winner is the
+# fastest candidate (the simulation is deterministic: no noise to break
+# ties) and is the table's rule.  About 15 s.  Skipped without smpirun or
+# an SMPI build (smpi-lib.sh).
+. "${IC_SRCDIR:-${srcdir:-.}}/bench/tests/smoke-lib.sh"
+w0=$work
+. "${IC_SRCDIR:-${srcdir:-.}}/bench/tests/smpi-lib.sh"
+trap 'rm -rf "$work" "$w0"' EXIT
+tbl=$work/t.tbl
+
+sh "$top/bench/simgrid/run-simgrid.sh" --build "$smpi" --np 64 -- \
+    tune --csv --ops allreduce --sizes 1M --reps 1 --warmup 1 -o "$tbl" >"$out" 2>"$err" ||
+    fail "exit status $?"
+expect_all candidates check ok
+csv_col candidates why | grep -qx shape || fail "no 2-D shape among the candidates"
+csv_col candidates why | grep -qx "local search" || fail "no local search"
+dup=$(csv_col candidates plan | sort | uniq -d)
+[ -z "$dup" ] || fail "candidates measured twice: $dup"
+expect_rows tuned 1
+best=$(csv_col candidates median | sort -g | head -n 1)
+won=$(csv_col tuned measured)
+awk -v b="$best" -v w="$won" 'BEGIN { exit !(w <= b * 1.03) }' ||
+    fail "the winner ($won s) is not the fastest candidate ($best s)"
+plan=$(csv_col tuned plan)
+grep -Eq "^allreduce +64 .* $plan\$" "$tbl" || fail "the table's rule is not the winner $plan"
+exit 0
