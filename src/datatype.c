@@ -35,6 +35,7 @@ static int envelope_named(MPI_Datatype type)
 }
 
 static int typeinfo_query(MPI_Datatype type, ic_typeinfo_t *ti);
+static int integer_based(MPI_Datatype type, int depth);
 
 int ic_type_named(MPI_Datatype type)
 {
@@ -43,6 +44,7 @@ int ic_type_named(MPI_Datatype type)
     ic_typeinfo_t ti;
     if (type == MPI_DATATYPE_NULL || !envelope_named(type) || typeinfo_query(type, &ti))
         return 0;
+    ti.integer = integer_based(type, 0);
     named[named_next] = ti;
     named_next = (named_next + 1) % NAMED_CACHE;
     if (named_n < NAMED_CACHE)
@@ -115,7 +117,8 @@ int ic_op_exact(MPI_Op op, MPI_Datatype type)
     if (op != MPI_SUM && op != MPI_PROD)
         return 0; /* user ops: nothing is known */
     /* integer sums and products wrap the same way in any order */
-    return integer_based(type, 0);
+    const ic_typeinfo_t *k = named_find(type); /* remembered for named types */
+    return k && k->integer >= 0 ? k->integer : integer_based(type, 0);
 }
 
 int ic_typeinfo(MPI_Datatype type, ic_typeinfo_t *ti)
@@ -132,6 +135,7 @@ static int typeinfo_query(MPI_Datatype type, ic_typeinfo_t *ti)
 {
     int rc;
     ti->type = type;
+    ti->integer = -1;
     if ((rc = MPI_Type_get_extent(type, &ti->lb, &ti->extent)) != MPI_SUCCESS)
         return rc;
     if ((rc = MPI_Type_get_true_extent(type, &ti->true_lb, &ti->true_extent)) != MPI_SUCCESS)

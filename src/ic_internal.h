@@ -400,6 +400,7 @@ typedef struct ic_typeinfo {
     MPI_Aint lb, extent, true_lb, true_extent;
     int size;
     int contiguous; /* count elements are size*count plain bytes at buf+lb */
+    int integer;    /* a predefined integer type: 1, no: 0, not known: -1 */
 } ic_typeinfo_t;
 
 int ic_typeinfo(MPI_Datatype type, ic_typeinfo_t *ti);

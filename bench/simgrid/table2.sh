@@ -20,6 +20,14 @@
 #                   run (coll --selector-fit); platform = the platform's
 #                   figures, alpha 50 us, beta 1/(175 MB/s), gamma 0
 #                   (INTERCOM_ALPHA/_BETA/_GAMMA)
+#   --tuned FILE    also the selector's pick under the tuning table FILE
+#                   (INTERCOM_TUNING_FILE; the "tuned" rows), e.g. one that
+#                   intercom-tune wrote on this platform:
+#                     bench/simgrid/run-simgrid.sh --np 512 -- tune \
+#                       --type double --ops bcast,allreduce \
+#                       --sizes 16,1K,64K,1M --reps 1 -o paragon.tbl
+#                   (its rules hold for 512 ranks: the row and the column
+#                   fall back to the built-in choice)
 #
 # Run from the source tree.  Rows: broadcast and allreduce (MPI_DOUBLE,
 # MPI_SUM) of 16 B, 1 KiB, 64 KiB, 1 MiB on all 512 nodes, and broadcasts in
@@ -33,7 +41,9 @@
 #   hybrid  the best mixed plan on 16 x 32: two different mesh-step
 #           algorithms, either assignment to the dimensions, either first;
 #   auto    the selector's own pick, nothing forced (it may take any shape,
-#           3-D included); the plan is the one the run reports.
+#           3-D included); the plan is the one the run reports;
+#   tuned   with --tuned, the selector's pick under that table (the
+#           table's own model: no --selector-fit in that run).
 # "Best" is the cheapest closed form of `intercom-info predict` (the
 # selector's price) with the run's model parameters; 1d, 2d and hybrid
 # are then forced with INTERCOM_BCAST_ALGORITHM / _ALLREDUCE_ALGORITHM.
@@ -53,10 +63,11 @@ output=-
 work=
 reps=3
 model=fit
+tuned=
 sizes="16 1024 65536 1048576"
 
 usage() {
-    sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'
+    awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"
 }
 
 while [ $# -gt 0 ]; do
@@ -73,6 +84,8 @@ while [ $# -gt 0 ]; do
     --reps=*) reps=${1#*=}; shift ;;
     --model) model=${2:?}; shift 2 ;;
     --model=*) model=${1#*=}; shift ;;
+    --tuned) tuned=${2:?}; shift 2 ;;
+    --tuned=*) tuned=${1#*=}; shift ;;
     -h | --help) usage; exit 0 ;;
     *) usage >&2; echo "table2.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
@@ -96,6 +109,12 @@ fi
 [ -x "$build/bench/intercom-bench" ] ||
     { echo "table2.sh: $build/bench/intercom-bench not found (--build)" >&2; exit 2; }
 
+if [ -n "$tuned" ]; then
+    [ -r "$tuned" ] || { echo "table2.sh: cannot read --tuned $tuned" >&2; exit 2; }
+    "$info" --check "$tuned" >/dev/null 2>&1 ||
+        { echo "table2.sh: --tuned $tuned is not a tuning table (intercom-info --check)" >&2; exit 2; }
+    tuned=$(cd "$(dirname "$tuned")" && pwd -P)/$(basename "$tuned")
+fi
 if [ -n "$work" ]; then
     mkdir -p "$work"
 else
@@ -228,6 +247,14 @@ setup() {
     sel=mpich
     bench "$tag-auto-mpich" "$np" "$hosts" mpich "$ops" "$csizes"
     record "$tag-auto-mpich" auto
+    if [ -n "$tuned" ]; then
+        sel=ompi
+        keep=$fitarg
+        fitarg=
+        bench "$tag-tuned" "$np" "$hosts" ompi "$ops" "$csizes" INTERCOM_TUNING_FILE="$tuned"
+        fitarg=$keep
+        record "$tag-tuned" tuned
+    fi
     if [ "$model" = fit ]; then
         a=$(awk '/^# alpha:/ { print $3 }' "$work/$tag-auto-ompi.csv")
         b=$(awk '/^# beta:/ { print $3 }' "$work/$tag-auto-ompi.csv")
@@ -246,6 +273,13 @@ setup() {
             # shellcheck disable=SC2046 # two words: cost and plan
             set -- $(predict "$op" "$np" "$count" "$autoplan")
             echo "$tag $op $s auto ${1:-?} ${autoplan:-?}" >>"$work/plans"
+            if [ -n "$tuned" ]; then
+                tplan=$(awk -v o="$op" -v p="$np" -v s="$s" \
+                    '$1 == o && $2 == p && $3 == s && $4 == "tuned" { print $5; exit }' "$results")
+                # shellcheck disable=SC2046 # two words: cost and plan
+                set -- $(predict "$op" "$np" "$count" "$tplan")
+                echo "$tag $op $s tuned ${1:-?} ${tplan:-?}" >>"$work/plans"
+            fi
             for k in $kinds; do
                 # shellcheck disable=SC2046 # two words: cost and plan
                 set -- $(best "$op" "$np" "$count" "$k")
@@ -331,11 +365,11 @@ smpi=$(awk '/^# MPI:/ { sub(/^# MPI: /, ""); print; exit }' "$work/torus-auto-om
     {
         tag = $1; op = $2; bytes = $3; kind = $4; pred = $5; plan = $6
         key = op SUBSEP np[tag] SUBSEP bytes
-        k = kind == "auto" ? "auto" : "forced:" plan
-        if (kind != "auto" && !((key, k) in ic)) k = "auto" # the automatic run had it
+        k = kind == "auto" || kind == "tuned" ? kind : "forced:" plan
+        if (k != kind && !((key, k) in ic)) k = "auto" # the automatic run had it
         t = ic[key, k]
         shown = plan
-        if (k != "auto" && ran[key, k] != plan) shown = plan " (ran " ran[key, k] ")"
+        if (k != "auto" && k != "tuned" && ran[key, k] != plan) shown = plan " (ran " ran[key, k] ")"
         vo = vend[key, "ompi"]; vm = vend[key, "mpich"]
         printf "| %s%s | %d | %d | %s | `%s` | %s | %s | %s | %s | %s | %s |\n",
             op, where[tag], np[tag], bytes, kind, shown, ms(pred), ms(t), ms(vo), ms(vm),
