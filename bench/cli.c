@@ -106,10 +106,10 @@ static const struct {
      "measure the model's K cheapest plans (default 4, --quick 3; at most 16), besides "
      "every algorithm on one line (--quick: the cheapest) and the built-in choice"},
     {"--shapes", "N", S_TUNE,
-     "also measure the model's cheapest plan on each of N two-dimensional mesh shapes, the "
-     "shapes in the model's order (default 8, --quick 0; at most 16): the model sees no network "
-     "topology, "
-     "so a shape whose lines follow the machine's rings or switches may win by far"},
+     "also measure, on each of N two-dimensional mesh shapes (the model's favourites), the "
+     "model's cheapest plan and its cheapest plan of ring steps (default 8, --quick 0; at most "
+     "16): the model sees no network topology, so a shape whose lines follow the machine's "
+     "rings or switches may win by far"},
     {"--refine", "N", S_TUNE,
      "up to N rounds of local search from the fastest mesh plan: one step's algorithm "
      "changed, or the visit order reversed, measured against it (default 2, --quick 0; at most 8)"},

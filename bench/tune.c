@@ -24,9 +24,11 @@
  *      cheapest plans under the fitted figures (choose.h:
  *      ic_choose_plans, meshes and hybrids included), every registered
  *      algorithm that can serve the call on one line (--quick: the
- *      cheapest), the model's cheapest plan on each of --shapes 2-D
- *      shapes (the model cannot tell which ranks are close, so shapes are
- *      measured, not ranked), and the built-in choice (as it ran without
+ *      cheapest), on each of --shapes 2-D shapes the model's cheapest
+ *      plan and its cheapest plan of ring steps (the model cannot tell
+ *      which ranks are close, so shapes are measured, not ranked; ring
+ *      steps only talk to line neighbours, which a network's distances
+ *      cannot hurt once the lines follow it), and the built-in choice (as it ran without
  *      a table, and with the segment sizes the fitted model sets); each
  *      forced in turn with IC_Set_algorithm.
  *   4. Measurement, rounds of: every candidate in turn (the order rotating
@@ -77,8 +79,8 @@
 #define TUNE_CANDIDATES 4
 #define TUNE_QUICK_CANDIDATES 3
 #define TUNE_NEIGHBOURS 24 /* new plans per round of local search, at most */
-/* model, shapes, 1-D, built-in, local search */
-#define TUNE_MAX_CAND (16 + IC_TUNE_SHAPES_MAX + 16 + 2 + IC_TUNE_REFINE_MAX * TUNE_NEIGHBOURS)
+/* model, shapes (two plans each), 1-D, built-in, local search */
+#define TUNE_MAX_CAND (16 + 2 * IC_TUNE_SHAPES_MAX + 16 + 2 + IC_TUNE_REFINE_MAX * TUNE_NEIGHBOURS)
 #define TUNE_ROUNDS 4 /* rounds of interleaved blocks per point */
 #define TUNE_EXTRA 2  /* more sets of rounds for near-ties, at most */
 
@@ -119,6 +121,66 @@ static int add_cand(cand_t *cs, int n, const char *text, const char *why)
     return n + 1;
 }
 
+/* Whether every message of the 1-D plan of alg on the call a (all
+ * a->size ranks) goes between neighbours of the line, taken as a ring:
+ * the schedules of ranks 0, 1, size/2 and size-1 say. */
+static int ring_only(const ic_algorithm_t *alg, const ic_coll_args_t *a0)
+{
+    ic_plan_t pl = ic_plan_1d(alg, 0);
+    int p = a0->size, ok = a0->size >= 3;
+    const int ranks[] = {0, 1, p / 2, p - 1};
+    for (int i = 0; ok && i < 4; i++) {
+        ic_coll_args_t a = *a0;
+        a.rank = ranks[i];
+        ic_sched_t s;
+        ic_sched_init(&s, a.rank, p);
+        ok = ic_plan_build(&s, &pl, &a) == 0 && ic_sched_ok(&s) == 0;
+        for (size_t r = 0; ok && r < ic_sched_nrounds(&s); r++) {
+            size_t n;
+            const ic_action_t *act = ic_sched_round_acts(&s, r, &n);
+            for (size_t j = 0; ok && j < n; j++)
+                if (act[j].kind == IC_ACT_SEND || act[j].kind == IC_ACT_RECV) {
+                    int d = (act[j].peer - a.rank + p) % p;
+                    ok = d == 1 || d == p - 1;
+                }
+        }
+        ic_sched_free(&s);
+    }
+    return ok;
+}
+
+/* The cheapest plan by the closed forms (model m) on the 2-D shape
+ * dims[0] x dims[1] whose steps are all ring_only algorithms: traffic
+ * between neighbours of each line only, which the distances of a
+ * network cannot hurt once the lines follow it (a torus's rings).  0,
+ * or -1 when none can serve the call. */
+static int ring_plan(const ic_coll_args_t *a, const ic_model_t *m,
+                     const ic_algorithm_t *const *ring, int nring, const int *dims, ic_plan_t *best)
+{
+    double bt = -1;
+    ic_plan_t pl = ic_plan_1d(NULL, 0);
+    pl.coll = a->coll;
+    pl.ndims = 2;
+    pl.dims[0] = dims[0];
+    pl.dims[1] = dims[1];
+    for (int first = 0; first < 2; first++)
+        for (int i = 0; i < nring; i++)
+            for (int j = 0; j < nring; j++) {
+                pl.step[0].dim = 1 - first;
+                pl.step[0].alg = ring[i];
+                pl.step[1].dim = first;
+                pl.step[1].alg = ring[j];
+                if (!ic_plan_usable(&pl, a, NULL))
+                    continue;
+                double x = ic_plan_cost(&pl, a, m);
+                if (x >= 0 && (bt < 0 || x < bt)) {
+                    bt = x;
+                    *best = pl;
+                }
+            }
+    return bt < 0 ? -1 : 0;
+}
+
 /* The candidates of point pt (rank 0; see the method above). */
 static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_model_t *m, int k,
                       int shapes, int all_1d, int nodes, int rpn, const char *builtin, cand_t *cs)
@@ -149,6 +211,19 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
     int nsh = 0;
     ic_plan_t shp[IC_TUNE_SHAPES_MAX];
     double sht[IC_TUNE_SHAPES_MAX];
+    /* and on each of those shapes the cheapest plan of ring steps */
+    const ic_algorithm_t *ring[16];
+    int nring = 0;
+    for (const ic_algorithm_t *alg = ic_algorithms; shapes > 0 && alg->name && nring < 16; alg++)
+        if (alg->coll == pt->c && ic_plan_step_kind(alg) != IC_STEP_NONE && ic_alg_priced(alg) &&
+            ic_alg_usable(alg, &a, NULL) && ring_only(alg, &a))
+            ring[nring++] = alg;
+    ic_model_t mm = ic_model_of(&m->cost, elem), mnode;
+    if (node_ranks >= 2 && node_ranks < pt->p) {
+        mnode = ic_model_of(&m->node, elem);
+        mm.node = &mnode;
+        mm.node_ranks = node_ranks;
+    }
     for (int r = 2; shapes > 0 && r <= pt->p / 2; r++) {
         int shape[2] = {r, pt->p / r};
         ic_plan_t pl;
@@ -172,6 +247,11 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
     for (int i = 0; i < nsh; i++) {
         ic_point_bare_text(&shp[i], text, sizeof(text));
         n = add_cand(cs, n, text, "shape");
+        ic_plan_t rp;
+        if (nring > 0 && ring_plan(&a, &mm, ring, nring, shp[i].dims, &rp) == 0) {
+            ic_point_bare_text(&rp, text, sizeof(text));
+            n = add_cand(cs, n, text, "shape, rings");
+        }
     }
     /* on one line: every registered algorithm that can serve the call
      * (a handful; the model's order among them is the least reliable,

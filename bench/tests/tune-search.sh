@@ -1,8 +1,8 @@
 #!/bin/sh
 # intercom-tune's search beyond the model's favourites, under SimGrid SMPI
 # (bench/simgrid/paragon-16x32, the first 64 nodes: four rings of 16 along
-# the torus), allreduce of 1 MiB: the cheapest plan on each 2-D shape and
-# the local search from the fastest mesh plan are measured; every
+# the torus), allreduce of 1 MiB: the cheapest plan and the cheapest plan
+# of ring steps on each 2-D shape and the local search from the fastest mesh plan are measured; every
 # candidate is distinct and gives the vendor's result; the winner is the
 # fastest candidate (the simulation is deterministic: no noise to break
 # ties) and is the table's rule.  About 15 s.  Skipped without smpirun or
@@ -18,6 +18,7 @@ sh "$top/bench/simgrid/run-simgrid.sh" --build "$smpi" --np 64 -- \
     fail "exit status $?"
 expect_all candidates check ok
 csv_col candidates why | grep -qx shape || fail "no 2-D shape among the candidates"
+csv_col candidates why | grep -qx "shape, rings" || fail "no plan of ring steps among the candidates"
 csv_col candidates why | grep -qx "local search" || fail "no local search"
 dup=$(csv_col candidates plan | sort | uniq -d)
 [ -z "$dup" ] || fail "candidates measured twice: $dup"
