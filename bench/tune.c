@@ -287,10 +287,10 @@ static int have_cand(const cand_t *cs, int n, const char *text)
 
 /* One round of local search (rank 0): into ns[1..], up to TUNE_NEIGHBOURS
  * plans next to the mesh plan `from` (ns[0]) that are not among
- * cs[0..nc-1] and can serve the call: one step's algorithm replaced by
- * another mesh step of the collective (its parameter from the model), the
- * steps in the reverse order, the shape reversed, two neighbouring
- * dimensions merged.  Returns how many entries ns holds (1:
+ * cs[0..nc-1] and can serve the call, in this order: the steps in the
+ * reverse order, the shape reversed, two neighbouring dimensions merged,
+ * one step's algorithm replaced by another mesh step of the collective
+ * (its parameter from the model).  Returns how many entries ns holds (1:
  * nothing new to try, or `from` is a 1-D plan, whose neighbours, the
  * other 1-D algorithms, were all measured). */
 static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, const cand_t *cs,
@@ -306,18 +306,9 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
     size_t *counts = ic_bench_alloc(b, (size_t)pt->p * sizeof(size_t));
     ic_coll_args_t a;
     ic_point_args(pt, &a, counts);
-    ic_plan_t cand[IC_PLAN_MAXDIMS * 16 + 2 + 2 * IC_PLAN_MAXDIMS];
+    enum { NQ = 2 + 2 * IC_PLAN_MAXDIMS + IC_PLAN_MAXDIMS * 16 }; /* moves, swaps */
+    ic_plan_t cand[NQ];
     int nq = 0;
-    for (int t = 0; t < pl.ndims; t++)
-        for (const ic_algorithm_t *alg = ic_algorithms; alg->name && nq < IC_PLAN_MAXDIMS * 16;
-             alg++) {
-            if (alg->coll != pt->c || alg == pl.step[t].alg ||
-                ic_plan_step_kind(alg) == IC_STEP_NONE || !ic_alg_priced(alg))
-                continue;
-            cand[nq] = pl;
-            cand[nq].step[t].alg = alg;
-            cand[nq++].step[t].param = 0;
-        }
     /* the steps in the reverse order; the shape reversed, each step
      * keeping its dimension (16x32 -> 32x16: the other ranks form the
      * lines) */
@@ -368,6 +359,18 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
                 q = ic_plan_1d(alg, 0);
             cand[nq++] = q;
         }
+    /* one step's algorithm changed: to those the model prices first,
+     * then to the rest (forced or tables only; the measurement decides) */
+    for (int priced = 1; priced >= 0; priced--)
+        for (int t = 0; t < pl.ndims; t++)
+            for (const ic_algorithm_t *alg = ic_algorithms; alg->name && nq < NQ; alg++) {
+                if (alg->coll != pt->c || alg == pl.step[t].alg ||
+                    ic_plan_step_kind(alg) == IC_STEP_NONE || ic_alg_priced(alg) != priced)
+                    continue;
+                cand[nq] = pl;
+                cand[nq].step[t].alg = alg;
+                cand[nq++].step[t].param = 0;
+            }
     int n = 1;
     char text[IC_PLAN_TEXT_MAX];
     for (int i = 0; i < nq && n < 1 + TUNE_NEIGHBOURS; i++) {
