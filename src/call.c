@@ -50,7 +50,7 @@ static void call_free_kept(call_t *c)
 {
     free_staging(c);
     for (int k = 0; k < IC_NBUF; k++) {
-        free(c->scratch[k]);
+        ic_scratch_free(c->scratch[k], c->scratch_bytes[k]);
         c->scratch[k] = NULL;
         c->scratch_bytes[k] = 0;
     }
@@ -206,8 +206,8 @@ static void *scratch(call_t *c, int k, size_t bytes)
         return ic_ctx_scratch(c->ctx, k, bytes);
     if (c->scratch[k] && c->scratch_bytes[k] >= bytes)
         return c->scratch[k];
-    free(c->scratch[k]);
-    c->scratch[k] = malloc(bytes ? bytes : 1);
+    ic_scratch_free(c->scratch[k], c->scratch_bytes[k]);
+    c->scratch[k] = ic_scratch_alloc(bytes ? bytes : 1);
     c->scratch_bytes[k] = c->scratch[k] ? bytes : 0;
     return c->scratch[k];
 }

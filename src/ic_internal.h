@@ -345,6 +345,12 @@ MPI_Comm ic_self_comm(void);
 void *ic_ctx_scratch(ic_ctx_t *ctx, int b, size_t bytes);
 void ic_ctx_release_scratch(ic_ctx_t *ctx);
 
+/* Scratch memory: from a page on, half a page past a page boundary (clear
+ * of the copy slow case of src/copy.c with page-aligned and malloc'ed
+ * buffers, context.c); free with the size it was allocated with. */
+void *ic_scratch_alloc(size_t bytes);
+void ic_scratch_free(void *p, size_t bytes);
+
 /* --------------------------------------------------------------- errors */
 
 /* Raise an error as MPI does: print a clear message (unless the handler is
