@@ -109,12 +109,18 @@ typedef struct outcome {
 static const ic_coll_t quick_ops[] = {IC_COLL_BCAST, IC_COLL_REDUCE, IC_COLL_ALLREDUCE,
                                       IC_COLL_ALLGATHER, IC_COLL_REDUCE_SCATTER_BLOCK};
 
-static int add_cand(cand_t *cs, int n, const char *text, const char *why)
+/* Whether text is among cs[0..n-1]. */
+static int have_cand(const cand_t *cs, int n, const char *text)
 {
     for (int i = 0; i < n; i++)
         if (!strcmp(cs[i].text, text))
-            return n;
-    if (n == TUNE_MAX_CAND || !*text)
+            return 1;
+    return 0;
+}
+
+static int add_cand(cand_t *cs, int n, const char *text, const char *why)
+{
+    if (have_cand(cs, n, text) || n == TUNE_MAX_CAND || !*text)
         return n;
     snprintf(cs[n].text, sizeof(cs[n].text), "%s", text);
     cs[n].why = why;
@@ -218,12 +224,7 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
         if (alg->coll == pt->c && ic_plan_step_kind(alg) != IC_STEP_NONE && ic_alg_priced(alg) &&
             ic_alg_usable(alg, &a, NULL) && ring_only(alg, &a))
             ring[nring++] = alg;
-    ic_model_t mm = ic_model_of(&m->cost, elem), mnode;
-    if (node_ranks >= 2 && node_ranks < pt->p) {
-        mnode = ic_model_of(&m->node, elem);
-        mm.node = &mnode;
-        mm.node_ranks = node_ranks;
-    }
+    ic_model_t mnode, mm = ic_model_levels(&m->cost, &m->node, node_ranks, pt->p, elem, &mnode);
     for (int r = 2; shapes > 0 && r <= pt->p / 2; r++) {
         int shape[2] = {r, pt->p / r};
         ic_plan_t pl;
@@ -274,15 +275,6 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
     n = add_cand(cs, n, builtin, "built-in");
     free(counts);
     return n;
-}
-
-/* Whether text is among cs[0..n-1]. */
-static int have_cand(const cand_t *cs, int n, const char *text)
-{
-    for (int i = 0; i < n; i++)
-        if (!strcmp(cs[i].text, text))
-            return 1;
-    return 0;
 }
 
 /* One round of local search (rank 0): into ns[1..], up to TUNE_NEIGHBOURS
@@ -377,10 +369,8 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
         if (!ic_plan_usable(&cand[i], &a, NULL))
             continue;
         ic_point_bare_text(&cand[i], text, sizeof(text));
-        if (!have_cand(cs, nc, text) && !have_cand(ns, n, text)) {
-            snprintf(ns[n].text, sizeof(ns[n].text), "%s", text);
-            ns[n++].why = why;
-        }
+        if (!have_cand(cs, nc, text))
+            n = add_cand(ns, n, text, why);
     }
     free(counts);
     return n;

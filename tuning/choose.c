@@ -32,6 +32,18 @@ ic_model_t ic_model_of(const ic_cost_params_t *c, size_t elem)
     return m;
 }
 
+ic_model_t ic_model_levels(const ic_cost_params_t *c, const ic_cost_params_t *node, int node_ranks,
+                           int size, size_t elem, ic_model_t *mnode)
+{
+    ic_model_t m = ic_model_of(c, elem);
+    if (node && node_ranks >= 2 && node_ranks < size) {
+        *mnode = ic_model_of(node, elem);
+        m.node = mnode;
+        m.node_ranks = node_ranks;
+    }
+    return m;
+}
+
 size_t ic_choose_seg(const ic_algorithm_t *alg, const ic_coll_args_t *a, const ic_cost_params_t *c,
                      size_t elem)
 {
@@ -226,12 +238,7 @@ int ic_choose_plans(const ic_coll_args_t *a, const ic_cost_params_t *c,
 {
     if (k < 1)
         return 0;
-    ic_model_t m = ic_model_of(c, elem), mnode;
-    if (node && node_ranks >= 2 && node_ranks < a->size) {
-        mnode = ic_model_of(node, elem);
-        m.node = &mnode;
-        m.node_ranks = node_ranks;
-    }
+    ic_model_t mnode, m = ic_model_levels(c, node, node_ranks, a->size, elem, &mnode);
     search_t S;
     memset(&S, 0, sizeof(S));
     S.a = a;

@@ -42,6 +42,12 @@ size_t ic_scratch_slack(void);
 /* The closed-form model of cost parameters c for elements of elem bytes. */
 ic_model_t ic_model_of(const ic_cost_params_t *c, size_t elem);
 
+/* The same with two levels when node is given and 2 <= node_ranks < size:
+ * lines within a node priced with node's parameters (ic_model_t.node,
+ * which points to *mnode: keep it as long as the result). */
+ic_model_t ic_model_levels(const ic_cost_params_t *c, const ic_cost_params_t *node, int node_ranks,
+                           int size, size_t elem, ic_model_t *mnode);
+
 /* Segment size (elements) of a pipelined algorithm (one with a seg_rule)
  * for the call a under the cost parameters c; 0 for other algorithms. */
 size_t ic_choose_seg(const ic_algorithm_t *alg, const ic_coll_args_t *a, const ic_cost_params_t *c,

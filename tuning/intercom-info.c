@@ -285,12 +285,7 @@ static int decide(const ic_coll_args_t *a, size_t bytes, const ic_cost_params_t 
     if (q < 2 || q >= a->size)
         q = 0; /* one level */
     if (line > 0) {
-        ic_model_t m = ic_model_of(c, elem), mn;
-        if (q) {
-            mn = ic_model_of(node, elem);
-            m.node = &mn;
-            m.node_ranks = q;
-        }
+        ic_model_t mn, m = ic_model_levels(c, node, q, a->size, elem, &mn);
         ic_plan_resolve(pl, a, &m);
         *t = ic_plan_cost(pl, a, &m);
         snprintf(src, srclen, "%s:%d", tb->path, line);
