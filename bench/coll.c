@@ -486,6 +486,9 @@ int ic_bench_coll(ic_bench_t *b)
         ic_report_info_num(r, "alpha", m.cost.alpha, "s");
         ic_report_info_num(r, "beta", m.cost.beta, "s/B");
         ic_report_info_num(r, "gamma", m.cost.gamma, "s/B");
+        /* the library's pieces in this build (0: whole messages), for
+         * tools that price its plans (bench/simgrid/table2.sh) */
+        ic_report_info_num(r, "pieces", (double)m.cost.chunk, "B");
         ic_report_info(r, "selector", "%s",
                        b->o.selector_fit ? "InterCom chooses with this run's alpha, beta, gamma"
                                          : "InterCom's own parameters (INTERCOM_ALPHA/_BETA/"

@@ -95,12 +95,6 @@ static void env_read(void)
     ic_cost_defaults(&env.cost);
     ic_cost_defaults_node(&env.cost_node);
     ic_cost_params_t *both[2] = {&env.cost, &env.cost_node};
-#ifdef SMPI_H
-    /* SimGrid's SMPI: no TCP queues to keep short, and its network model
-     * gives messages below 64 KiB a lower bandwidth (smpi/bw-factor), so
-     * pieces only cost there. */
-    env.cost.chunk = 0;
-#endif
     for (int i = 0; i < 2; i++) {
         both[i]->alpha = getd("INTERCOM_ALPHA", both[i]->alpha);
         both[i]->beta = getd("INTERCOM_BETA", both[i]->beta);

@@ -262,7 +262,10 @@ setup() {
     else
         a=$INTERCOM_ALPHA b=$INTERCOM_BETA g=$INTERCOM_GAMMA
     fi
-    mparams="--alpha $a --beta $b --gamma $g"
+    # the pieces of the SMPI build (whole messages), not those of the
+    # native intercom-info's defaults: they cap pipelined segments
+    pc=$(awk '/^# pieces:/ { print $3 }' "$work/$tag-auto-ompi.csv")
+    mparams="--alpha $a --beta $b --gamma $g --chunk ${pc:-0}"
     echo "$tag $np $a $b $g" >>"$work/params"
     sel=ompi
     for s in $sizes; do
