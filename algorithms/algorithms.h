@@ -410,10 +410,14 @@ enum {
                                        check_cost_formulas prints */
     IC_ALG_EXACT_OP = 1u << 5,      /* combines in a different order on each rank:
                                        only for exact ops (ic_coll_args_t.exact) */
-    IC_ALG_NEIGHBOURS = 1u << 6     /* talks only to the next and previous
+    IC_ALG_NEIGHBOURS = 1u << 6,    /* talks only to the next and previous
                                        positions of its line (rings, chains): a
                                        line crosses a node's boundary with one
                                        stream each way (ic_plan_step_share) */
+    IC_ALG_OWN_COUNT = 1u << 7      /* gatherv, scatterv: a non-root's schedule
+                                       reads only its own block's count, so
+                                       the call needs no block sizes from the
+                                       root first (collectives.c) */
 };
 
 /* Why an IC_ALG_EXACT_OP algorithm cannot serve an op that is not exact. */

@@ -247,6 +247,18 @@ static inline double ic_tree_steps(int p, double k)
     return p == 2 ? k : 2 * (k - 1) + ic_tree_depth_cost(p);
 }
 
+/* The root of a linear gather or scatter: p - 1 messages of (at most) bmax
+ * bytes through its one port, each o + m beta after the last with LogGP's
+ * overhead o < alpha (the rest of alpha in flight), so the last arrives
+ * alpha + m beta after it started (coll_gather.c). */
+static inline double ic_linear_time(const ic_terms_t *t, const ic_model_t *m)
+{
+    if (t->p < 2)
+        return 0;
+    double o = ic_send_overhead(t->a, m->overhead), mb = t->bmax * t->b;
+    return t->a + mb + (t->p - 2) * (o + mb);
+}
+
 /* Beta per byte of one of two messages of `bytes` bytes that a pair of
  * ranks exchange in the same round (ic_model_t.x_min). */
 static inline double ic_xbeta(const ic_terms_t *t, double bytes)
@@ -345,6 +357,8 @@ size_t ic_reduce_pipeline_seg(const ic_coll_args_t *a, size_t seg);
 size_t ic_radix_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m);
 int ic_coll_scatter_mst(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_gather_mst(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_scatter_linear(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_gather_linear(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_barrier_mst(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_barrier_dissemination(ic_sched_t *s, const ic_coll_args_t *a);
 
@@ -384,7 +398,9 @@ double ic_cost_reduce_scatter_mst(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_scatter_bucket(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_scatter_halving(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_scatter_mst(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_scatter_linear(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_gather_mst(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_gather_linear(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_barrier_mst(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_barrier_dissemination(const ic_coll_args_t *a, const ic_model_t *m);
 

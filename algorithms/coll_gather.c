@@ -1,6 +1,7 @@
 /*
- * coll_gather.c -- gather and gatherv (mitra-1995 section 3.2): "mst", the
- * MST gather primitive to the root.
+ * coll_gather.c -- gather and gatherv: "mst", the MST gather primitive to
+ * the root (mitra-1995 section 3.2), and "linear", every block straight to
+ * the root.
  *
  * The primitive needs the blocks packed in line-position order.  Every
  * non-root with children in the tree copies its contribution (the whole
@@ -14,6 +15,20 @@
  *
  * Restrictions: none (any counts, zeros included, any displs).
  * Cost: ceil(log2 p) alpha + (p-1)/p n beta for even blocks (n = total).
+ *
+ * "linear": in one round every non-root sends its SEND (its own count, which
+ * is all a gatherv's non-root knows of the counts) to the root, which receives block i straight
+ * into RECV at its offset, whatever the displs, and copies its own.  A non-root reads no count but
+ * its own, so gatherv needs no block sizes from the root first (collectives.c): its schedules are
+ * marked unagreed (ic_sched_t), and the executor checks at the root that each message is as long as
+ * the root's count says; the root of a gatherv receives into SCRATCH and copies the blocks to RECV
+ * after that check, so that a mismatch leaves RECV as it was.  Every non-root sends one message, an
+ * empty one for an empty block, so that the messages match whatever the counts.  What the vendors'
+ * gatherv does (Open MPI's basic linear, MPICH's). Restrictions: none. Cost: the root receives p -
+ * 1 messages one after the other; with LogGP's overhead o < alpha (ic_send_overhead, the rest of
+ * alpha in flight) the next can start o + m beta after the last did: alpha + m beta + (p - 2)(o + m
+ * beta) for blocks of m (the plain model, o = alpha: (p - 1)(alpha + m beta)); exact for even
+ * blocks.
  */
 #include "coll_common.h"
 
@@ -58,4 +73,42 @@ double ic_cost_gather_mst(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
     return t.L * t.a + t.f * t.n * t.b;
+}
+
+int ic_coll_gather_linear(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_layout_t L;
+    if (ic_layout_init(&L, a, a->counts, a->displs) != 0)
+        return -1;
+    /* gatherv: the root receives into SCRATCH and copies the blocks out
+     * once every message proved as long as its count (a mismatch leaves
+     * RECV as it was) */
+    int stage = s->unagreed = a->coll == IC_COLL_GATHERV;
+    ic_buf_t w = stage ? IC_BUF_SCRATCH : IC_BUF_RECV;
+    const size_t *off = stage ? L.poff : L.uoff;
+    ic_sched_round(s);
+    if (L.me != L.root) {
+        ic_sched_send(s, ic_line_rank(&L.line, L.root), ic_reg(IC_BUF_SEND, 0, L.pc[L.me]));
+    } else {
+        if (stage)
+            ic_sched_need(s, IC_BUF_SCRATCH, L.total);
+        for (int i = 0; i < L.n; i++)
+            if (i != L.me)
+                ic_sched_recv(s, ic_line_rank(&L.line, i),
+                              ic_reg(w, L.pc[i] ? off[i] : 0, L.pc[i]));
+        if (!a->in_place && (a->sendcount > 0 || L.pc[L.me] > 0))
+            ic_sched_copy(s, ic_reg(IC_BUF_SEND, 0, a->sendcount),
+                          ic_reg(IC_BUF_RECV, L.uoff[L.me], L.pc[L.me]));
+        if (stage)
+            ic_layout_copy(s, &L, IC_BUF_SCRATCH, L.poff, 0, IC_BUF_RECV, L.uoff, 0, L.me);
+    }
+    ic_sched_round(s);
+    ic_layout_free(&L);
+    return ic_sched_ok(s);
+}
+
+double ic_cost_gather_linear(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return ic_linear_time(&t, m);
 }

@@ -1,6 +1,7 @@
 /*
- * coll_scatter.c -- scatter and scatterv (mitra-1995 section 3.2): "mst",
- * the MST scatter primitive from the root.
+ * coll_scatter.c -- scatter and scatterv: "mst", the MST scatter primitive
+ * from the root (mitra-1995 section 3.2), and "linear", every block
+ * straight from the root.
  *
  * The primitive needs the blocks packed in line-position order.  At the
  * root that is SEND itself when its displs are packed (possibly shifted);
@@ -15,6 +16,20 @@
  *
  * Restrictions: none (any counts, zeros included, any displs).
  * Cost: ceil(log2 p) alpha + (p-1)/p n beta for even blocks (n = total).
+ *
+ * "linear": in one round the root sends block i from SEND at its offset,
+ * whatever the displs, to rank i, which receives it straight into RECV
+ * (its own count, which is all a scatterv's non-root knows of the counts),
+ * and copies its own.  A non-root
+ * reads no count but its own, so scatterv needs no block sizes from the
+ * root first (collectives.c): its schedules are marked unagreed (ic_sched_t),
+ * and the executor checks at each non-root that its message is as long as
+ * its recvcount says; a non-root of a scatterv receives into SCRATCH and
+ * copies its block to RECV after that check, so that a mismatch leaves
+ * RECV as it was.  The root sends every non-root one message, an empty
+ * one for an empty block.  Restrictions: none.
+ * Cost: as the linear gather's (coll_gather.c), the root's p - 1 sends
+ * through its one port.
  */
 #include "coll_common.h"
 
@@ -60,4 +75,42 @@ double ic_cost_scatter_mst(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
     return t.L * t.a + t.f * t.n * t.b;
+}
+
+int ic_coll_scatter_linear(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_layout_t L;
+    if (ic_layout_init(&L, a, a->counts, a->displs) != 0)
+        return -1;
+    /* scatterv: a non-root receives into SCRATCH and copies its block out
+     * once the message proved as long as its count (a mismatch leaves
+     * RECV as it was) */
+    int stage = s->unagreed = a->coll == IC_COLL_SCATTERV;
+    ic_sched_round(s);
+    if (L.me != L.root && stage) {
+        size_t n = L.pc[L.me];
+        ic_sched_need(s, IC_BUF_SCRATCH, n);
+        ic_sched_recv(s, ic_line_rank(&L.line, L.root), ic_reg(IC_BUF_SCRATCH, 0, n));
+        if (n > 0)
+            ic_sched_copy(s, ic_reg(IC_BUF_SCRATCH, 0, n), ic_reg(IC_BUF_RECV, 0, n));
+    } else if (L.me != L.root) {
+        ic_sched_recv(s, ic_line_rank(&L.line, L.root), ic_reg(IC_BUF_RECV, 0, L.pc[L.me]));
+    } else {
+        for (int i = 0; i < L.n; i++)
+            if (i != L.me)
+                ic_sched_send(s, ic_line_rank(&L.line, i),
+                              ic_reg(IC_BUF_SEND, L.pc[i] ? L.uoff[i] : 0, L.pc[i]));
+        if (!a->in_place && (a->recvcount > 0 || L.pc[L.me] > 0))
+            ic_sched_copy(s, ic_reg(IC_BUF_SEND, L.uoff[L.me], L.pc[L.me]),
+                          ic_reg(IC_BUF_RECV, 0, a->recvcount));
+    }
+    ic_sched_round(s);
+    ic_layout_free(&L);
+    return ic_sched_ok(s);
+}
+
+double ic_cost_scatter_linear(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return ic_linear_time(&t, m);
 }

@@ -21,6 +21,7 @@ void ic_sched_reset(ic_sched_t *s, int rank, int size)
     s->nrounds = 0;
     memset(s->scratch, 0, sizeof(s->scratch));
     s->oom = 0;
+    s->unagreed = 0;
 }
 
 void ic_sched_free(ic_sched_t *s)

@@ -88,6 +88,11 @@ typedef struct ic_sched {
     size_t scratch[IC_NBUF]; /* elements needed in SCRATCH/SCRATCH2 (only
                                 those two entries are used)              */
     int oom;                 /* sticky: an allocation failed while building */
+    int unagreed;            /* the two sides of a message may count it
+                                differently (each rank knows only its own
+                                block: the linear gatherv and scatterv):
+                                the executor sends every message whole
+                                through MPI and checks what arrives */
 } ic_sched_t;
 
 /* Lifetime. */

@@ -241,7 +241,9 @@ int icc_prepare(call_t *c, size_t elem, const ic_typeinfo_t *sti)
     if (!key || !ic_sched_key_hit(key, &c->a, elem, c->gran, &c->plan)) {
         if (key)
             ic_sched_key_drop(key);
-        if (ic_select(ctx, &c->a, elem, &c->plan) != 0)
+        if (c->fixed)
+            c->plan = ic_plan_1d(c->fixed, 0);
+        else if (ic_select(ctx, &c->a, elem, &c->plan) != 0)
             return icc_fail(c, MPI_ERR_INTERN, "no algorithm can serve this call");
         ic_sched_reset(c->s, ctx->rank, ctx->size);
         if (ic_plan_build(c->s, &c->plan, &c->a) != 0 || ic_sched_ok(c->s) != 0)
@@ -285,6 +287,21 @@ static inline int ran(call_t *c)
     then_t then = c->then;
     c->then = NULL;
     return then ? then(c) : icc_done(c);
+}
+
+/* The schedule failed with rc.  MPI_ERR_TRUNCATE: a message of a schedule
+ * whose sides count alone (ic_sched_t.unagreed) was not as long as this
+ * rank's count said; after a mistake of this rank's own (a root with
+ * unusable counts receives every message as an empty one), that mistake. */
+static int exec_failed(call_t *c, int rc)
+{
+    if (rc == MPI_ERR_TRUNCATE && c->e.code)
+        return icc_raise_err(c);
+    return icc_fail(c, rc,
+                    rc == MPI_ERR_TRUNCATE
+                        ? "a message is not as long as this rank's count says (the amounts of "
+                          "the sender and the receiver differ)"
+                        : "communication failed");
 }
 
 /* A nonblocking or persistent call's schedule c->s starts (it moves on in
@@ -340,7 +357,7 @@ int icc_launch(call_t *c, MPI_Op op, int commutative, then_t then)
     ic_steps_t steps = {c->steps, c->nsteps, c->npack};
     int rc = ic_exec(c->ctx, c->s, &c->b, &steps, op, commutative);
     if (rc != MPI_SUCCESS)
-        return icc_fail(c, rc, "communication failed");
+        return exec_failed(c, rc);
     return ran(c);
 }
 
@@ -622,7 +639,7 @@ int ic_call_step(ic_call_state_t *st, int block)
         int fin = 0;
         int rc = ic_exec_progress(&c->x, block, &fin);
         if (rc != MPI_SUCCESS) {
-            icc_fail(c, rc, "communication failed");
+            exec_failed(c, rc);
             break;
         }
         if (!fin)

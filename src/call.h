@@ -131,16 +131,19 @@ struct call {
     void *stage[2];     /* owned staging areas or stand-ins for SEND / RECV */
     ic_action_t *steps; /* owned: the packing and unpacking steps (ic_steps_t) */
     size_t nsteps, npack, steps_cap;
-    size_t packed;     /* bytes packed or unpacked through them */
-    size_t elem;       /* bytes per element of the selection (icc_prepare)  */
-    size_t gran;       /* byte-counted collectives: bytes per schedule unit
-                          (0 = 1; see "bytes and datatypes")              */
-    int blind;         /* the mistake hides the call's shape: raise now   */
-    int quiet;         /* not the call's own schedule (block sizes)        */
-    int recorded;      /* IC_Last_packed_bytes has this call's bytes       */
-    int aux_made;      /* aux (below) is initialised                       */
-    uint64_t *sizes;   /* the block sizes' message (p + 1 words)         */
-    ic_nbsched_t *nbs; /* nb: the context's schedule it runs, or NULL   */
+    size_t packed;               /* bytes packed or unpacked through them */
+    size_t elem;                 /* bytes per element of the selection (icc_prepare)  */
+    size_t gran;                 /* byte-counted collectives: bytes per schedule unit
+                                    (0 = 1; see "bytes and datatypes")              */
+    int blind;                   /* the mistake hides the call's shape: raise now   */
+    int quiet;                   /* not the call's own schedule (block sizes)        */
+    int recorded;                /* IC_Last_packed_bytes has this call's bytes       */
+    int aux_made;                /* aux (below) is initialised                       */
+    uint64_t *sizes;             /* the block sizes' message (p + 1 words)         */
+    const ic_algorithm_t *fixed; /* gatherv, scatterv without the sizes: the
+                                    algorithm every rank runs (icc_prepare
+                                    does not select: the ranks' counts differ) */
+    ic_nbsched_t *nbs;           /* nb: the context's schedule it runs, or NULL   */
     /* Last: icc_begin() clears only their codes (the rest is written when a
      * check fails), which keeps a call's set-up to a few cache lines. */
     ic_argerr_t t; /* what the last check found                       */
@@ -248,7 +251,7 @@ static inline int icc_get_ctx(call_t *c)
     c->a.size = c->ctx->size;
     if (c->nb && !c->keep)
         ic_call_enter(&c->st, c->ctx);
-    else if (c->keep && c->dry)
+    else if (c->dry && c->keep) /* a blocking call sets nb and dry only */
         ic_call_enter_persistent(&c->st, c->ctx);
     return MPI_SUCCESS;
 }

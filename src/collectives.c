@@ -804,6 +804,15 @@ int icc_gatherv_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_Da
         c->rti = rti;
     if (size == 1)
         return root_bad ? icc_done(c) : gatherv_main(c);
+    if ((c->fixed = ic_select_direct(c->ctx, IC_COLL_GATHERV, root))) {
+        /* No sizes first: a non-root sends what its own arguments say (none
+         * when they do not say), the root checks every message against its
+         * counts (none usable: it takes each as an empty one). */
+        if (!is_root && !in_place && sside < 2)
+            c->counts[rank] = (size_t)sendcount * sti.size;
+        c->bad_recv |= is_root && root_bad; /* receives into scratch only */
+        return gatherv_main(c);
+    }
     return launch_sizes(c, root, root_bad, gatherv_main);
 }
 
@@ -823,7 +832,7 @@ static int gatherv_main(call_t *c)
         bad_send = icc_mistake(c, 0, MPI_ERR_TRUNCATE,
                                "sendcount does not match the root's recvcounts[%d]", rank);
     size_t total = ic_blocks_total(c->counts, size);
-    if (total == 0)
+    if (total == 0 && !c->fixed) /* without the sizes, every rank takes part */
         return icc_done(c);
     c->a.coll = IC_COLL_GATHERV;
     c->a.root = root;
@@ -919,6 +928,15 @@ int icc_scatterv_impl(call_t *c, const void *sendbuf, cview_t sendcounts, dview_
         c->sti = sti;
     if (size == 1)
         return root_bad ? icc_done(c) : scatterv_main(c);
+    if ((c->fixed = ic_select_direct(c->ctx, IC_COLL_SCATTERV, root))) {
+        /* No sizes first: a non-root receives what its own arguments say,
+         * and checks the message against it (a root with unusable counts
+         * sends every rank an empty one). */
+        if (!is_root && !in_place && rside < 2)
+            c->counts[rank] = (size_t)recvcount * rti.size;
+        c->bad_send |= is_root && root_bad; /* sends from a stand-in */
+        return scatterv_main(c);
+    }
     return launch_sizes(c, root, root_bad, scatterv_main);
 }
 
@@ -938,7 +956,7 @@ static int scatterv_main(call_t *c)
         bad_recv = icc_mistake(c, 0, MPI_ERR_TRUNCATE,
                                "recvcount does not match the root's sendcounts[%d]", rank);
     size_t total = ic_blocks_total(c->counts, size);
-    if (total == 0)
+    if (total == 0 && !c->fixed) /* without the sizes, every rank takes part */
         return icc_done(c);
     c->a.coll = IC_COLL_SCATTERV;
     c->a.root = root;

@@ -71,9 +71,14 @@ static int reqs_reserve(ic_exec_t *x, size_t n)
     if (x->nb) {
         if (x->lane != IC_LANE_NONE && grow((void **)&x->shm_ops, &x->scap, n, sizeof(ic_shm_op_t)))
             return -1;
+        if (x->s->unagreed && grow((void **)&x->stats, &x->stcap, n, sizeof(MPI_Status)))
+            return -1;
         return grow((void **)&x->reqs, &x->cap, n, sizeof(MPI_Request));
     }
     ic_ctx_t *ctx = x->ctx;
+    if (x->s->unagreed && grow((void **)&ctx->stats, &ctx->stats_cap, n, sizeof(MPI_Status)))
+        return -1;
+    x->stats = ctx->stats;
     if (n > ctx->nreqs_cap) {
         size_t c = ctx->nreqs_cap, c2 = c, c3 = c, c4 = c;
         if (grow((void **)&ctx->reqs, &c, n, sizeof(MPI_Request)) ||
@@ -318,7 +323,9 @@ static int wait_moving(ic_exec_t *x)
  * sends and receives nothing. */
 static int round_pieces(ic_exec_t *x, const ic_action_t *acts, size_t n)
 {
-    size_t ncomm = 0, npieces = 1, chunk = ic_piece_bytes(x->ctx->chunk);
+    /* an unagreed schedule's messages go whole (up to IC_MSG_MAX): both
+     * sides must cut them alike whatever their counts */
+    size_t ncomm = 0, npieces = 1, chunk = ic_piece_bytes(x->s->unagreed ? 0 : x->ctx->chunk);
     for (size_t i = 0; i < n; i++) {
         const ic_action_t *a = &acts[i];
         if (a->kind != IC_ACT_SEND && a->kind != IC_ACT_RECV)
@@ -406,6 +413,67 @@ static int uses_channels(const ic_exec_t *x)
     return 0;
 }
 
+/* An unagreed schedule's piece (ic_sched_t.unagreed: each side counts a
+ * message alone): wait for its x->k requests (block) or test them, with
+ * statuses; once complete, every receive must have brought as much as
+ * this rank's count says, else MPI_ERR_TRUNCATE (a longer message is
+ * MPI's truncation error, a shorter one a count below the posted one).
+ * Checked when the round goes whole (one piece, as it does below
+ * IC_MSG_MAX bytes a message): its receives are the first requests, in the
+ * order of the round's RECV actions (post_piece). */
+static int complete_checked(ic_exec_t *x, int block, int *flag, const ic_action_t *acts, size_t n)
+{
+    int k = (int)x->k, rc;
+    *flag = 1;
+    if (block && !(ic_npending && !ic_progress_busy()))
+        rc = PMPI_Waitall(k, x->reqs, x->stats);
+    else
+        for (;;) { /* calls of this process pending: move them on too */
+            rc = PMPI_Testall(k, x->reqs, flag, x->stats);
+            if (rc != MPI_SUCCESS || *flag || !block)
+                break;
+            ic_progress();
+        }
+    if (rc != MPI_SUCCESS) {
+        /* A request failed (a truncated message): the others may still be
+         * under way (Open MPI's MPI_Waitall returns at once when one has
+         * failed before it waits), and a message left unreceived would be
+         * taken by the next call's receive: wait for each of them.  The
+         * first error, from the statuses or the waits, is the answer. */
+        int first = MPI_SUCCESS;
+        for (int i = 0; i < k; i++) {
+            int e = rc == MPI_ERR_IN_STATUS ? x->stats[i].MPI_ERROR : MPI_SUCCESS;
+            if (e == MPI_ERR_PENDING || x->reqs[i] != MPI_REQUEST_NULL)
+                e = PMPI_Wait(&x->reqs[i], MPI_STATUS_IGNORE);
+            if (first == MPI_SUCCESS)
+                first = e;
+        }
+        int cls = first;
+        if (first != MPI_SUCCESS)
+            MPI_Error_class(first, &cls);
+        *flag = 1;
+        return cls == MPI_ERR_TRUNCATE ? MPI_ERR_TRUNCATE : first != MPI_SUCCESS ? first : rc;
+    }
+    if (*flag && x->trace && x->ctx->tmsg) { /* INTERCOM_TRACE: complete now */
+        double now = MPI_Wtime();
+        for (int i = 0; i < k; i++)
+            x->ctx->tmsg[i].t1 = now;
+    }
+    if (!*flag || x->npieces != 1)
+        return MPI_SUCCESS;
+    const ic_binding_t *b = x->b;
+    for (size_t i = 0, j = 0; i < n; i++) {
+        const ic_action_t *a = &acts[i];
+        if (a->kind != IC_ACT_RECV)
+            continue;
+        int got = MPI_UNDEFINED;
+        MPI_Get_count(&x->stats[j++], b->at[a->dst.buf].type, &got);
+        if (got == MPI_UNDEFINED || (size_t)got != elems(b, a->dst.buf, a->dst.count))
+            return MPI_ERR_TRUNCATE;
+    }
+    return MPI_SUCCESS;
+}
+
 static inline void exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s,
                               const ic_binding_t *b, const ic_steps_t *steps, MPI_Op op,
                               int commutative, int tag, int nb, int lane)
@@ -422,7 +490,9 @@ static inline void exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s,
     x->commutative = commutative;
     x->tag = tag;
     x->nb = nb;
-    x->lane = ctx->shm ? lane : IC_LANE_NONE;
+    /* an unagreed schedule's messages go through MPI, which matches them
+     * whatever their lengths (the channels need both sides to agree) */
+    x->lane = ctx->shm && !s->unagreed ? lane : IC_LANE_NONE;
     x->round = x->piece = x->k = x->nshm = 0;
     x->npieces = SIZE_MAX; /* the round's pieces are not counted yet */
     x->posted = 0;
@@ -430,7 +500,8 @@ static inline void exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s,
     if (!nb) {
         x->reqs = NULL;
         x->shm_ops = NULL;
-        x->cap = x->scap = 0;
+        x->stats = NULL;
+        x->cap = x->scap = x->stcap = 0;
     }
 }
 
@@ -482,7 +553,9 @@ int ic_exec_progress(ic_exec_t *x, int block, int *done)
                     return rc;
             }
             int flag = 1;
-            if (x->nshm && x->nb) { /* one attempt at each */
+            if (s->unagreed)
+                rc = complete_checked(x, block, &flag, acts, n);
+            else if (x->nshm && x->nb) { /* one attempt at each */
                 rc = ic_shm_poll(x->ctx, x->shm_ops, x->nshm, &flag);
                 if (rc == MPI_SUCCESS && flag)
                     rc = ic_complete_all(NULL, (int)x->k, x->reqs, &flag);
@@ -528,9 +601,11 @@ void ic_exec_abandon(ic_exec_t *x, int release)
     if (x->nb && release) {
         free(x->reqs);
         free(x->shm_ops);
+        free(x->stats);
         x->reqs = NULL;
         x->shm_ops = NULL;
-        x->cap = x->scap = 0;
+        x->stats = NULL;
+        x->cap = x->scap = x->stcap = 0;
     }
 }
 

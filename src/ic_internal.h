@@ -136,20 +136,25 @@ typedef struct ic_ctx {
     int *world;             /* INTERCOM_TRACE: world rank of each rank    */
     ic_trace_msg_t *tmsg;   /* ... each request's message (cap as reqs)   */
     int *tidx;              /* ... MPI_Waitsome's indices (cap as reqs)   */
+    MPI_Status *stats;      /* a round's statuses (unagreed schedules) ... */
+    size_t stats_cap;       /* ... of this capacity                       */
     void *scratch[IC_NBUF]; /* cached scratch allocations      */
     size_t scratch_bytes[IC_NBUF];
     ic_decision_t decisions[IC_DECISION_CACHE];
     unsigned next_decision;
-    unsigned nb_seq;            /* nonblocking calls started on it  */
-    unsigned p_seq;             /* persistent calls made on it      */
-    int ntags;                  /* their tags: IC_TAG_NB_BASE + [0, ntags):
-                                   the first half nonblocking calls', the
-                                   second persistent ones'           */
-    int npending;               /* of them not over yet, and the
-                                   persistent calls alive            */
-    int doomed;                 /* the user freed the communicator: it
-                                   goes once npending is 0           */
-    struct ic_ctx *next, *prev; /* list of live contexts           */
+    int direct[2];                       /* gatherv, scatterv: the model runs them without the
+                                            block sizes first (1), with (-1), not asked (0) ... */
+    const ic_algorithm_t *direct_alg[2]; /* ... by this algorithm */
+    unsigned nb_seq;                     /* nonblocking calls started on it  */
+    unsigned p_seq;                      /* persistent calls made on it      */
+    int ntags;                           /* their tags: IC_TAG_NB_BASE + [0, ntags):
+                                            the first half nonblocking calls', the
+                                            second persistent ones'           */
+    int npending;                        /* of them not over yet, and the
+                                            persistent calls alive            */
+    int doomed;                          /* the user freed the communicator: it
+                                            goes once npending is 0           */
+    struct ic_ctx *next, *prev;          /* list of live contexts           */
 } ic_ctx_t;
 
 /* A nonblocking call as the progress engine sees it (src/progress.c); it
@@ -556,11 +561,13 @@ typedef struct ic_exec {
     size_t k, nshm; /* nshm channel messages                            */
     MPI_Request *reqs;
     ic_shm_op_t *shm_ops;
-    size_t cap, scap; /* nb: reqs and shm_ops are the call's own, of   */
-                      /* cap and scap entries                          */
-    ic_steps_t steps; /* packing and unpacking (n 0: none)             */
-    int packed;       /* ... the packing steps have run                */
-    int late;         /* a packing step's failure, returned at the end */
+    size_t cap, scap;  /* nb: reqs and shm_ops are the call's own, of   */
+                       /* cap and scap entries                          */
+    MPI_Status *stats; /* an unagreed schedule's statuses (nb: its own, */
+    size_t stcap;      /* of stcap entries; else the context's)        */
+    ic_steps_t steps;  /* packing and unpacking (n 0: none)             */
+    int packed;        /* ... the packing steps have run                */
+    int late;          /* a packing step's failure, returned at the end */
 } ic_exec_t;
 
 /* Start s as a nonblocking run (nothing is posted yet) on channel lane
@@ -592,6 +599,11 @@ int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl);
 /* Forced plan for a collective (from IC_Set_algorithm or the
  * environment), or NULL. */
 const ic_plan_t *ic_forced(ic_coll_t c);
+
+/* gatherv (c = IC_COLL_GATHERV) and scatterv: the algorithm to run without
+ * the block sizes from the root first (IC_ALG_OWN_COUNT), or NULL: the
+ * sizes first, then ic_select (select.c). */
+const ic_algorithm_t *ic_select_direct(ic_ctx_t *ctx, ic_coll_t c, int root);
 
 /* The plan that ran last (NULL: none), for IC_Last_algorithm; gran: the
  * bytes per schedule unit of a byte-counted collective (0 = 1). */

@@ -20,15 +20,19 @@
  * and arrives alpha + n beta later, or alpha + n beta_x when the sender's
  * round also receives from the receiver (an exchange: both directions
  * between one pair at once, which COMMS2 measures) and n is at least
- * x_min.  The receiver's port is busy until then and its round waits for
- * the arrival.  The sender is busy for the whole message too, unless
- * 0 < overhead < alpha (LogGP's o): then its send port and its round are
- * done o + n beta (or beta_x) after the start, the rest of alpha being
- * latency in flight, and its next message can start while this one
- * travels.  So a ping costs alpha + n beta, k messages in a chain
- * k(alpha + n beta); a rank that sends two messages in a row pays for both
- * in full with overhead 0 (or >= alpha), and the second arrives
- * o + n beta + alpha + n beta after the first started with o < alpha.
+ * x_min.  The receiver's round waits for the arrival.  Both ports are
+ * busy for the whole message, unless 0 < overhead < alpha (LogGP's o, the
+ * same at both ends): then the sender's port and round are done o + n beta
+ * (or beta_x) after the start, and the receiver's port is free again then
+ * (its round still waits for the arrival), the rest of alpha being latency
+ * in flight: the sender's next message can start while this one travels,
+ * and so can the next message to the same receiver.  So a ping costs
+ * alpha + n beta, k messages in a chain k(alpha + n beta); a rank that
+ * sends two messages in a row, or receives two from different ranks,
+ * pays for both in full with overhead 0 (or >= alpha), and the second
+ * arrives o + n beta + alpha + n beta after the first started with
+ * o < alpha (a root receiving p - 1 messages at once: alpha + n beta +
+ * (p - 2)(o + n beta)).
  *
  * Split model (split == 1, tan-strazdins-2002 section 3.1:
  * S(n) = alpha_s + beta_s n, R(n) = alpha_r + beta_r n).  A send is a local
@@ -220,7 +224,7 @@ static int message(ceval_t *E, const cpend_t *sp, const cpend_t *rp)
         double sent = start + o + nb;
         end = start + c->alpha + nb;
         ss->send_free = sent;
-        ds->recv_free = end;
+        ds->recv_free = sent; /* the receiver's part is o + n beta too */
         ss->end = dmax(ss->end, sent);
         ss->pending--;
     } else {

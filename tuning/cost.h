@@ -12,8 +12,8 @@
  * the plain model it arrives alpha + n beta later (alpha + n beta_x when the
  * two ranks exchange messages in the same round: COMMS2 measures it, and
  * over TCP it can be twice beta for messages of x_min bytes and more); the
- * sender is busy for all of it, or with LogGP's overhead o < alpha only for
- * o + n beta (cost.c).  Local reductions cost n gamma and copies n delta
+ * sender and the receiver are busy for all of it, or with LogGP's overhead
+ * o < alpha only for o + n beta each (cost.c).  Local reductions cost n gamma and copies n delta
  * (delta defaults to 0), after the round's messages.
  *
  * The parameters and their defaults (cost_params.c) serve the runtime's
