@@ -280,6 +280,7 @@ void ic_ctx_forget_decisions(void)
     pthread_mutex_lock(&ctx_mu);
     for (ic_ctx_t *c = live; c; c = c->next) {
         memset(c->decisions, 0, sizeof(c->decisions));
+        memset(c->direct, 0, sizeof(c->direct)); /* the table's model may differ */
         c->table_ok = 1;
     }
     pthread_mutex_unlock(&ctx_mu);

@@ -236,10 +236,10 @@ int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
  * or NULL for the others, which need the sizes first (collectives.c).
  * Decided alike on every rank from what every rank knows: the forced plan,
  * else a tuning table's rule for empty blocks (the smallest sizes), else
- * the model at empty blocks (both move the same bytes through the root),
- * the direct algorithm's time against the MST's plus the broadcast of the
- * p + 1 words of sizes (MST).  With the sizes known, the table's rules for
- * the call's bytes choose among the others as for any collective. */
+ * the model (ic_choose_direct: at empty blocks, the direct algorithm's time
+ * against the MST's plus the broadcast of the sizes).  With the sizes
+ * known, the table's rules for the call's bytes choose among the others as
+ * for any collective. */
 const ic_algorithm_t *ic_select_direct(ic_ctx_t *ctx, ic_coll_t c, int root)
 {
     const ic_plan_t *f = ic_forced(c);
@@ -260,29 +260,8 @@ const ic_algorithm_t *ic_select_direct(ic_ctx_t *ctx, ic_coll_t c, int root)
     }
     int k = c == IC_COLL_GATHERV ? 0 : 1;
     if (!ctx->direct[k]) {
-        const ic_algorithm_t *d = NULL, *mst = NULL, *bc = ic_alg_find(IC_COLL_BCAST, "mst");
-        for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++)
-            if (alg->coll == c && (alg->flags & IC_ALG_OWN_COUNT))
-                d = d ? d : alg;
-            else if (alg->coll == c && !strcmp(alg->name, "mst"))
-                mst = alg;
-        ctx->direct[k] = -1;
-        if (d && mst && bc && d->cost && mst->cost && bc->cost) {
-            ic_model_t m = ic_model_of(cost_of(ctx, ctx->cost), 1);
-            ic_coll_args_t a;
-            memset(&a, 0, sizeof(a));
-            a.coll = c;
-            a.size = ctx->size;
-            a.rank = ctx->rank;
-            a.root = root;
-            a.commutative = 1;
-            ic_coll_args_t b = a;
-            b.coll = IC_COLL_BCAST;
-            b.count = ((size_t)ctx->size + 1) * sizeof(uint64_t);
-            if (d->cost(&a, &m) <= mst->cost(&a, &m) + bc->cost(&b, &m))
-                ctx->direct[k] = 1;
-        }
-        ctx->direct_alg[k] = d;
+        ctx->direct_alg[k] = ic_choose_direct(c, ctx->size, root, cost_of(ctx, ctx->cost), NULL);
+        ctx->direct[k] = ctx->direct_alg[k] ? 1 : -1;
     }
     return ctx->direct[k] > 0 ? ctx->direct_alg[k] : NULL;
 }

@@ -303,3 +303,30 @@ int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, const ic_
         *t = bt;
     return 0;
 }
+
+const ic_algorithm_t *ic_choose_direct(ic_coll_t c, int p, int root, const ic_cost_params_t *cp,
+                                       double *t)
+{
+    const ic_algorithm_t *d = NULL, *mst = NULL, *bc = ic_alg_find(IC_COLL_BCAST, "mst");
+    for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++)
+        if (alg->coll == c && (alg->flags & IC_ALG_OWN_COUNT))
+            d = d ? d : alg;
+        else if (alg->coll == c && !strcmp(alg->name, "mst"))
+            mst = alg;
+    if (!d || !mst || !bc || !d->cost || !mst->cost || !bc->cost)
+        return NULL;
+    ic_model_t m = ic_model_of(cp, 1);
+    ic_coll_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.coll = c;
+    a.size = p;
+    a.root = root;
+    a.commutative = 1;
+    ic_coll_args_t b = a;
+    b.coll = IC_COLL_BCAST;
+    b.count = ((size_t)p + 1) * sizeof(uint64_t);
+    double td = d->cost(&a, &m), tm = mst->cost(&a, &m) + bc->cost(&b, &m);
+    if (t)
+        *t = td <= tm ? td : tm;
+    return td <= tm ? d : NULL;
+}

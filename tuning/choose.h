@@ -109,6 +109,15 @@ int ic_choose_plans(const ic_coll_args_t *a, const ic_cost_params_t *c,
                     const ic_cost_params_t *node, int node_ranks, size_t elem, const int *shape,
                     int nshape, int k, ic_plan_t *plans, double *t, long *priced);
 
+/* Gatherv and scatterv (c), decided before any count is known, the same on
+ * every rank: the algorithm that needs no block sizes from the root
+ * (IC_ALG_OWN_COUNT), when the model finds it no slower at empty blocks
+ * than the MST plus the MST broadcast of the p + 1 words of sizes (both
+ * move the same bytes through the root), else NULL (the sizes first).
+ * *t, when not NULL: the chosen way's time at empty blocks. */
+const ic_algorithm_t *ic_choose_direct(ic_coll_t c, int p, int root, const ic_cost_params_t *cp,
+                                       double *t);
+
 #ifdef __cplusplus
 }
 #endif

@@ -276,11 +276,36 @@ typedef struct choose_table {
 } choose_table_t;
 
 /* The decision for the call a of `bytes` bytes: the table's rule, else
- * the model; its source into src. */
+ * the model; its source into src.  Gatherv and scatterv first decide, as
+ * the library does before it knows the counts, whether they run without
+ * the block sizes first. */
 static int decide(const ic_coll_args_t *a, size_t bytes, const ic_cost_params_t *c,
                   const ic_cost_params_t *node, int q, size_t elem, const int *shape, int nshape,
                   const choose_table_t *tb, ic_plan_t *pl, double *t, char *src, size_t srclen)
 {
+    if (a->coll == IC_COLL_GATHERV || a->coll == IC_COLL_SCATTERV) {
+        /* decided before the counts are known, as the library does
+         * (select.c: a table's rule for empty blocks, else the model) */
+        ic_coll_args_t a0 = *a;
+        a0.counts = NULL;
+        a0.count = 0;
+        const ic_algorithm_t *d = NULL;
+        int line0 = tb->t ? ic_table_lookup(tb->t, &a0, 0, tb->rpn, pl) : 0;
+        if (line0 > 0)
+            d = pl->ndims == 0 && pl->alg && (pl->alg->flags & IC_ALG_OWN_COUNT) ? pl->alg : NULL;
+        else
+            d = ic_choose_direct(a->coll, a->size, a->root, c, NULL);
+        if (d) {
+            ic_model_t m = ic_model_of(c, elem);
+            *pl = ic_plan_1d(d, 0);
+            *t = ic_plan_cost(pl, a, &m);
+            if (line0 > 0)
+                snprintf(src, srclen, "%s:%d (no block sizes first)", tb->path, line0);
+            else
+                snprintf(src, srclen, "model (no block sizes first)");
+            return 0;
+        }
+    }
     int line = tb->t ? ic_table_lookup(tb->t, a, bytes, tb->rpn, pl) : 0;
     if (q < 2 || q >= a->size)
         q = 0; /* one level */
