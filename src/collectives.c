@@ -737,6 +737,40 @@ int icc_allgatherv_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI
 static int gatherv_main(call_t *c);
 static int scatterv_main(call_t *c);
 
+/* The root of a linear gatherv whose counts are unusable: every other rank
+ * sends it one message, whose length only that rank knows.  It takes each
+ * whole (MPI_Mprobe, then a receive of its length: a receive shorter than
+ * the message would be MPI's truncation error, which MPICH raises on
+ * MPI_COMM_WORLD's handler), drops it and raises its own mistake. */
+static int drain_linear(call_t *c)
+{
+    if (c->dry) { /* a persistent call's init: its starts drain */
+        c->ready = 1;
+        return MPI_SUCCESS;
+    }
+    ic_ctx_t *ctx = c->ctx;
+    int tag = c->nb ? c->st.tag : IC_TAG;
+    for (int i = 0; i < ctx->size; i++) {
+        MPI_Message m;
+        MPI_Status st;
+        int n = 0;
+        if (i == ctx->rank)
+            continue;
+        if (MPI_Mprobe(i, tag, ctx->comm, &m, &st) != MPI_SUCCESS ||
+            MPI_Get_count(&st, MPI_PACKED, &n) != MPI_SUCCESS || n < 0)
+            return icc_fail(c, MPI_ERR_INTERN, "cannot take a rank's message");
+        char one, *buf = n > 0 ? malloc((size_t)n) : &one;
+        if (!buf)
+            return icc_fail(c, MPI_ERR_NO_MEM, "out of memory");
+        int rc = MPI_Mrecv(buf, n, MPI_PACKED, &m, MPI_STATUS_IGNORE);
+        if (buf != &one)
+            free(buf);
+        if (rc != MPI_SUCCESS)
+            return icc_fail(c, rc, "cannot take a rank's message");
+    }
+    return icc_done(c);
+}
+
 int icc_gatherv_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                      void *recvbuf, cview_t recvcounts, dview_t displs, MPI_Datatype recvtype,
                      int root, MPI_Comm comm, const char *fn)
@@ -807,11 +841,10 @@ int icc_gatherv_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_Da
     if ((c->fixed = ic_select_direct(c->ctx, IC_COLL_GATHERV, root))) {
         /* No sizes first: a non-root sends what its own arguments say (none
          * when they do not say), the root checks every message against its
-         * counts (none usable: it takes each as an empty one). */
+         * counts (none usable: it takes and drops each). */
         if (!is_root && !in_place && sside < 2)
             c->counts[rank] = (size_t)sendcount * sti.size;
-        c->bad_recv |= is_root && root_bad; /* receives into scratch only */
-        return gatherv_main(c);
+        return is_root && root_bad ? drain_linear(c) : gatherv_main(c);
     }
     return launch_sizes(c, root, root_bad, gatherv_main);
 }

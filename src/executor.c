@@ -418,6 +418,9 @@ static int uses_channels(const ic_exec_t *x)
  * statuses; once complete, every receive must have brought as much as
  * this rank's count says, else MPI_ERR_TRUNCATE (a longer message is
  * MPI's truncation error, a shorter one a count below the posted one).
+ * Open MPI returns the truncation error; MPICH raises it on
+ * MPI_COMM_WORLD's handler (MPI_Waitall reports it on no communicator),
+ * as it would for a receive of the program's own.
  * Checked when the round goes whole (one piece, as it does below
  * IC_MSG_MAX bytes a message): its receives are the first requests, in the
  * order of the round's RECV actions (post_piece). */
