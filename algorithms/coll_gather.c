@@ -16,19 +16,24 @@
  * Restrictions: none (any counts, zeros included, any displs).
  * Cost: ceil(log2 p) alpha + (p-1)/p n beta for even blocks (n = total).
  *
- * "linear": in one round every non-root sends its SEND (its own count, which
- * is all a gatherv's non-root knows of the counts) to the root, which receives block i straight
- * into RECV at its offset, whatever the displs, and copies its own.  A non-root reads no count but
- * its own, so gatherv needs no block sizes from the root first (collectives.c): its schedules are
- * marked unagreed (ic_sched_t), and the executor checks at the root that each message is as long as
- * the root's count says; the root of a gatherv receives into SCRATCH and copies the blocks to RECV
- * after that check, so that a mismatch leaves RECV as it was.  Every non-root sends one message, an
- * empty one for an empty block, so that the messages match whatever the counts.  What the vendors'
- * gatherv does (Open MPI's basic linear, MPICH's). Restrictions: none. Cost: the root receives p -
- * 1 messages one after the other; with LogGP's overhead o < alpha (ic_send_overhead, the rest of
- * alpha in flight) the next can start o + m beta after the last did: alpha + m beta + (p - 2)(o + m
- * beta) for blocks of m (the plain model, o = alpha: (p - 1)(alpha + m beta)); exact for even
- * blocks.
+ * "linear": in one round every non-root sends its SEND (its own count,
+ * which is all a gatherv's non-root knows of the counts) to the root, which
+ * receives block i straight into RECV at its offset, whatever the displs,
+ * and copies its own.  A non-root reads no count but its own, so gatherv
+ * needs no block sizes from the root first (collectives.c): its schedules
+ * are marked unagreed (ic_sched_t), and the executor checks at the root
+ * that each message is as long as the root's count says; the root of a
+ * gatherv receives into SCRATCH and copies the blocks to RECV after that
+ * check, so that a mismatch leaves RECV as it was.  Every non-root sends
+ * one message, an empty one for an empty block, so that the messages match
+ * whatever the counts.  What the vendors' gatherv does (Open MPI's basic
+ * linear, MPICH's).
+ * Restrictions: none.
+ * Cost: the root receives p - 1 messages one after the other; with LogGP's
+ * overhead o < alpha (ic_send_overhead, the rest of alpha in flight) the
+ * next can start o + m beta after the last did: alpha + m beta +
+ * (p - 2)(o + m beta) for blocks of m (the plain model, o = alpha:
+ * (p - 1)(alpha + m beta)); exact for even blocks.
  */
 #include "coll_common.h"
 

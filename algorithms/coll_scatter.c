@@ -18,16 +18,16 @@
  * Cost: ceil(log2 p) alpha + (p-1)/p n beta for even blocks (n = total).
  *
  * "linear": in one round the root sends block i from SEND at its offset,
- * whatever the displs, to rank i, which receives it straight into RECV
- * (its own count, which is all a scatterv's non-root knows of the counts),
- * and copies its own.  A non-root
- * reads no count but its own, so scatterv needs no block sizes from the
- * root first (collectives.c): its schedules are marked unagreed (ic_sched_t),
- * and the executor checks at each non-root that its message is as long as
- * its recvcount says; a non-root of a scatterv receives into SCRATCH and
- * copies its block to RECV after that check, so that a mismatch leaves
- * RECV as it was.  The root sends every non-root one message, an empty
- * one for an empty block.  Restrictions: none.
+ * whatever the displs, to rank i, which receives it (its own count, which
+ * is all a scatterv's non-root knows of the counts) straight into RECV,
+ * and copies its own.  A non-root reads no count but its own, so scatterv
+ * needs no block sizes from the root first (collectives.c): its schedules
+ * are marked unagreed (ic_sched_t), and the executor checks at each
+ * non-root that its message is as long as its recvcount says; a non-root
+ * of a scatterv receives into SCRATCH and copies its block to RECV after
+ * that check, so that a mismatch leaves RECV as it was.  The root sends
+ * every non-root one message, an empty one for an empty block.
+ * Restrictions: none.
  * Cost: as the linear gather's (coll_gather.c), the root's p - 1 sends
  * through its one port.
  */
