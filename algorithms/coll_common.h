@@ -247,18 +247,6 @@ static inline double ic_tree_steps(int p, double k)
     return p == 2 ? k : 2 * (k - 1) + ic_tree_depth_cost(p);
 }
 
-/* The root of a linear gather or scatter: p - 1 messages of (at most) bmax
- * bytes through its one port, each o + m beta after the last with LogGP's
- * overhead o < alpha (the rest of alpha in flight), so the last arrives
- * alpha + m beta after it started (coll_gather.c). */
-static inline double ic_linear_time(const ic_terms_t *t, const ic_model_t *m)
-{
-    if (t->p < 2)
-        return 0;
-    double o = ic_send_overhead(t->a, m->overhead), mb = t->bmax * t->b;
-    return t->a + mb + (t->p - 2) * (o + mb);
-}
-
 /* Beta per byte of one of two messages of `bytes` bytes that a pair of
  * ranks exchange in the same round (ic_model_t.x_min). */
 static inline double ic_xbeta(const ic_terms_t *t, double bytes)
@@ -398,9 +386,8 @@ double ic_cost_reduce_scatter_mst(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_scatter_bucket(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_scatter_halving(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_scatter_mst(const ic_coll_args_t *a, const ic_model_t *m);
-double ic_cost_scatter_linear(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_gather_mst(const ic_coll_args_t *a, const ic_model_t *m);
-double ic_cost_gather_linear(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_linear(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_barrier_mst(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_barrier_dissemination(const ic_coll_args_t *a, const ic_model_t *m);
 

@@ -112,8 +112,14 @@ int ic_coll_gather_linear(ic_sched_t *s, const ic_coll_args_t *a)
     return ic_sched_ok(s);
 }
 
-double ic_cost_gather_linear(const ic_coll_args_t *a, const ic_model_t *m)
+/* The linear gather's and the linear scatter's: the root's p - 1 messages
+ * of (at most) bmax bytes through its one port, each o + m beta after the
+ * last, the last arriving alpha + m beta after it started. */
+double ic_cost_linear(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
-    return ic_linear_time(&t, m);
+    if (t.p < 2)
+        return 0;
+    double o = ic_send_overhead(t.a, m->overhead), mb = t.bmax * t.b;
+    return t.a + mb + (t.p - 2) * (o + mb);
 }

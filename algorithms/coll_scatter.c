@@ -28,8 +28,8 @@
  * that check, so that a mismatch leaves RECV as it was.  The root sends
  * every non-root one message, an empty one for an empty block.
  * Restrictions: none.
- * Cost: as the linear gather's (coll_gather.c), the root's p - 1 sends
- * through its one port.
+ * Cost: as the linear gather's, the root's p - 1 sends through its one
+ * port (ic_cost_linear, coll_gather.c).
  */
 #include "coll_common.h"
 
@@ -107,10 +107,4 @@ int ic_coll_scatter_linear(ic_sched_t *s, const ic_coll_args_t *a)
     ic_sched_round(s);
     ic_layout_free(&L);
     return ic_sched_ok(s);
-}
-
-double ic_cost_scatter_linear(const ic_coll_args_t *a, const ic_model_t *m)
-{
-    ic_terms_t t = ic_terms(a, m);
-    return ic_linear_time(&t, m);
 }

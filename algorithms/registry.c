@@ -158,24 +158,23 @@ const ic_algorithm_t ic_algorithms[] = {
 
     ALG(IC_COLL_SCATTER, "mst", KEEPS, ic_coll_scatter_mst, ic_cost_scatter_mst, NULL,
         "MST scatter"),
-    ALG(IC_COLL_SCATTER, "linear", KEEPS, ic_coll_scatter_linear, ic_cost_scatter_linear, NULL,
+    ALG(IC_COLL_SCATTER, "linear", KEEPS, ic_coll_scatter_linear, ic_cost_linear, NULL,
         "every block straight from the root, one round"),
 
     ALG(IC_COLL_SCATTERV, "mst", KEEPS, ic_coll_scatter_mst, ic_cost_scatter_mst, NULL,
         "MST scatter (the block sizes from the root first)"),
     ALG(IC_COLL_SCATTERV, "linear", KEEPS | IC_ALG_OWN_COUNT, ic_coll_scatter_linear,
-        ic_cost_scatter_linear, NULL,
+        ic_cost_linear, NULL,
         "every block straight from the root, one round, no block sizes first"),
 
     ALG(IC_COLL_GATHER, "mst", KEEPS, ic_coll_gather_mst, ic_cost_gather_mst, NULL, "MST gather"),
-    ALG(IC_COLL_GATHER, "linear", KEEPS, ic_coll_gather_linear, ic_cost_gather_linear, NULL,
+    ALG(IC_COLL_GATHER, "linear", KEEPS, ic_coll_gather_linear, ic_cost_linear, NULL,
         "every block straight to the root, one round"),
 
     ALG(IC_COLL_GATHERV, "mst", KEEPS, ic_coll_gather_mst, ic_cost_gather_mst, NULL,
         "MST gather (the block sizes from the root first)"),
-    ALG(IC_COLL_GATHERV, "linear", KEEPS | IC_ALG_OWN_COUNT, ic_coll_gather_linear,
-        ic_cost_gather_linear, NULL,
-        "every block straight to the root, one round, no block sizes first"),
+    ALG(IC_COLL_GATHERV, "linear", KEEPS | IC_ALG_OWN_COUNT, ic_coll_gather_linear, ic_cost_linear,
+        NULL, "every block straight to the root, one round, no block sizes first"),
 
     ALG(IC_COLL_BARRIER, "mst", KEEPS, ic_coll_barrier_mst, ic_cost_barrier_mst, NULL,
         "empty MST fan-in + fan-out"),
