@@ -260,7 +260,7 @@ const ic_algorithm_t *ic_select_direct(ic_ctx_t *ctx, ic_coll_t c, int root)
     }
     int k = c == IC_COLL_GATHERV ? 0 : 1;
     if (!ctx->direct[k]) {
-        ctx->direct_alg[k] = ic_choose_direct(c, ctx->size, root, cost_of(ctx, ctx->cost), NULL);
+        ctx->direct_alg[k] = ic_choose_direct(c, ctx->size, root, cost_of(ctx, ctx->cost));
         ctx->direct[k] = ctx->direct_alg[k] ? 1 : -1;
     }
     return ctx->direct[k] > 0 ? ctx->direct_alg[k] : NULL;

@@ -304,8 +304,7 @@ int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, const ic_
     return 0;
 }
 
-const ic_algorithm_t *ic_choose_direct(ic_coll_t c, int p, int root, const ic_cost_params_t *cp,
-                                       double *t)
+const ic_algorithm_t *ic_choose_direct(ic_coll_t c, int p, int root, const ic_cost_params_t *cp)
 {
     const ic_algorithm_t *d = NULL, *mst = NULL, *bc = ic_alg_find(IC_COLL_BCAST, "mst");
     for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++)
@@ -325,8 +324,5 @@ const ic_algorithm_t *ic_choose_direct(ic_coll_t c, int p, int root, const ic_co
     ic_coll_args_t b = a;
     b.coll = IC_COLL_BCAST;
     b.count = ((size_t)p + 1) * sizeof(uint64_t);
-    double td = d->cost(&a, &m), tm = mst->cost(&a, &m) + bc->cost(&b, &m);
-    if (t)
-        *t = td <= tm ? td : tm;
-    return td <= tm ? d : NULL;
+    return d->cost(&a, &m) <= mst->cost(&a, &m) + bc->cost(&b, &m) ? d : NULL;
 }

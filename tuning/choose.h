@@ -113,10 +113,8 @@ int ic_choose_plans(const ic_coll_args_t *a, const ic_cost_params_t *c,
  * every rank: the algorithm that needs no block sizes from the root
  * (IC_ALG_OWN_COUNT), when the model finds it no slower at empty blocks
  * than the MST plus the MST broadcast of the p + 1 words of sizes (both
- * move the same bytes through the root), else NULL (the sizes first).
- * *t, when not NULL: the chosen way's time at empty blocks. */
-const ic_algorithm_t *ic_choose_direct(ic_coll_t c, int p, int root, const ic_cost_params_t *cp,
-                                       double *t);
+ * move the same bytes through the root), else NULL (the sizes first). */
+const ic_algorithm_t *ic_choose_direct(ic_coll_t c, int p, int root, const ic_cost_params_t *cp);
 
 #ifdef __cplusplus
 }

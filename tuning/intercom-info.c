@@ -294,7 +294,7 @@ static int decide(const ic_coll_args_t *a, size_t bytes, const ic_cost_params_t 
         if (line0 > 0)
             d = pl->ndims == 0 && pl->alg && (pl->alg->flags & IC_ALG_OWN_COUNT) ? pl->alg : NULL;
         else
-            d = ic_choose_direct(a->coll, a->size, a->root, c, NULL);
+            d = ic_choose_direct(a->coll, a->size, a->root, c);
         if (d) {
             ic_model_t m = ic_model_of(c, elem);
             *pl = ic_plan_1d(d, 0);
