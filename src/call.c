@@ -291,8 +291,9 @@ static inline int ran(call_t *c)
 
 /* The schedule failed with rc.  MPI_ERR_TRUNCATE: a message of a schedule
  * whose sides count alone (ic_sched_t.unagreed) was not as long as this
- * rank's count said; after a mistake of this rank's own (a root with
- * unusable counts receives every message as an empty one), that mistake. */
+ * rank's count said; when this rank made a mistake of its own (its data
+ * unreadable, say, so that it sent or expected the wrong amount), that
+ * mistake is the answer. */
 static int exec_failed(call_t *c, int rc)
 {
     if (rc == MPI_ERR_TRUNCATE && c->e.code)

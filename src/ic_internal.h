@@ -142,19 +142,20 @@ typedef struct ic_ctx {
     size_t scratch_bytes[IC_NBUF];
     ic_decision_t decisions[IC_DECISION_CACHE];
     unsigned next_decision;
-    int direct[2];                       /* gatherv, scatterv: the model runs them without the
-                                            block sizes first (1), with (-1), not asked (0) ... */
-    const ic_algorithm_t *direct_alg[2]; /* ... by this algorithm */
-    unsigned nb_seq;                     /* nonblocking calls started on it  */
-    unsigned p_seq;                      /* persistent calls made on it      */
-    int ntags;                           /* their tags: IC_TAG_NB_BASE + [0, ntags):
-                                            the first half nonblocking calls', the
-                                            second persistent ones'           */
-    int npending;                        /* of them not over yet, and the
-                                            persistent calls alive            */
-    int doomed;                          /* the user freed the communicator: it
-                                            goes once npending is 0           */
-    struct ic_ctx *next, *prev;          /* list of live contexts           */
+    /* gatherv, scatterv (select.c: ic_select_direct): run without the block
+     * sizes first (1, by direct_alg), with them (-1), not asked yet (0) */
+    int direct[2];
+    const ic_algorithm_t *direct_alg[2];
+    unsigned nb_seq;            /* nonblocking calls started on it  */
+    unsigned p_seq;             /* persistent calls made on it      */
+    int ntags;                  /* their tags: IC_TAG_NB_BASE + [0, ntags):
+                                   the first half nonblocking calls', the
+                                   second persistent ones'           */
+    int npending;               /* of them not over yet, and the
+                                   persistent calls alive            */
+    int doomed;                 /* the user freed the communicator: it
+                                   goes once npending is 0           */
+    struct ic_ctx *next, *prev; /* list of live contexts           */
 } ic_ctx_t;
 
 /* A nonblocking call as the progress engine sees it (src/progress.c); it
@@ -561,13 +562,15 @@ typedef struct ic_exec {
     size_t k, nshm; /* nshm channel messages                            */
     MPI_Request *reqs;
     ic_shm_op_t *shm_ops;
-    size_t cap, scap;  /* nb: reqs and shm_ops are the call's own, of   */
-                       /* cap and scap entries                          */
-    MPI_Status *stats; /* an unagreed schedule's statuses (nb: its own, */
-    size_t stcap;      /* of stcap entries; else the context's)        */
-    ic_steps_t steps;  /* packing and unpacking (n 0: none)             */
-    int packed;        /* ... the packing steps have run                */
-    int late;          /* a packing step's failure, returned at the end */
+    size_t cap, scap; /* nb: reqs and shm_ops are the call's own, of   */
+                      /* cap and scap entries                          */
+    ic_steps_t steps; /* packing and unpacking (n 0: none)             */
+    int packed;       /* ... the packing steps have run                */
+    int late;         /* a packing step's failure, returned at the end */
+    /* an unagreed schedule's statuses: nb, its own of stcap entries; else
+     * the context's */
+    MPI_Status *stats;
+    size_t stcap;
 } ic_exec_t;
 
 /* Start s as a nonblocking run (nothing is posted yet) on channel lane

@@ -235,32 +235,20 @@ int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
  * root (IC_ALG_OWN_COUNT: a non-root's schedule reads only its own count),
  * or NULL for the others, which need the sizes first (collectives.c).
  * Decided alike on every rank from what every rank knows: the forced plan,
- * else a tuning table's rule for empty blocks (the smallest sizes), else
- * the model (ic_choose_direct: at empty blocks, the direct algorithm's time
- * against the MST's plus the broadcast of the sizes).  With the sizes
- * known, the table's rules for the call's bytes choose among the others as
- * for any collective. */
+ * else ic_choose_direct (a tuning table's rule for empty blocks, else the
+ * model), kept in the context until the decisions are forgotten.  With the
+ * sizes known, the table's rules for the call's bytes choose among the
+ * others as for any collective. */
 const ic_algorithm_t *ic_select_direct(ic_ctx_t *ctx, ic_coll_t c, int root)
 {
     const ic_plan_t *f = ic_forced(c);
     if (f)
-        return f->ndims == 0 && f->alg && (f->alg->flags & IC_ALG_OWN_COUNT) ? f->alg : NULL;
-    const ic_table_t *tb = ctx->table_ok ? ic_tuning_table() : NULL;
-    if (tb) { /* the table's rule for empty blocks, when it has one */
-        ic_coll_args_t a;
-        ic_plan_t pl;
-        memset(&a, 0, sizeof(a));
-        a.coll = c;
-        a.size = ctx->size;
-        a.rank = ctx->rank;
-        a.root = root;
-        a.commutative = 1;
-        if (ic_table_lookup(tb, &a, 0, ctx->rpn, &pl) > 0)
-            return pl.ndims == 0 && pl.alg && (pl.alg->flags & IC_ALG_OWN_COUNT) ? pl.alg : NULL;
-    }
+        return ic_plan_direct(f);
     int k = c == IC_COLL_GATHERV ? 0 : 1;
     if (!ctx->direct[k]) {
-        ctx->direct_alg[k] = ic_choose_direct(c, ctx->size, root, cost_of(ctx, ctx->cost));
+        const ic_table_t *tb = ctx->table_ok ? ic_tuning_table() : NULL;
+        ctx->direct_alg[k] =
+            ic_choose_direct(c, ctx->size, root, cost_of(ctx, ctx->cost), tb, ctx->rpn, NULL);
         ctx->direct[k] = ctx->direct_alg[k] ? 1 : -1;
     }
     return ctx->direct[k] > 0 ? ctx->direct_alg[k] : NULL;

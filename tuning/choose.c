@@ -3,6 +3,7 @@
  */
 #include "choose.h"
 #include "plan.h"
+#include "table.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -304,8 +305,21 @@ int ic_choose_plan(const ic_coll_args_t *a, const ic_cost_params_t *c, const ic_
     return 0;
 }
 
-const ic_algorithm_t *ic_choose_direct(ic_coll_t c, int p, int root, const ic_cost_params_t *cp)
+const ic_algorithm_t *ic_choose_direct(ic_coll_t c, int p, int root, const ic_cost_params_t *cp,
+                                       const struct ic_table *tb, int rpn, int *line)
 {
+    ic_coll_args_t a; /* empty blocks: what every rank knows */
+    memset(&a, 0, sizeof(a));
+    a.coll = c;
+    a.size = p;
+    a.root = root;
+    a.commutative = 1;
+    ic_plan_t pl;
+    int ln = tb ? ic_table_lookup(tb, &a, 0, rpn, &pl) : 0;
+    if (line)
+        *line = ln > 0 ? ln : 0;
+    if (ln > 0)
+        return ic_plan_direct(&pl);
     const ic_algorithm_t *d = NULL, *mst = NULL, *bc = ic_alg_find(IC_COLL_BCAST, "mst");
     for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++)
         if (alg->coll == c && (alg->flags & IC_ALG_OWN_COUNT))
@@ -315,12 +329,6 @@ const ic_algorithm_t *ic_choose_direct(ic_coll_t c, int p, int root, const ic_co
     if (!d || !mst || !bc || !d->cost || !mst->cost || !bc->cost)
         return NULL;
     ic_model_t m = ic_model_of(cp, 1);
-    ic_coll_args_t a;
-    memset(&a, 0, sizeof(a));
-    a.coll = c;
-    a.size = p;
-    a.root = root;
-    a.commutative = 1;
     ic_coll_args_t b = a;
     b.coll = IC_COLL_BCAST;
     b.count = ((size_t)p + 1) * sizeof(uint64_t);

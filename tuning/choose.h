@@ -111,10 +111,22 @@ int ic_choose_plans(const ic_coll_args_t *a, const ic_cost_params_t *c,
 
 /* Gatherv and scatterv (c), decided before any count is known, the same on
  * every rank: the algorithm that needs no block sizes from the root
- * (IC_ALG_OWN_COUNT), when the model finds it no slower at empty blocks
- * than the MST plus the MST broadcast of the p + 1 words of sizes (both
- * move the same bytes through the root), else NULL (the sizes first). */
-const ic_algorithm_t *ic_choose_direct(ic_coll_t c, int p, int root, const ic_cost_params_t *cp);
+ * (IC_ALG_OWN_COUNT), or NULL (the sizes first).  A tuning table's rule
+ * for empty blocks decides when tb has one (*line, if not NULL: its line;
+ * 0 when the model decided); else the model, which takes the direct one
+ * when no slower at empty blocks than the MST plus the MST broadcast of
+ * the p + 1 words of sizes (both move the same bytes through the root).
+ * (A forced plan goes first; ic_plan_direct says what it means.) */
+struct ic_table;
+const ic_algorithm_t *ic_choose_direct(ic_coll_t c, int p, int root, const ic_cost_params_t *cp,
+                                       const struct ic_table *tb, int rpn, int *line);
+
+/* The algorithm a plan names if it runs without the block sizes first
+ * (a 1-D plan of an IC_ALG_OWN_COUNT algorithm), else NULL. */
+static inline const ic_algorithm_t *ic_plan_direct(const ic_plan_t *pl)
+{
+    return pl->ndims == 0 && pl->alg && (pl->alg->flags & IC_ALG_OWN_COUNT) ? pl->alg : NULL;
+}
 
 #ifdef __cplusplus
 }

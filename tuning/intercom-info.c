@@ -284,17 +284,9 @@ static int decide(const ic_coll_args_t *a, size_t bytes, const ic_cost_params_t 
                   const choose_table_t *tb, ic_plan_t *pl, double *t, char *src, size_t srclen)
 {
     if (a->coll == IC_COLL_GATHERV || a->coll == IC_COLL_SCATTERV) {
-        /* decided before the counts are known, as the library does
-         * (select.c: a table's rule for empty blocks, else the model) */
-        ic_coll_args_t a0 = *a;
-        a0.counts = NULL;
-        a0.count = 0;
-        const ic_algorithm_t *d = NULL;
-        int line0 = tb->t ? ic_table_lookup(tb->t, &a0, 0, tb->rpn, pl) : 0;
-        if (line0 > 0)
-            d = pl->ndims == 0 && pl->alg && (pl->alg->flags & IC_ALG_OWN_COUNT) ? pl->alg : NULL;
-        else
-            d = ic_choose_direct(a->coll, a->size, a->root, c);
+        int line0 = 0;
+        const ic_algorithm_t *d =
+            ic_choose_direct(a->coll, a->size, a->root, c, tb->t, tb->rpn, &line0);
         if (d) {
             ic_model_t m = ic_model_of(c, elem);
             *pl = ic_plan_1d(d, 0);
