@@ -25,7 +25,7 @@
 #include <string.h>
 
 /* The byte unit of the broadcast and the gather family (call.h). */
-const ic_typeinfo_t icc_byte_ti = {MPI_PACKED, 0, 1, 0, 1, 1, 1, 0};
+const ic_typeinfo_t icc_byte_ti = {MPI_PACKED, 0, 1, 0, 1, 1, 1, 0, 0};
 
 /* A run's block counts, staging areas and packing steps. */
 static void free_staging(call_t *c)

@@ -37,19 +37,35 @@ static int envelope_named(MPI_Datatype type)
 static int typeinfo_query(MPI_Datatype type, ic_typeinfo_t *ti);
 static int integer_based(MPI_Datatype type, int depth);
 
-int ic_type_named(MPI_Datatype type)
+/* The cache's entry of a predefined type, made if need be; NULL when type
+ * is not one. */
+static const ic_typeinfo_t *named_get(MPI_Datatype type)
 {
-    if (named_find(type))
-        return 1;
+    const ic_typeinfo_t *k = named_find(type);
+    if (k)
+        return k;
     ic_typeinfo_t ti;
     if (type == MPI_DATATYPE_NULL || !envelope_named(type) || typeinfo_query(type, &ti))
-        return 0;
+        return NULL;
     ti.integer = integer_based(type, 0);
-    named[named_next] = ti;
+    ti.op_class = ic_type_op_class(type);
+    ic_typeinfo_t *slot = &named[named_next];
+    *slot = ti;
     named_next = (named_next + 1) % NAMED_CACHE;
     if (named_n < NAMED_CACHE)
         named_n++;
-    return 1;
+    return slot;
+}
+
+int ic_type_named(MPI_Datatype type)
+{
+    return named_get(type) != NULL;
+}
+
+int ic_type_named_class(MPI_Datatype type)
+{
+    const ic_typeinfo_t *k = named_get(type);
+    return k ? k->op_class : -1;
 }
 
 /* Is type a predefined integer type, or built of them only?  (The same
@@ -136,6 +152,7 @@ static int typeinfo_query(MPI_Datatype type, ic_typeinfo_t *ti)
     int rc;
     ti->type = type;
     ti->integer = -1;
+    ti->op_class = 0;
     if ((rc = MPI_Type_get_extent(type, &ti->lb, &ti->extent)) != MPI_SUCCESS)
         return rc;
     if ((rc = MPI_Type_get_true_extent(type, &ti->true_lb, &ti->true_extent)) != MPI_SUCCESS)

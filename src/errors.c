@@ -93,6 +93,8 @@ int ic_check_type(ic_argerr_t *e, MPI_Datatype type, const char *what)
     if (type == MPI_DATATYPE_NULL)
         return ic_argerr(e, MPI_ERR_TYPE, "%s is MPI_DATATYPE_NULL", what);
     int size;
+    if (ic_type_named(type)) /* remembered: no query */
+        return MPI_SUCCESS;
     if (MPI_Type_size(type, &size) != MPI_SUCCESS)
         return ic_argerr(e, MPI_ERR_TYPE, "%s is not a valid datatype", what);
     return MPI_SUCCESS;
@@ -169,7 +171,9 @@ typedef struct type_class {
     int cls;
 } type_class_t;
 
-static int basic_class(MPI_Datatype t)
+/* (datatype.c keeps the answer with a predefined type it has seen: a
+ * short call does not scan the table.) */
+int ic_type_op_class(MPI_Datatype t)
 {
     static const type_class_t table[] = {
         {MPI_CHAR, T_INT},
@@ -293,9 +297,10 @@ int ic_check_op(ic_argerr_t *e, MPI_Op op, MPI_Datatype type)
         return MPI_SUCCESS;
     if (type == MPI_DATATYPE_NULL)
         return ic_argerr(e, MPI_ERR_OP, "a predefined op with MPI_DATATYPE_NULL");
-    if (!ic_type_named(type))
+    int cls = ic_type_named_class(type);
+    if (cls < 0)
         return ic_argerr(e, MPI_ERR_OP, "a predefined op is defined on predefined datatypes only");
-    if (!(basic_class(type) & allowed))
+    if (!(cls & allowed))
         return ic_argerr(e, MPI_ERR_OP, "this predefined op is not defined for the datatype");
     return MPI_SUCCESS;
 }

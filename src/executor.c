@@ -141,14 +141,30 @@ int ic_complete_all(ic_ctx_t *ctx, int n, MPI_Request *reqs, int *flag)
 #endif
 }
 
+/* Bytes of one schedule unit of buffer buf (0: a datatype of size 0). */
+static size_t unit_bytes(const ic_binding_t *b, int buf)
+{
+    return b->at[buf].ubytes     ? b->at[buf].ubytes
+           : b->at[buf].size > 0 ? (size_t)b->at[buf].size
+                                 : 0;
+}
+
+/* Does a region of `count` units of buffer buf go as one piece of at most
+ * `chunk` bytes (chunk 0: messages are not cut)?  count <= chunk / size,
+ * without the division: the short messages of most calls then cost none
+ * (a 64-bit division takes tens of cycles, several a call). */
+static int whole_piece(const ic_binding_t *b, int buf, size_t count, size_t chunk)
+{
+    size_t sz = unit_bytes(b, buf);
+    return !chunk || !sz || (count <= chunk && count * sz <= chunk);
+}
+
 /* Schedule units of buffer `buf` per piece of a message when messages are
  * cut into pieces of at most `chunk` bytes (at least one unit); SIZE_MAX
  * when they are not cut (chunk 0, or a datatype of size 0). */
 static size_t piece_elems(const ic_binding_t *b, int buf, size_t chunk)
 {
-    size_t sz = b->at[buf].ubytes     ? b->at[buf].ubytes
-                : b->at[buf].size > 0 ? (size_t)b->at[buf].size
-                                      : 0;
+    size_t sz = unit_bytes(b, buf);
     if (!chunk || !sz)
         return SIZE_MAX;
     return chunk / sz ? chunk / sz : 1;
@@ -160,10 +176,15 @@ static size_t piece_elems(const ic_binding_t *b, int buf, size_t chunk)
  * and returns the number of pieces. */
 static size_t local_pieces(const ic_binding_t *b, const ic_action_t *a, size_t *e)
 {
+    if (a->src.count != a->dst.count || (whole_piece(b, a->src.buf, a->src.count, IC_MSG_MAX) &&
+                                         whole_piece(b, a->dst.buf, a->src.count, IC_MSG_MAX))) {
+        *e = a->src.count;
+        return 1;
+    }
     size_t es = piece_elems(b, a->src.buf, IC_MSG_MAX);
     size_t ed = piece_elems(b, a->dst.buf, IC_MSG_MAX);
     *e = es < ed ? es : ed;
-    if (*e == SIZE_MAX || a->src.count <= *e || a->src.count != a->dst.count) {
+    if (*e == SIZE_MAX || a->src.count <= *e) {
         *e = a->src.count;
         return 1;
     }
@@ -332,6 +353,8 @@ static int round_pieces(ic_exec_t *x, const ic_action_t *acts, size_t n)
             continue;
         ncomm++;
         const ic_region_t *r = a->kind == IC_ACT_SEND ? &a->src : &a->dst;
+        if (whole_piece(x->b, r->buf, r->count, chunk))
+            continue; /* one piece */
         size_t e = piece_elems(x->b, r->buf, chunk);
         if (e != SIZE_MAX && r->count / e + (r->count % e != 0) > npieces)
             npieces = r->count / e + (r->count % e != 0);

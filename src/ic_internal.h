@@ -413,12 +413,19 @@ typedef struct ic_typeinfo {
     int size;
     int contiguous; /* count elements are size*count plain bytes at buf+lb */
     int integer;    /* a predefined integer type: 1, no: 0, not known: -1 */
+    int op_class;   /* a predefined type's group for the predefined ops
+                       (errors.c: ic_type_op_class); 0 for the others     */
 } ic_typeinfo_t;
 
 int ic_typeinfo(MPI_Datatype type, ic_typeinfo_t *ti);
 
 /* Is type a predefined (named) datatype?  Remembered for the last few. */
 int ic_type_named(MPI_Datatype type);
+/* A predefined type's group for the predefined ops (a bit set of errors.c's
+ * groups, 0: in none), remembered with it; -1 when type is not predefined. */
+int ic_type_named_class(MPI_Datatype type);
+/* The same, looked up in the standard's table (errors.c). */
+int ic_type_op_class(MPI_Datatype type);
 
 /* Does op give the same bits on type whatever the order and grouping of
  * the contributions (ic_coll_args_t.exact)?  MAX, MIN, the logical and
