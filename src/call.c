@@ -132,14 +132,22 @@ int icc_raise_err(call_t *c)
     return end(c, c->e.code, c->e.msg);
 }
 
-/* A failure of the library or of MPI while running the call. */
-int icc_fail(call_t *c, int rc, const char *what)
+/* The message of a failure rc of function fn while doing `what`. */
+#define FAIL_TEXT (MPI_MAX_ERROR_STRING + 160)
+static void fail_text(char *m, const char *fn, int rc, const char *what)
 {
-    char s[MPI_MAX_ERROR_STRING], m[MPI_MAX_ERROR_STRING + 160];
+    char s[MPI_MAX_ERROR_STRING];
     int len = 0;
     if (MPI_Error_string(rc, s, &len) != MPI_SUCCESS)
         strcpy(s, "unknown error");
-    snprintf(m, sizeof(m), "%s: %s: %s", c->fn, what, s);
+    snprintf(m, FAIL_TEXT, "%s: %s: %s", fn, what, s);
+}
+
+/* A failure of the library or of MPI while running the call. */
+int icc_fail(call_t *c, int rc, const char *what)
+{
+    char m[FAIL_TEXT];
+    fail_text(m, c->fn, rc, what);
     return end(c, rc, m);
 }
 
@@ -238,7 +246,10 @@ int icc_prepare(call_t *c, size_t elem, const ic_typeinfo_t *sti)
         c->s = &c->own;
         key = c->keep ? &c->key : NULL;
     }
+    c->unit = sti;
     if (!key || !ic_sched_key_hit(key, &c->a, elem, c->gran, &c->plan)) {
+        if (key == &ctx->built)
+            ic_ctx_again_drop(ctx); /* the schedule it repeats goes */
         if (key)
             ic_sched_key_drop(key);
         if (c->fixed)
@@ -328,6 +339,128 @@ static void nb_run(call_t *c)
     c->st.running = 1;
 }
 
+/* ================================================= the last call again
+ *
+ * A short call's fixed costs are its argument checks, its datatype and op
+ * queries, its bindings and the schedule cache's lookup: about half of
+ * the 2700 instructions of an 8-byte allreduce at p = 2, where the
+ * vendor's whole call takes about 2000.  A program mostly repeats its
+ * calls with the same arguments (a time step, a solver's iterations): the
+ * same buffers, counts, datatypes, op and root, and a repeat finds the
+ * same answer to every check and the same run.  So a context keeps the
+ * last blocking call (ic_ctx_t.again) that
+ *   - went through without a mistake (no stand-ins) and in one phase,
+ *   - ran the context's schedule (ic_ctx_t.sched) with no packing steps,
+ *   - named predefined datatypes and a predefined op (or none): handles
+ *     that never name anything else, where a freed derived datatype's or
+ *     user op's handle may come back for a new one,
+ *   - and was not traced (INTERCOM_TRACE records come from the full way);
+ * a call with the same arguments on that context runs it again: scratch
+ * bound, schedule executed, IC_Last_algorithm recorded.  Every rank runs
+ * the schedule the full way would build, so ranks that repeat and ranks
+ * that do not meet as always.  The entry goes with the schedule it runs
+ * (a call of other arguments, IC_Set_algorithm, a tuning table:
+ * ic_ctx_sched_drop).  The collectives of one count and datatype per side
+ * use it; those with arrays of counts (v variants) do not. */
+
+void ic_ctx_again_drop(ic_ctx_t *ctx)
+{
+    if (ctx->again)
+        ctx->again->valid = 0;
+}
+
+static int again_same(const ic_again_key_t *x, const ic_again_key_t *y)
+{
+    return x->coll == y->coll && x->root == y->root && x->sbuf == y->sbuf && x->rbuf == y->rbuf &&
+           x->scount == y->scount && x->rcount == y->rcount && x->stype == y->stype &&
+           x->rtype == y->rtype && x->op == y->op &&
+           (x->icounts || x->ccounts) == (y->icounts || y->ccounts);
+}
+
+/* Are the counts of k those of the context's schedule (ic_sched_key_t)? */
+static int again_counts(const ic_ctx_t *ctx, const ic_again_key_t *k)
+{
+    if (!k->icounts && !k->ccounts)
+        return 1;
+    const size_t *have = ctx->built.counts;
+    if (!have)
+        return 0;
+    for (int i = 0; i < ctx->size; i++) {
+        long long v = k->icounts ? k->icounts[i] : (long long)k->ccounts[i];
+        if (v < 0 || (size_t)v != have[i])
+            return 0;
+    }
+    return 1;
+}
+
+static int op_predefined(MPI_Op op)
+{
+    return op == MPI_OP_NULL || op == MPI_SUM || op == MPI_PROD || op == MPI_MAX || op == MPI_MIN ||
+           op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR || op == MPI_BAND || op == MPI_BOR ||
+           op == MPI_BXOR || op == MPI_MAXLOC || op == MPI_MINLOC;
+}
+
+static int type_predefined(MPI_Datatype t)
+{
+    return t == MPI_DATATYPE_NULL || ic_type_named(t); /* NULL: not used (barrier) */
+}
+
+/* After c's run: may its context repeat it? */
+static void again_keep(call_t *c)
+{
+    ic_ctx_t *ctx = c->ctx;
+    if (c->then || c->nsteps || c->stage[0] || c->stage[1] || c->e.code || c->quiet || c->t0 != 0 ||
+        c->s != &ctx->sched || !ctx->built.valid || !c->unit || !op_predefined(c->akey.op) ||
+        !type_predefined(c->akey.stype) || !type_predefined(c->akey.rtype))
+        return;
+    if (!ctx->again && !(ctx->again = malloc(sizeof(*ctx->again))))
+        return;
+    ic_again_t *g = ctx->again;
+    g->key = c->akey;
+    g->b = c->b;
+    g->sti = *c->unit;
+    g->coll = c->a.coll;
+    g->gran = c->gran;
+    g->op = c->op;
+    g->commutative = c->commutative;
+    g->plan = c->plan;
+    g->valid = 1;
+}
+
+int icc_again(const call_t *c, const ic_again_key_t *k, MPI_Comm comm, const char *fn, int *rc)
+{
+    if (c->nb || c->dry)
+        return 0;
+    if (ic_npending || ic_npersist) /* every IC_ call moves the nonblocking ones on */
+        ic_progress();
+    ic_ctx_t *ctx = ic_ctx_known(comm);
+    ic_again_t *g = ctx ? ctx->again : NULL;
+    if (!g || !g->valid || !again_same(&g->key, k) || !again_counts(ctx, k) || ic_trace_on())
+        return 0;
+    for (int b = IC_BUF_SCRATCH; b <= IC_BUF_SCRATCH2; b++) { /* as icc_prepare */
+        size_t n = ctx->sched.scratch[b] * (g->gran ? g->gran : 1);
+        if (n == 0)
+            continue;
+        char *mem = ic_ctx_scratch(ctx, b, ic_type_span(&g->sti, n));
+        if (!mem)
+            return 0; /* the full way reports it */
+        g->b.at[b].base = mem - g->sti.true_lb;
+    }
+    int r = ic_exec(ctx, &ctx->sched, &g->b, NULL, g->op, g->commutative);
+    ic_ctx_release_scratch(ctx);
+    if (r != MPI_SUCCESS) {
+        g->valid = 0;
+        char m[FAIL_TEXT];
+        fail_text(m, fn, r, "communication failed");
+        *rc = ic_error(comm, r, "%s", m);
+        return 1;
+    }
+    ic_record_last((ic_coll_t)g->coll, &g->plan, g->gran);
+    ic_record_packed((ic_coll_t)g->coll, 0);
+    *rc = MPI_SUCCESS;
+    return 1;
+}
+
 /* The driver: run the prepared schedule c->s with reduction op, then
  * `then` (NULL: the call ends).  A blocking call runs it to its end here;
  * a nonblocking one starts it and returns: the progress engine calls
@@ -359,6 +492,8 @@ int icc_launch(call_t *c, MPI_Op op, int commutative, then_t then)
     int rc = ic_exec(c->ctx, c->s, &c->b, &steps, op, commutative);
     if (rc != MPI_SUCCESS)
         return exec_failed(c, rc);
+    if (c->again)
+        again_keep(c);
     return ran(c);
 }
 

@@ -139,6 +139,9 @@ struct call {
     int quiet;                   /* not the call's own schedule (block sizes)        */
     int recorded;                /* IC_Last_packed_bytes has this call's bytes       */
     int aux_made;                /* aux (below) is initialised                       */
+    int again;                   /* a blocking call its context may keep to repeat
+                                    (akey: its arguments; call.c, "The last call
+                                    again")                                          */
     uint64_t *sizes;             /* the block sizes' message (p + 1 words)         */
     const ic_algorithm_t *fixed; /* gatherv, scatterv without the sizes: the
                                     algorithm every rank runs (icc_prepare
@@ -157,6 +160,8 @@ struct call {
                      bindings and scratch again as they are (icc_launch) */
     int own_made; /* own is initialised                                */
     /* Written before they are read (icc_prepare, icc_launch, the descriptions). */
+    ic_again_key_t akey;           /* with again                                   */
+    const ic_typeinfo_t *unit;     /* icc_prepare's unit of the scratch buffers    */
     ic_plan_t plan;                /* the plan of the phase under way             */
     ic_sched_t *s;                 /* its schedule: &ctx->sched, or &own           */
     MPI_Op op;                     /* its reduction (MPI_OP_NULL: none)          */
@@ -204,6 +209,30 @@ int icc_mistake(call_t *c, int blind, int code, const char *fmt, ...)
 int icc_raise_err(call_t *c);
 int icc_fail(call_t *c, int rc, const char *what);
 int icc_begin(call_t *c, const char *fn, MPI_Comm comm, int *rank, int *size);
+/* The last call again (call.c): a blocking call whose arguments k are
+ * those of the last call its context kept runs that call's run again and
+ * returns 1 (its result in *rc); otherwise 0, and the call goes the full
+ * way, after icc_begin() calling icc_again_arm(), which lets the context
+ * keep it. */
+int icc_again(const call_t *c, const ic_again_key_t *k, MPI_Comm comm, const char *fn, int *rc);
+static inline void icc_again_arm(call_t *c, const ic_again_key_t *k)
+{
+    c->again = !c->nb && !c->dry;
+    c->akey = *k;
+}
+/* Both in one: icc_begin() of a call of arguments k, unless it is a
+ * repeat.  Returns 1 when the call is over (*rc: its result: the repeat's,
+ * or icc_begin()'s failure), 0 when it goes on. */
+static inline int icc_begin_again(call_t *c, const ic_again_key_t *k, const char *fn, MPI_Comm comm,
+                                  int *rank, int *size, int *rc)
+{
+    if (icc_again(c, k, comm, fn, rc))
+        return 1;
+    if ((*rc = icc_begin(c, fn, comm, rank, size)) != MPI_SUCCESS)
+        return 1;
+    icc_again_arm(c, k);
+    return 0;
+}
 int icc_uncommitted(call_t *c, MPI_Datatype type, const char *what);
 size_t *icc_alloc_counts(call_t *c, int p);
 void *icc_standin(call_t *c, int side, size_t bytes);

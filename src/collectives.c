@@ -85,7 +85,9 @@ int icc_bcast_impl(call_t *c, void *buffer, MPI_Count count, MPI_Datatype dataty
                    MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    if ((rc = icc_begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    ic_again_key_t k = {IC_COLL_BCAST, root,     buffer,      buffer, count, count,
+                        datatype,      datatype, MPI_OP_NULL, NULL,   NULL};
+    if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_count(&c->t, count, "count"), 1) ||
         icc_chk(c, ic_check_type(&c->t, datatype, "datatype"), 1) ||
@@ -234,7 +236,9 @@ int icc_reduce_impl(call_t *c, const void *sendbuf, void *recvbuf, MPI_Count cou
                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    if ((rc = icc_begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    ic_again_key_t k = {IC_COLL_REDUCE, root,     sendbuf, recvbuf, count, count,
+                        datatype,       datatype, op,      NULL,    NULL};
+    if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_root(&c->t, root, size), 1))
         return icc_raise_err(c);
@@ -260,7 +264,9 @@ int icc_allreduce_impl(call_t *c, const void *sendbuf, void *recvbuf, MPI_Count 
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    if ((rc = icc_begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    ic_again_key_t k = {IC_COLL_ALLREDUCE, 0,        sendbuf, recvbuf, count, count,
+                        datatype,          datatype, op,      NULL,    NULL};
+    if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     red_t r = {sendbuf, recvbuf, 1, 0, 0, 0};
     check_reduction(c, &r, count, datatype, op, MPI_ERR_BUFFER);
@@ -307,7 +313,10 @@ int icc_reduce_scatter_impl(call_t *c, const void *sendbuf, void *recvbuf, cview
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    if ((rc = icc_begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    ic_again_key_t k = {
+        IC_COLL_REDUCE_SCATTER, 0,           sendbuf, recvbuf, 0, 0, datatype, datatype, op,
+        recvcounts.i,           recvcounts.c};
+    if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (cv_null(recvcounts)) {
         icc_mistake(c, 1, MPI_ERR_ARG, "recvcounts is NULL");
@@ -332,7 +341,18 @@ int icc_reduce_scatter_block_impl(call_t *c, const void *sendbuf, void *recvbuf,
                                   MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    if ((rc = icc_begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    ic_again_key_t k = {IC_COLL_REDUCE_SCATTER_BLOCK,
+                        0,
+                        sendbuf,
+                        recvbuf,
+                        recvcount,
+                        recvcount,
+                        datatype,
+                        datatype,
+                        op,
+                        NULL,
+                        NULL};
+    if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_count(&c->t, recvcount, "recvcount"), 1))
         return icc_raise_err(c);
@@ -418,7 +438,9 @@ int icc_gather_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_Dat
                     MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    if ((rc = icc_begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    ic_again_key_t k = {IC_COLL_GATHER, root,     sendbuf,     recvbuf, sendcount, recvcount,
+                        sendtype,       recvtype, MPI_OP_NULL, NULL,    NULL};
+    if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_root(&c->t, root, size), 1))
         return icc_raise_err(c);
@@ -492,7 +514,9 @@ int icc_scatter_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_Da
                      MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    if ((rc = icc_begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    ic_again_key_t k = {IC_COLL_SCATTER, root,     sendbuf,     recvbuf, sendcount, recvcount,
+                        sendtype,        recvtype, MPI_OP_NULL, NULL,    NULL};
+    if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_root(&c->t, root, size), 1))
         return icc_raise_err(c);
@@ -564,7 +588,9 @@ int icc_allgather_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_
                        const char *fn)
 {
     int rank, size, rc;
-    if ((rc = icc_begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    ic_again_key_t k = {IC_COLL_ALLGATHER, 0,        sendbuf,     recvbuf, sendcount, recvcount,
+                        sendtype,          recvtype, MPI_OP_NULL, NULL,    NULL};
+    if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     int in_place = sendbuf == MPI_IN_PLACE;
     int bad_send = 0, bad_recv = 0, sside = 0;
@@ -1029,7 +1055,9 @@ static int scatterv_main(call_t *c)
 int icc_barrier_impl(call_t *c, MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    if ((rc = icc_begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    ic_again_key_t k = {IC_COLL_BARRIER,   0,           NULL, NULL, 0, 0, MPI_DATATYPE_NULL,
+                        MPI_DATATYPE_NULL, MPI_OP_NULL, NULL, NULL};
+    if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (size == 1)
         return icc_done(c);

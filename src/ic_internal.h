@@ -126,6 +126,7 @@ typedef struct ic_ctx {
                                         0 = whole; its model's chunk)       */
     ic_sched_t sched;                /* reused between calls                       */
     ic_sched_key_t built;            /* what sched holds                           */
+    struct ic_again *again;          /* the last blocking call, to repeat (call.c) */
     ic_nbsched_t nbs[IC_NB_SCHEDS];  /* nonblocking calls' schedules (context.c) */
     unsigned long nbs_tick;          /* their last uses' clock                     */
     MPI_Request *reqs;               /* reused request array                       */
@@ -310,8 +311,12 @@ int ic_sched_key_hit(const ic_sched_key_t *k, ic_coll_args_t *a, size_t elem, si
 void ic_sched_key_keep(ic_sched_key_t *k, const ic_coll_args_t *a, size_t elem, size_t gran,
                        const ic_plan_t *plan);
 void ic_sched_key_drop(ic_sched_key_t *k);
+/* ctx no longer repeats its last call (its schedule is going; call.c). */
+void ic_ctx_again_drop(ic_ctx_t *ctx);
+
 static inline void ic_ctx_sched_drop(ic_ctx_t *ctx)
 {
+    ic_ctx_again_drop(ctx);
     ic_sched_key_drop(&ctx->built);
     for (int i = 0; i < IC_NB_SCHEDS; i++)
         ic_sched_key_drop(&ctx->nbs[i].key);
@@ -501,6 +506,36 @@ typedef struct ic_bound {
 typedef struct ic_binding {
     ic_bound_t at[IC_NBIND];
 } ic_binding_t;
+
+/* The last call again (call.c, "The last call again").  A blocking call's
+ * arguments, as a repeat of it must give them ... */
+typedef struct ic_again_key {
+    int coll; /* ic_coll_t */
+    int root;
+    const void *sbuf;
+    const void *rbuf;
+    long long scount, rcount;
+    MPI_Datatype stype, rtype;
+    MPI_Op op;
+    /* an array of counts (ints or MPI_Counts), or both NULL: what it holds
+     * must be what the context's schedule was built for */
+    const int *icounts;
+    const MPI_Count *ccounts;
+} ic_again_key_t;
+
+/* ... and its run on the context's schedule (ic_ctx_t.sched), which stays
+ * this call's while the context keeps it (ic_ctx_t.again). */
+typedef struct ic_again {
+    int valid;
+    ic_again_key_t key;
+    ic_binding_t b;    /* its buffers (the scratch ones bound at each run) */
+    ic_typeinfo_t sti; /* the scratch buffers' unit                        */
+    int coll;          /* the collective it ran (ic_coll_t)                */
+    size_t gran;       /* the schedule's byte unit (0 = 1)                 */
+    MPI_Op op;         /* the run's reduction (MPI_OP_NULL: none) ...      */
+    int commutative;   /* ... and whether it commutes                      */
+    ic_plan_t plan;    /* IC_Last_algorithm's record                       */
+} ic_again_t;
 
 /* A call's packing and unpacking steps: COPY actions from a user buffer
  * (IC_BUF_USER_IN) into a staging area (IC_BUF_STAGE_*), the first npack,

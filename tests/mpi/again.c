@@ -1,0 +1,338 @@
+/*
+ * again.c -- the last call again (src/call.c): a blocking call with the
+ * arguments of the last one its communicator's context kept runs that
+ * call's run again without its checks and set-up.  Every case compares
+ * each rank's result with the vendor's, byte for byte, over calls in a
+ * row where a repeat must run as the full way would:
+ *   - the same arguments and new data in the buffers (the repeats);
+ *   - the same buffers with one argument changed between two repeats: the
+ *     count (one element less: a stale run would write the element past
+ *     it, a guard), the op, the root, MPI_IN_PLACE, the datatype, and the
+ *     contents of reduce_scatter's count array (the same array);
+ *   - other calls in between (another collective, another communicator,
+ *     one that is not kept and runs a schedule of its own), IC_Set_algorithm between two repeats
+ *     (IC_Last_algorithm must name the new plan), a user op freed and
+ *     made again, a derived datatype freed and made again (neither is
+ *     ever kept: their handles may come back for new ones);
+ *   - a repeat's mistake: a negative count in reduce_scatter's array
+ *     (MPI_ERR_COUNT, nothing written) and the call after it.
+ * It looks inside (libicrt, like placement.c) only to make sure the
+ * repeats are kept at all, so that the cases test the repeat path.
+ */
+#include <mpi.h>
+#include "ic_internal.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIMPLE_TEST "again"
+#include "simple.h"
+
+#define N 300 /* elements of the vectors: above a channel message at p = 2 */
+#define GUARD 0x7a5a5a5a
+
+static void fill(int *x, int n, int seed)
+{
+    for (int i = 0; i < n; i++)
+        x[i] = (seed * 7919 + i * 31 + wrank * 13) % 1001 - 500;
+}
+
+static void same(const void *a, const void *b, size_t bytes, const char *what, int it)
+{
+    ncases++;
+    if (memcmp(a, b, bytes) != 0)
+        fail("%s (call %d): differs from the vendor's", what, it);
+}
+
+/* Was the last call on comm kept for a repeat? */
+static int kept(MPI_Comm comm)
+{
+    const ic_ctx_t *ctx = ic_ctx_known(comm);
+    return ctx && ctx->again && ctx->again->valid;
+}
+
+static void expect_kept(MPI_Comm comm, const char *what)
+{
+    ncases++;
+    if (!kept(comm))
+        fail("%s: the call was not kept for a repeat", what);
+}
+
+/* Ops and datatypes that are never kept: a user op and a derived
+ * datatype, freed and made again between calls on the same buffers. */
+static void sub(void *in, void *inout, int *len, MPI_Datatype *t)
+{
+    (void)t;
+    int *a = in, *b = inout;
+    for (int i = 0; i < *len; i++)
+        b[i] = a[i] - b[i]; /* in (op) inout, not commutative */
+}
+
+static void add(void *in, void *inout, int *len, MPI_Datatype *t)
+{
+    (void)t;
+    int *a = in, *b = inout;
+    for (int i = 0; i < *len; i++)
+        b[i] = a[i] + b[i];
+}
+
+/* Allreduces on the same buffers: repeats with new data, then each
+ * argument changed in turn between repeats. */
+static void allreduces(MPI_Comm comm)
+{
+    int *in = malloc((N + 1) * sizeof(int)), *out = malloc((N + 1) * sizeof(int));
+    int *ref = malloc((N + 1) * sizeof(int));
+    where = "allreduce";
+    for (int it = 0; it < 40; it++) {
+        /* 0-9 repeats, 10-13 one less (guard), 14-19 MAX, 20-23 in place,
+         * 24-29 a bcast between, 30-33 a shorter one with a user op
+         * between, 34-39 repeats */
+        int n = it >= 10 && it < 14 ? N - 1 : N;
+        MPI_Op op = it >= 14 && it < 20 ? MPI_MAX : MPI_SUM;
+        int inplace = it >= 20 && it < 24;
+        fill(in, N, it);
+        in[N] = out[N] = GUARD;
+        memcpy(out, in, N * sizeof(int)); /* in place: the input in out */
+        MPI_Allreduce(in, ref, n, MPI_INT, op, comm);
+        int rc = IC_Allreduce(inplace ? MPI_IN_PLACE : in, out, n, MPI_INT, op, comm);
+        if (rc != MPI_SUCCESS)
+            fail("call %d returned %d", it, rc);
+        same(out, ref, (size_t)n * sizeof(int), "result", it);
+        ncases++;
+        if (out[N] != GUARD || (n < N && out[N - 1] != in[N - 1] && !inplace))
+            fail("call %d wrote past its count", it);
+        if (it >= 24 && it < 30) {
+            int b[3] = {it, it + 1, it + 2};
+            IC_Bcast(b, 3, MPI_INT, 0, comm);
+        }
+        if (it >= 30 && it < 34) { /* a call that is not kept, on a schedule of its own */
+            int u[N / 2], v[N / 2], w[N / 2];
+            MPI_Op uop;
+            MPI_Op_create(add, 1, &uop);
+            fill(u, N / 2, it);
+            MPI_Allreduce(u, w, N / 2, MPI_INT, uop, comm);
+            IC_Allreduce(u, v, N / 2, MPI_INT, uop, comm);
+            same(v, w, sizeof(v), "user op between", it);
+            MPI_Op_free(&uop);
+        }
+        if ((it == 9 || it == 19 || it == 39) && p > 1)
+            expect_kept(comm, "allreduce");
+    }
+    free(in);
+    free(out);
+    free(ref);
+}
+
+/* Reduce and bcast with the root moving between repeats. */
+static void rooted(MPI_Comm comm)
+{
+    int size, rank;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    int *in = malloc(N * sizeof(int)), *out = malloc(N * sizeof(int)),
+        *ref = malloc(N * sizeof(int));
+    where = "reduce, bcast";
+    for (int it = 0; it < 24; it++) {
+        int root = (it / 4) % size;
+        fill(in, N, it);
+        memset(out, 0, N * sizeof(int));
+        memset(ref, 0, N * sizeof(int));
+        MPI_Reduce(in, ref, N, MPI_INT, MPI_SUM, root, comm);
+        IC_Reduce(in, out, N, MPI_INT, MPI_SUM, root, comm);
+        if (rank == root)
+            same(out, ref, N * sizeof(int), "reduce", it);
+        fill(ref, N, it + 100);
+        memcpy(out, ref, N * sizeof(int));
+        MPI_Bcast(ref, N, MPI_INT, root, comm);
+        IC_Bcast(out, N, MPI_INT, root, comm);
+        same(out, ref, N * sizeof(int), "bcast", it);
+    }
+    if (size > 1)
+        expect_kept(comm, "bcast");
+    free(in);
+    free(out);
+    free(ref);
+}
+
+/* reduce_scatter with one count array whose contents change between
+ * repeats, and a negative count in it: the mistake, not a repeat. */
+static void reduce_scatters(MPI_Comm comm)
+{
+    int size;
+    MPI_Comm_size(comm, &size);
+    int *counts = malloc((size_t)size * sizeof(int));
+    int total = 3 * size + 2;
+    int *in = malloc((size_t)total * sizeof(int));
+    int *out = malloc((size_t)(total + 1) * sizeof(int)),
+        *ref = malloc((size_t)total * sizeof(int));
+    where = "reduce_scatter";
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    for (int it = 0; it < 30; it++) {
+        for (int i = 0; i < size; i++)
+            counts[i] = 3;
+        counts[0] += 2;
+        if (it >= 10 && it < 20) { /* the same total, other blocks */
+            counts[size - 1] += 2;
+            counts[0] -= 2;
+        }
+        if (it == 25) {
+            counts[0] = -1;
+            out[0] = GUARD;
+            int rc = IC_Reduce_scatter(in, out, counts, MPI_INT, MPI_SUM, comm);
+            int cls = rc;
+            MPI_Error_class(rc, &cls);
+            ncases++;
+            if (cls != MPI_ERR_COUNT)
+                fail("a negative count: error class %d, not MPI_ERR_COUNT", cls);
+            ncases++;
+            if (out[0] != GUARD)
+                fail("a negative count: the receive buffer was written");
+            continue;
+        }
+        fill(in, total, it);
+        for (int i = 0; i <= total; i++)
+            out[i] = GUARD;
+        MPI_Reduce_scatter(in, ref, counts, MPI_INT, MPI_SUM, comm);
+        IC_Reduce_scatter(in, out, counts, MPI_INT, MPI_SUM, comm);
+        int mine;
+        MPI_Comm_rank(comm, &mine);
+        same(out, ref, (size_t)counts[mine] * sizeof(int), "result", it);
+        ncases++;
+        if (out[counts[mine]] != GUARD)
+            fail("call %d wrote past its block", it);
+        if ((it == 9 || it == 19) && size > 1)
+            expect_kept(comm, "reduce_scatter");
+    }
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL);
+    free(counts);
+    free(in);
+    free(out);
+    free(ref);
+}
+
+/* The gather family and reduce_scatter_block in a row, each repeated. */
+static void blocks(MPI_Comm comm)
+{
+    int size, rank;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    int m = 5;
+    int *mine = malloc((size_t)m * size * sizeof(int)),
+        *all = malloc((size_t)m * size * sizeof(int));
+    int *ref = malloc((size_t)m * size * sizeof(int));
+    where = "gather family";
+    for (int it = 0; it < 12; it++) {
+        int root = it % 2 ? size - 1 : 0;
+        fill(mine, m * size, it);
+        memset(all, 0, (size_t)m * size * sizeof(int));
+        memset(ref, 0, (size_t)m * size * sizeof(int));
+        MPI_Allgather(mine, m, MPI_INT, ref, m, MPI_INT, comm);
+        IC_Allgather(mine, m, MPI_INT, all, m, MPI_INT, comm);
+        same(all, ref, (size_t)m * size * sizeof(int), "allgather", it);
+        memset(all, 0, (size_t)m * size * sizeof(int));
+        memset(ref, 0, (size_t)m * size * sizeof(int));
+        MPI_Gather(mine, m, MPI_INT, ref, m, MPI_INT, root, comm);
+        IC_Gather(mine, m, MPI_INT, all, m, MPI_INT, root, comm);
+        same(all, ref, (size_t)m * size * sizeof(int), "gather", it);
+        MPI_Scatter(mine, m, MPI_INT, ref, m, MPI_INT, root, comm);
+        IC_Scatter(mine, m, MPI_INT, all, m, MPI_INT, root, comm);
+        same(all, ref, (size_t)m * sizeof(int), "scatter", it);
+        MPI_Reduce_scatter_block(mine, ref, m, MPI_INT, MPI_SUM, comm);
+        IC_Reduce_scatter_block(mine, all, m, MPI_INT, MPI_SUM, comm);
+        same(all, ref, (size_t)m * sizeof(int), "reduce_scatter_block", it);
+        IC_Barrier(comm);
+    }
+    free(mine);
+    free(all);
+    free(ref);
+}
+
+/* IC_Set_algorithm between repeats: the repeat runs the new plan. */
+static void forced(MPI_Comm comm)
+{
+    int in[N], out[N], ref[N];
+    where = "IC_Set_algorithm";
+    const char *plans[] = {"recursive_doubling", "dcombine_collect", "auto"};
+    for (int k = 0; k < 3; k++) {
+        IC_Set_algorithm(IC_COLL_ID_ALLREDUCE, plans[k]);
+        char first[256] = "";
+        for (int it = 0; it < 4; it++) {
+            fill(in, N, it + 10 * k);
+            MPI_Allreduce(in, ref, N, MPI_INT, MPI_SUM, comm);
+            IC_Allreduce(in, out, N, MPI_INT, MPI_SUM, comm);
+            same(out, ref, sizeof(out), plans[k], it);
+            if (p == 1)
+                continue; /* nothing runs */
+            const char *last = IC_Last_algorithm(IC_COLL_ID_ALLREDUCE);
+            ncases++;
+            if (k < 2 && strncmp(last, plans[k], strlen(plans[k])) != 0)
+                fail("%s forced: the call ran %s", plans[k], last);
+            if (it == 0)
+                snprintf(first, sizeof(first), "%s", last);
+            ncases++;
+            if (strcmp(first, last) != 0)
+                fail("%s: a repeat ran %s, the first %s", plans[k], last, first);
+        }
+    }
+}
+
+static void handles(MPI_Comm comm)
+{
+    int in[N], out[N], ref[N];
+    where = "user ops, derived datatypes";
+    for (int it = 0; it < 8; it++) {
+        MPI_Op op;
+        MPI_Op_create(it % 2 ? sub : add, it % 2 ? 0 : 1, &op);
+        fill(in, N, it);
+        MPI_Allreduce(in, ref, N, MPI_INT, op, comm);
+        IC_Allreduce(in, out, N, MPI_INT, op, comm);
+        same(out, ref, sizeof(out), "user op", it);
+        MPI_Op_free(&op);
+        MPI_Datatype t;
+        if (it % 2)
+            MPI_Type_vector(N / 2, 1, 2, MPI_INT, &t);
+        else
+            MPI_Type_contiguous(N / 2, MPI_INT, &t);
+        MPI_Type_commit(&t);
+        fill(ref, N, it + 50);
+        memcpy(out, ref, sizeof(out));
+        MPI_Bcast(ref, 1, t, 0, comm);
+        IC_Bcast(out, 1, t, 0, comm);
+        same(out, ref, sizeof(out), "derived datatype", it);
+        MPI_Type_free(&t);
+    }
+}
+
+static void run(MPI_Comm comm)
+{
+    allreduces(comm);
+    rooted(comm);
+    reduce_scatters(comm);
+    blocks(comm);
+    forced(comm);
+    handles(comm);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    run(MPI_COMM_WORLD);
+    /* two communicators in turn: each keeps its own */
+    MPI_Comm rev;
+    MPI_Comm_split(MPI_COMM_WORLD, 0, p - wrank, &rev);
+    for (int k = 0; k < 3; k++) {
+        allreduces(rev);
+        allreduces(MPI_COMM_WORLD);
+    }
+    MPI_Comm_free(&rev);
+    int all = 0, cases = 0;
+    MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&ncases, &cases, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (wrank == 0)
+        printf("again: p=%d: %d cases, %d failures\n", p, cases, all);
+    MPI_Finalize();
+    return all != 0;
+}
