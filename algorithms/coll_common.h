@@ -285,13 +285,16 @@ static inline ic_terms_t ic_terms(const ic_coll_args_t *a, const ic_model_t *m)
     return t;
 }
 
-/* The transfer part of Bruck's collect (bruck_collect.c) of t->n bytes:
- * (p-1)/p n beta, except that for p = 2^k its last step, half the vector,
- * is an exchange between partners p/2 apart. */
+/* The transfer part of Bruck's collect (bruck_collect.c) of p blocks of
+ * at most t->bmax bytes: (p-1) bmax beta ((p-1)/p n for even blocks; a
+ * step's messages are as long as the blocks they carry, the longest of
+ * uneven ones, here all of them, setting its time), except that for
+ * p = 2^k its last step, half the blocks, is an exchange between partners
+ * p/2 apart. */
 static inline double ic_bruck_beta(const ic_terms_t *t)
 {
-    double x = (!t->np2 && t->p >= 2) ? t->n / 2 : 0;
-    return (t->f * t->n - x) * t->b + x * ic_xbeta(t, x);
+    double x = (!t->np2 && t->p >= 2) ? t->p / 2 * t->bmax : 0;
+    return ((t->p - 1) * t->bmax - x) * t->b + x * ic_xbeta(t, x);
 }
 
 /* The transfer part of F = floor(log2 p) halving steps over the vector of
