@@ -305,15 +305,18 @@ static inline int ran(call_t *c)
  * rank's count said; when this rank made a mistake of its own (its data
  * unreadable, say, so that it sent or expected the wrong amount), that
  * mistake is the answer. */
+static const char *exec_what(int rc)
+{
+    return rc == MPI_ERR_TRUNCATE ? "a message is not as long as this rank's count says (the "
+                                    "amounts of the sender and the receiver differ)"
+                                  : "communication failed";
+}
+
 static int exec_failed(call_t *c, int rc)
 {
     if (rc == MPI_ERR_TRUNCATE && c->e.code)
         return icc_raise_err(c);
-    return icc_fail(c, rc,
-                    rc == MPI_ERR_TRUNCATE
-                        ? "a message is not as long as this rank's count says (the amounts of "
-                          "the sender and the receiver differ)"
-                        : "communication failed");
+    return icc_fail(c, rc, exec_what(rc));
 }
 
 /* A nonblocking or persistent call's schedule c->s starts (it moves on in
@@ -369,27 +372,67 @@ void ic_ctx_again_drop(ic_ctx_t *ctx)
         ctx->again->valid = 0;
 }
 
+void ic_ctx_again_free(ic_ctx_t *ctx)
+{
+    if (ctx->again) {
+        free(ctx->again->counts);
+        free(ctx->again->displs);
+        free(ctx->again);
+    }
+    ctx->again = NULL;
+}
+
+/* k as it matters at `rank`: a side that means nothing there cleared. */
+static ic_again_key_t again_norm(const ic_again_key_t *k, int rank)
+{
+    ic_again_key_t n = *k;
+    if (k->root_side && rank != k->root) {
+        if (k->root_side == 1) {
+            n.rbuf = NULL;
+            n.rcount = 0;
+            n.rtype = MPI_DATATYPE_NULL;
+        } else {
+            n.sbuf = NULL;
+            n.scount = 0;
+            n.stype = MPI_DATATYPE_NULL;
+        }
+        n.icounts = NULL;
+        n.ccounts = NULL;
+        n.idispls = NULL;
+        n.adispls = NULL;
+    }
+    return n;
+}
+
 static int again_same(const ic_again_key_t *x, const ic_again_key_t *y)
 {
     return x->coll == y->coll && x->root == y->root && x->sbuf == y->sbuf && x->rbuf == y->rbuf &&
            x->scount == y->scount && x->rcount == y->rcount && x->stype == y->stype &&
            x->rtype == y->rtype && x->op == y->op &&
-           (x->icounts || x->ccounts) == (y->icounts || y->ccounts);
+           (x->icounts || x->ccounts) == (y->icounts || y->ccounts) &&
+           (x->idispls || x->adispls) == (y->idispls || y->adispls);
 }
 
-/* Are the counts of k those of the context's schedule (ic_sched_key_t)? */
-static int again_counts(const ic_ctx_t *ctx, const ic_again_key_t *k)
+static long long again_count(const ic_again_key_t *k, int i)
 {
-    if (!k->icounts && !k->ccounts)
-        return 1;
-    const size_t *have = ctx->built.counts;
-    if (!have)
-        return 0;
-    for (int i = 0; i < ctx->size; i++) {
-        long long v = k->icounts ? k->icounts[i] : (long long)k->ccounts[i];
-        if (v < 0 || (size_t)v != have[i])
+    return k->icounts ? k->icounts[i] : (long long)k->ccounts[i];
+}
+
+static long long again_displ(const ic_again_key_t *k, int i)
+{
+    return k->idispls ? k->idispls[i] : (long long)k->adispls[i];
+}
+
+/* Do k's arrays hold what the kept call's held? */
+static int again_arrays(const ic_again_t *g, const ic_again_key_t *k)
+{
+    int hc = k->icounts || k->ccounts, hd = k->idispls || k->adispls;
+    for (int i = 0; hc && i < g->size; i++)
+        if (again_count(k, i) != g->counts[i])
             return 0;
-    }
+    for (int i = 0; hd && i < g->size; i++)
+        if (again_displ(k, i) != g->displs[i])
+            return 0;
     return 1;
 }
 
@@ -405,18 +448,45 @@ static int type_predefined(MPI_Datatype t)
     return t == MPI_DATATYPE_NULL || ic_type_named(t); /* NULL: not used (barrier) */
 }
 
+/* Room for the kept arrays (n entries each, where k has them). */
+static int again_room(ic_again_t *g, const ic_again_key_t *k, int n)
+{
+    long long **arr[2] = {&g->counts, &g->displs};
+    int has[2] = {k->icounts || k->ccounts, k->idispls || k->adispls};
+    for (int j = 0; j < 2; j++) {
+        if (!has[j] || (*arr[j] && g->size >= n))
+            continue;
+        long long *x = realloc(*arr[j], (size_t)n * sizeof(long long));
+        if (!x)
+            return -1;
+        *arr[j] = x;
+    }
+    return 0;
+}
+
 /* After c's run: may its context repeat it? */
 static void again_keep(call_t *c)
 {
     ic_ctx_t *ctx = c->ctx;
     if (c->then || c->nsteps || c->stage[0] || c->stage[1] || c->e.code || c->quiet || c->t0 != 0 ||
-        c->s != &ctx->sched || !ctx->built.valid || !c->unit || !op_predefined(c->akey.op) ||
-        !type_predefined(c->akey.stype) || !type_predefined(c->akey.rtype))
+        c->s != &ctx->sched || !ctx->built.valid || !c->unit)
         return;
-    if (!ctx->again && !(ctx->again = malloc(sizeof(*ctx->again))))
+    ic_again_key_t k = again_norm(&c->akey, ctx->rank);
+    if (!op_predefined(k.op) || !type_predefined(k.stype) || !type_predefined(k.rtype))
+        return;
+    if (!ctx->again && !(ctx->again = calloc(1, sizeof(*ctx->again))))
         return;
     ic_again_t *g = ctx->again;
-    g->key = c->akey;
+    g->valid = 0;
+    if (again_room(g, &k, ctx->size) != 0)
+        return;
+    if (k.icounts || k.ccounts || k.idispls || k.adispls)
+        g->size = ctx->size;
+    for (int i = 0; (k.icounts || k.ccounts) && i < ctx->size; i++)
+        g->counts[i] = again_count(&k, i);
+    for (int i = 0; (k.idispls || k.adispls) && i < ctx->size; i++)
+        g->displs[i] = again_displ(&k, i);
+    g->key = k;
     g->b = c->b;
     g->sti = *c->unit;
     g->coll = c->a.coll;
@@ -427,7 +497,7 @@ static void again_keep(call_t *c)
     g->valid = 1;
 }
 
-int icc_again(const call_t *c, const ic_again_key_t *k, MPI_Comm comm, const char *fn, int *rc)
+int icc_again(const call_t *c, const ic_again_key_t *key, MPI_Comm comm, const char *fn, int *rc)
 {
     if (c->nb || c->dry)
         return 0;
@@ -435,7 +505,10 @@ int icc_again(const call_t *c, const ic_again_key_t *k, MPI_Comm comm, const cha
         ic_progress();
     ic_ctx_t *ctx = ic_ctx_known(comm);
     ic_again_t *g = ctx ? ctx->again : NULL;
-    if (!g || !g->valid || !again_same(&g->key, k) || !again_counts(ctx, k) || ic_trace_on())
+    if (!g || !g->valid || ic_trace_on())
+        return 0;
+    ic_again_key_t k = again_norm(key, ctx->rank);
+    if (!again_same(&g->key, &k) || !again_arrays(g, &k))
         return 0;
     for (int b = IC_BUF_SCRATCH; b <= IC_BUF_SCRATCH2; b++) { /* as icc_prepare */
         size_t n = ctx->sched.scratch[b] * (g->gran ? g->gran : 1);
@@ -451,7 +524,7 @@ int icc_again(const call_t *c, const ic_again_key_t *k, MPI_Comm comm, const cha
     if (r != MPI_SUCCESS) {
         g->valid = 0;
         char m[FAIL_TEXT];
-        fail_text(m, fn, r, "communication failed");
+        fail_text(m, fn, r, exec_what(r));
         *rc = ic_error(comm, r, "%s", m);
         return 1;
     }

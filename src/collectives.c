@@ -85,8 +85,15 @@ int icc_bcast_impl(call_t *c, void *buffer, MPI_Count count, MPI_Datatype dataty
                    MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {IC_COLL_BCAST, root,     buffer,      buffer, count, count,
-                        datatype,      datatype, MPI_OP_NULL, NULL,   NULL};
+    ic_again_key_t k = {.coll = IC_COLL_BCAST,
+                        .root = root,
+                        .sbuf = buffer,
+                        .rbuf = buffer,
+                        .scount = count,
+                        .rcount = count,
+                        .stype = datatype,
+                        .rtype = datatype,
+                        .op = MPI_OP_NULL};
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_count(&c->t, count, "count"), 1) ||
@@ -236,8 +243,15 @@ int icc_reduce_impl(call_t *c, const void *sendbuf, void *recvbuf, MPI_Count cou
                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {IC_COLL_REDUCE, root,     sendbuf, recvbuf, count, count,
-                        datatype,       datatype, op,      NULL,    NULL};
+    ic_again_key_t k = {.coll = IC_COLL_REDUCE,
+                        .root = root,
+                        .sbuf = sendbuf,
+                        .rbuf = recvbuf,
+                        .scount = count,
+                        .rcount = count,
+                        .stype = datatype,
+                        .rtype = datatype,
+                        .op = op};
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_root(&c->t, root, size), 1))
@@ -264,8 +278,14 @@ int icc_allreduce_impl(call_t *c, const void *sendbuf, void *recvbuf, MPI_Count 
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {IC_COLL_ALLREDUCE, 0,        sendbuf, recvbuf, count, count,
-                        datatype,          datatype, op,      NULL,    NULL};
+    ic_again_key_t k = {.coll = IC_COLL_ALLREDUCE,
+                        .sbuf = sendbuf,
+                        .rbuf = recvbuf,
+                        .scount = count,
+                        .rcount = count,
+                        .stype = datatype,
+                        .rtype = datatype,
+                        .op = op};
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     red_t r = {sendbuf, recvbuf, 1, 0, 0, 0};
@@ -313,9 +333,14 @@ int icc_reduce_scatter_impl(call_t *c, const void *sendbuf, void *recvbuf, cview
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {
-        IC_COLL_REDUCE_SCATTER, 0,           sendbuf, recvbuf, 0, 0, datatype, datatype, op,
-        recvcounts.i,           recvcounts.c};
+    ic_again_key_t k = {.coll = IC_COLL_REDUCE_SCATTER,
+                        .sbuf = sendbuf,
+                        .rbuf = recvbuf,
+                        .stype = datatype,
+                        .rtype = datatype,
+                        .op = op,
+                        .icounts = recvcounts.i,
+                        .ccounts = recvcounts.c};
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (cv_null(recvcounts)) {
@@ -341,17 +366,14 @@ int icc_reduce_scatter_block_impl(call_t *c, const void *sendbuf, void *recvbuf,
                                   MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {IC_COLL_REDUCE_SCATTER_BLOCK,
-                        0,
-                        sendbuf,
-                        recvbuf,
-                        recvcount,
-                        recvcount,
-                        datatype,
-                        datatype,
-                        op,
-                        NULL,
-                        NULL};
+    ic_again_key_t k = {.coll = IC_COLL_REDUCE_SCATTER_BLOCK,
+                        .sbuf = sendbuf,
+                        .rbuf = recvbuf,
+                        .scount = recvcount,
+                        .rcount = recvcount,
+                        .stype = datatype,
+                        .rtype = datatype,
+                        .op = op};
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_count(&c->t, recvcount, "recvcount"), 1))
@@ -438,8 +460,16 @@ int icc_gather_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_Dat
                     MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {IC_COLL_GATHER, root,     sendbuf,     recvbuf, sendcount, recvcount,
-                        sendtype,       recvtype, MPI_OP_NULL, NULL,    NULL};
+    ic_again_key_t k = {.coll = IC_COLL_GATHER,
+                        .root = root,
+                        .root_side = 1,
+                        .sbuf = sendbuf,
+                        .rbuf = recvbuf,
+                        .scount = sendcount,
+                        .rcount = recvcount,
+                        .stype = sendtype,
+                        .rtype = recvtype,
+                        .op = MPI_OP_NULL};
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_root(&c->t, root, size), 1))
@@ -514,8 +544,16 @@ int icc_scatter_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_Da
                      MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {IC_COLL_SCATTER, root,     sendbuf,     recvbuf, sendcount, recvcount,
-                        sendtype,        recvtype, MPI_OP_NULL, NULL,    NULL};
+    ic_again_key_t k = {.coll = IC_COLL_SCATTER,
+                        .root = root,
+                        .root_side = 2,
+                        .sbuf = sendbuf,
+                        .rbuf = recvbuf,
+                        .scount = sendcount,
+                        .rcount = recvcount,
+                        .stype = sendtype,
+                        .rtype = recvtype,
+                        .op = MPI_OP_NULL};
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_root(&c->t, root, size), 1))
@@ -588,8 +626,14 @@ int icc_allgather_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_
                        const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {IC_COLL_ALLGATHER, 0,        sendbuf,     recvbuf, sendcount, recvcount,
-                        sendtype,          recvtype, MPI_OP_NULL, NULL,    NULL};
+    ic_again_key_t k = {.coll = IC_COLL_ALLGATHER,
+                        .sbuf = sendbuf,
+                        .rbuf = recvbuf,
+                        .scount = sendcount,
+                        .rcount = recvcount,
+                        .stype = sendtype,
+                        .rtype = recvtype,
+                        .op = MPI_OP_NULL};
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     int in_place = sendbuf == MPI_IN_PLACE;
@@ -667,7 +711,18 @@ int icc_allgatherv_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI
                         MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    if ((rc = icc_begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    ic_again_key_t k = {.coll = IC_COLL_ALLGATHERV,
+                        .sbuf = sendbuf,
+                        .rbuf = recvbuf,
+                        .scount = sendcount,
+                        .stype = sendtype,
+                        .rtype = recvtype,
+                        .op = MPI_OP_NULL,
+                        .icounts = recvcounts.i,
+                        .ccounts = recvcounts.c,
+                        .idispls = displs.i,
+                        .adispls = displs.a};
+    if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     int in_place = sendbuf == MPI_IN_PLACE;
     int bad_send = 0, bad_recv = 0, sside = 0;
@@ -802,7 +857,20 @@ int icc_gatherv_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_Da
                      int root, MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    if ((rc = icc_begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    ic_again_key_t k = {.coll = IC_COLL_GATHERV,
+                        .root = root,
+                        .root_side = 1,
+                        .sbuf = sendbuf,
+                        .rbuf = recvbuf,
+                        .scount = sendcount,
+                        .stype = sendtype,
+                        .rtype = recvtype,
+                        .op = MPI_OP_NULL,
+                        .icounts = recvcounts.i,
+                        .ccounts = recvcounts.c,
+                        .idispls = displs.i,
+                        .adispls = displs.a};
+    if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_root(&c->t, root, size), 1))
         return icc_raise_err(c);
@@ -927,7 +995,20 @@ int icc_scatterv_impl(call_t *c, const void *sendbuf, cview_t sendcounts, dview_
                       MPI_Datatype recvtype, int root, MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    if ((rc = icc_begin(c, fn, comm, &rank, &size)) != MPI_SUCCESS)
+    ic_again_key_t k = {.coll = IC_COLL_SCATTERV,
+                        .root = root,
+                        .root_side = 2,
+                        .sbuf = sendbuf,
+                        .rbuf = recvbuf,
+                        .rcount = recvcount,
+                        .stype = sendtype,
+                        .rtype = recvtype,
+                        .op = MPI_OP_NULL,
+                        .icounts = sendcounts.i,
+                        .ccounts = sendcounts.c,
+                        .idispls = displs.i,
+                        .adispls = displs.a};
+    if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_root(&c->t, root, size), 1))
         return icc_raise_err(c);
@@ -1055,8 +1136,10 @@ static int scatterv_main(call_t *c)
 int icc_barrier_impl(call_t *c, MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {IC_COLL_BARRIER,   0,           NULL, NULL, 0, 0, MPI_DATATYPE_NULL,
-                        MPI_DATATYPE_NULL, MPI_OP_NULL, NULL, NULL};
+    ic_again_key_t k = {.coll = IC_COLL_BARRIER,
+                        .stype = MPI_DATATYPE_NULL,
+                        .rtype = MPI_DATATYPE_NULL,
+                        .op = MPI_OP_NULL};
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (size == 1)

@@ -70,7 +70,7 @@ static void ctx_destroy(ic_ctx_t *ctx)
         MPI_Comm_free(&ctx->comm);
     ic_trace_sync(); /* a communicator freed: its calls' records to the file */
     ic_ctx_sched_drop(ctx);
-    free(ctx->again);
+    ic_ctx_again_free(ctx);
     ic_sched_free(&ctx->sched);
     for (int i = 0; i < IC_NB_SCHEDS; i++)
         if (ctx->nbs[i].made)

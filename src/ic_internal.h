@@ -311,8 +311,10 @@ int ic_sched_key_hit(const ic_sched_key_t *k, ic_coll_args_t *a, size_t elem, si
 void ic_sched_key_keep(ic_sched_key_t *k, const ic_coll_args_t *a, size_t elem, size_t gran,
                        const ic_plan_t *plan);
 void ic_sched_key_drop(ic_sched_key_t *k);
-/* ctx no longer repeats its last call (its schedule is going; call.c). */
+/* ctx no longer repeats its last call (its schedule is going; call.c);
+ * ..._free: and lets go of its memory (the context goes). */
 void ic_ctx_again_drop(ic_ctx_t *ctx);
+void ic_ctx_again_free(ic_ctx_t *ctx);
 
 static inline void ic_ctx_sched_drop(ic_ctx_t *ctx)
 {
@@ -512,22 +514,32 @@ typedef struct ic_binding {
 typedef struct ic_again_key {
     int coll; /* ic_coll_t */
     int root;
+    /* at a rank other than the root, the receive side (1) or the send side
+     * (2) means nothing (gather, scatter and their v variants): its count,
+     * datatype and arrays are not read (icc_again clears them) */
+    int root_side;
     const void *sbuf;
     const void *rbuf;
     long long scount, rcount;
     MPI_Datatype stype, rtype;
     MPI_Op op;
-    /* an array of counts (ints or MPI_Counts), or both NULL: what it holds
-     * must be what the context's schedule was built for */
+    /* arrays of counts (ints or MPI_Counts) and displacements (ints or
+     * MPI_Aints), of the communicator's size, or NULL: compared by what
+     * they hold */
     const int *icounts;
     const MPI_Count *ccounts;
+    const int *idispls;
+    const MPI_Aint *adispls;
 } ic_again_key_t;
 
 /* ... and its run on the context's schedule (ic_ctx_t.sched), which stays
  * this call's while the context keeps it (ic_ctx_t.again). */
 typedef struct ic_again {
     int valid;
-    ic_again_key_t key;
+    ic_again_key_t key; /* its array pointers only say whether it had them */
+    long long *counts;  /* what its arrays held (size entries each)       */
+    long long *displs;
+    int size;
     ic_binding_t b;    /* its buffers (the scratch ones bound at each run) */
     ic_typeinfo_t sti; /* the scratch buffers' unit                        */
     int coll;          /* the collective it ran (ic_coll_t)                */

@@ -8,7 +8,10 @@
  *   - the same buffers with one argument changed between two repeats: the
  *     count (one element less: a stale run would write the element past
  *     it, a guard), the op, the root, MPI_IN_PLACE, the datatype, and the
- *     contents of reduce_scatter's count array (the same array);
+ *     contents of the count and displacement arrays (the same arrays) of
+ *     reduce_scatter and the v variants, whose arrays and datatype that
+ *     mean nothing at a rank other than the root are addresses never to
+ *     be read there;
  *   - other calls in between (another collective, another communicator,
  *     one that is not kept and runs a schedule of its own), IC_Set_algorithm between two repeats
  *     (IC_Last_algorithm must name the new plan), a user op freed and
@@ -248,6 +251,65 @@ static void blocks(MPI_Comm comm)
     free(ref);
 }
 
+/* The v variants: the same count and displacement arrays whose contents
+ * change between repeats; the arrays and datatype that mean nothing at the
+ * other ranks of gatherv and scatterv passed as addresses that must not be
+ * read there. */
+static void vblocks(MPI_Comm comm)
+{
+    int size, rank;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    int *counts = malloc((size_t)size * sizeof(int)), *displs = malloc((size_t)size * sizeof(int));
+    int cap = 8 * size + 8;
+    int *mine = malloc(8 * sizeof(int)), *all = malloc((size_t)(cap + 1) * sizeof(int));
+    int *ref = malloc((size_t)cap * sizeof(int));
+    int *const bad = (int *)(uintptr_t)8; /* never to be read */
+    where = "v variants";
+    for (int it = 0; it < 24; it++) {
+        int root = it % 3 == 2 ? size - 1 : 0;
+        int shape = (it / 6) % 2; /* two layouts of the same arrays */
+        int at = 0;
+        for (int i = 0; i < size; i++) {
+            counts[i] = shape ? 1 + (i % 3) : 3;
+            displs[i] = at + shape; /* shape 1: a gap before each block */
+            at += counts[i] + shape;
+        }
+        int n = counts[rank];
+        fill(mine, 8, it);
+        for (int i = 0; i <= cap; i++)
+            all[i] = GUARD;
+        memcpy(ref, all, (size_t)cap * sizeof(int));
+        MPI_Allgatherv(mine, n, MPI_INT, ref, counts, displs, MPI_INT, comm);
+        IC_Allgatherv(mine, n, MPI_INT, all, counts, displs, MPI_INT, comm);
+        same(all, ref, (size_t)cap * sizeof(int), "allgatherv", it);
+        for (int i = 0; i <= cap; i++)
+            all[i] = GUARD;
+        memcpy(ref, all, (size_t)cap * sizeof(int));
+        int is_root = rank == root;
+        MPI_Gatherv(mine, n, MPI_INT, ref, counts, displs, MPI_INT, root, comm);
+        IC_Gatherv(mine, n, MPI_INT, is_root ? all : NULL, is_root ? counts : bad,
+                   is_root ? displs : bad, is_root ? MPI_INT : MPI_DATATYPE_NULL, root, comm);
+        same(all, ref, (size_t)cap * sizeof(int), "gatherv", it);
+        fill(ref, cap, it + 7);
+        memcpy(all, ref, (size_t)cap * sizeof(int));
+        int got[8], want[8];
+        memset(got, 0, sizeof(got));
+        memset(want, 0, sizeof(want));
+        MPI_Scatterv(ref, counts, displs, MPI_INT, want, n, MPI_INT, root, comm);
+        IC_Scatterv(is_root ? all : NULL, is_root ? counts : bad, is_root ? displs : bad,
+                    is_root ? MPI_INT : MPI_DATATYPE_NULL, got, n, MPI_INT, root, comm);
+        same(got, want, sizeof(got), "scatterv", it);
+        if ((it == 5 || it == 17) && size > 1) /* blocks without gaps: not packed */
+            expect_kept(comm, "scatterv");
+    }
+    free(counts);
+    free(displs);
+    free(mine);
+    free(all);
+    free(ref);
+}
+
 /* IC_Set_algorithm between repeats: the repeat runs the new plan. */
 static void forced(MPI_Comm comm)
 {
@@ -310,6 +372,7 @@ static void run(MPI_Comm comm)
     rooted(comm);
     reduce_scatters(comm);
     blocks(comm);
+    vblocks(comm);
     forced(comm);
     handles(comm);
 }
