@@ -286,15 +286,20 @@ static inline ic_terms_t ic_terms(const ic_coll_args_t *a, const ic_model_t *m)
 }
 
 /* The transfer part of Bruck's collect (bruck_collect.c) of p blocks of
- * at most t->bmax bytes: (p-1) bmax beta ((p-1)/p n for even blocks; a
- * step's messages are as long as the blocks they carry, the longest of
- * uneven ones, here all of them, setting its time), except that for
- * p = 2^k its last step, half the blocks, is an exchange between partners
- * p/2 apart. */
+ * at most t->bmax bytes, t->n in all: step k sends min(2^k, p - 2^k)
+ * blocks, a message no longer than their longest (uneven blocks) nor the
+ * whole vector (blocks of a short one are mostly empty); for even blocks
+ * (p-1)/p n in all.  For p = 2^k the last step, half the blocks, is an
+ * exchange between partners p/2 apart. */
 static inline double ic_bruck_beta(const ic_terms_t *t)
 {
-    double x = (!t->np2 && t->p >= 2) ? t->p / 2 * t->bmax : 0;
-    return ((t->p - 1) * t->bmax - x) * t->b + x * ic_xbeta(t, x);
+    double c = 0;
+    for (double k2 = 1; k2 < t->p; k2 *= 2) {
+        double blocks = k2 < t->p - k2 ? k2 : t->p - k2;
+        double x = blocks * t->bmax < t->n ? blocks * t->bmax : t->n;
+        c += x * (!t->np2 && 2 * k2 == t->p ? ic_xbeta(t, x) : t->b);
+    }
+    return c;
 }
 
 /* The transfer part of F = floor(log2 p) halving steps over the vector of
