@@ -822,7 +822,9 @@ static int scatterv_main(call_t *c);
  * sends it one message, whose length only that rank knows.  It takes each
  * whole (MPI_Mprobe, then a receive of its length: a receive shorter than
  * the message would be MPI's truncation error, which MPICH raises on
- * MPI_COMM_WORLD's handler), drops it and raises its own mistake. */
+ * MPI_COMM_WORLD's handler; a blocking call's from a rank of its node
+ * through their channel, which tells the length), drops it and raises its
+ * own mistake. */
 static int drain_linear(call_t *c)
 {
     if (c->dry) { /* a persistent call's init: its starts drain */
@@ -837,6 +839,12 @@ static int drain_linear(call_t *c)
         int n = 0;
         if (i == ctx->rank)
             continue;
+        if (!c->nb && ic_shm_local(ctx, i)) { /* as the executor routes it */
+            int rc = ic_shm_drain(ctx, i, tag);
+            if (rc != MPI_SUCCESS)
+                return icc_fail(c, rc, "cannot take a rank's message");
+            continue;
+        }
         if (MPI_Mprobe(i, tag, ctx->comm, &m, &st) != MPI_SUCCESS ||
             MPI_Get_count(&st, MPI_PACKED, &n) != MPI_SUCCESS || n < 0)
             return icc_fail(c, MPI_ERR_INTERN, "cannot take a rank's message");

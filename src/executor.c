@@ -226,6 +226,16 @@ static int do_reduce(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a,
                          elems(b, a->dst.buf, a->dst.count), t, b->at[a->dst.buf].contiguous);
 }
 
+/* Does a message of `bytes` bytes to or from peer go through a channel?
+ * An unagreed schedule's do whatever their length (shm.c: "Unagreed
+ * messages"). */
+static int to_channel(const ic_exec_t *x, int peer, size_t bytes)
+{
+    if (x->lane == IC_LANE_NONE || !x->ctx->shm)
+        return 0;
+    return x->s->unagreed ? ic_shm_local(x->ctx, peer) : ic_shm_peer(x->ctx, peer, bytes);
+}
+
 /* Post piece j of the round's messages: receives first, so early senders
  * find them posted.  Piece j of a message of c elements, e per piece, is
  * elements [j e, min(c, (j+1) e)); a message has max(1, ceil(c / e))
@@ -239,7 +249,6 @@ static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j,
     ic_ctx_t *ctx = x->ctx;
     const ic_binding_t *b = x->b;
     int rc = MPI_SUCCESS, tracing = x->trace && ctx->tmsg;
-    int shm = x->lane != IC_LANE_NONE && ctx->shm;
     for (int pass = 0; pass < 2 && rc == MPI_SUCCESS; pass++) {
         ic_act_kind_t kind = pass ? IC_ACT_SEND : IC_ACT_RECV;
         for (size_t i = 0; i < n && rc == MPI_SUCCESS; i++) {
@@ -257,8 +266,13 @@ static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j,
                 return MPI_ERR_COUNT;
             r.off += off;
             size_t bytes = c * (size_t)(b->at[r.buf].size > 0 ? b->at[r.buf].size : 0);
-            if (shm && ic_shm_peer(ctx, a->peer, bytes)) {
+            if (to_channel(x, a->peer, bytes)) {
                 ic_shm_op_t *o = &x->shm_ops[(*nshm)++];
+                o->unagreed = x->s->unagreed;
+                o->stage = o->mismatch = 0;
+                o->tag = x->tag;
+                o->req = MPI_REQUEST_NULL;
+                o->drain = NULL;
                 o->send = pass;
                 o->peer = a->peer;
                 o->lane = x->lane;
@@ -451,6 +465,13 @@ static int complete_checked(ic_exec_t *x, int block, int *flag, const ic_action_
 {
     int k = (int)x->k, rc;
     *flag = 1;
+    /* the messages with the node's ranks (a blocking call's): their
+     * channel slots, and a mismatch one of them saw */
+    int mismatch = 0;
+    if (x->nshm && (rc = ic_shm_progress(x->ctx, x->shm_ops, x->nshm, NULL, 0)) != MPI_SUCCESS)
+        return rc;
+    for (size_t i = 0; i < x->nshm; i++)
+        mismatch |= x->shm_ops[i].mismatch;
     if (block && !(ic_npending && !ic_progress_busy()))
         rc = PMPI_Waitall(k, x->reqs, x->stats);
     else
@@ -486,11 +507,13 @@ static int complete_checked(ic_exec_t *x, int block, int *flag, const ic_action_
             x->ctx->tmsg[i].t1 = now;
     }
     if (!*flag || x->npieces != 1)
-        return MPI_SUCCESS;
+        return mismatch ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    if (mismatch)
+        return MPI_ERR_TRUNCATE;
     const ic_binding_t *b = x->b;
     for (size_t i = 0, j = 0; i < n; i++) {
         const ic_action_t *a = &acts[i];
-        if (a->kind != IC_ACT_RECV)
+        if (a->kind != IC_ACT_RECV || to_channel(x, a->peer, 0))
             continue;
         int got = MPI_UNDEFINED;
         MPI_Get_count(&x->stats[j++], b->at[a->dst.buf].type, &got);
@@ -516,9 +539,11 @@ static inline void exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s,
     x->commutative = commutative;
     x->tag = tag;
     x->nb = nb;
-    /* an unagreed schedule's messages go through MPI, which matches them
-     * whatever their lengths (the channels need both sides to agree) */
-    x->lane = ctx->shm && !s->unagreed ? lane : IC_LANE_NONE;
+    /* an unagreed schedule's messages: those to the node's ranks through
+     * the blocking lane's channels, a slot each whatever their lengths
+     * (shm.c: "Unagreed messages"), the others through MPI, which matches
+     * them whatever their lengths; a nonblocking call's through MPI */
+    x->lane = ctx->shm && (!s->unagreed || (!nb && lane == IC_LANE_BLOCKING)) ? lane : IC_LANE_NONE;
     x->round = x->piece = x->k = x->nshm = 0;
     x->npieces = SIZE_MAX; /* the round's pieces are not counted yet */
     x->posted = 0;

@@ -100,6 +100,17 @@ typedef struct ic_shm_op {
     unsigned long long seq; /* its number in the channel (ic_shm_number) */
     int done;
     double t0, t1; /* INTERCOM_TRACE: posted, complete (trace.c) */
+    /* A message of an unagreed schedule (shm.c: "Unagreed messages"): bytes
+     * is this side's own count; the slot carries the sender's length, and
+     * a message longer than a slot goes through MPI (req, on comm with
+     * tag) after it; a receiver that finds another length takes it into
+     * drain and notes the mismatch. */
+    int unagreed;
+    int stage; /* 0: the slot, 1: the MPI message under way */
+    int mismatch;
+    int tag;
+    MPI_Request req;
+    void *drain;
 } ic_shm_op_t;
 
 /* One MPI message of a round, as INTERCOM_TRACE records it (executor.c). */
@@ -261,6 +272,12 @@ int ic_shm_setup(ic_ctx_t *ctx);
 void ic_shm_destroy(ic_ctx_t *ctx);
 int ic_shm_lanes(const ic_ctx_t *ctx);
 int ic_shm_peer(const ic_ctx_t *ctx, int peer, size_t bytes);
+/* Is peer another rank of this node with a channel (any length)? */
+int ic_shm_local(const ic_ctx_t *ctx, int peer);
+/* Take the next message of an unagreed schedule from peer (a blocking
+ * call's, through its channel: shm.c, "Unagreed messages") whole and drop
+ * it; an MPI error code. */
+int ic_shm_drain(ic_ctx_t *ctx, int peer, int tag);
 int ic_shm_poll(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, int *all);
 void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op);
 int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs, int nreqs);

@@ -52,6 +52,7 @@
 #include "config.h"
 #include "ic_internal.h"
 
+#include <limits.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -59,13 +60,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A slot: its word and the first 56 bytes of a message share a cache
- * line (a short message moves as one line); slots start on lines. */
+/* A slot: its word, the length of an unagreed message and the first 48
+ * bytes of a message share a cache line (a short message moves as one
+ * line); slots start on lines. */
 typedef struct slot {
     _Atomic uint64_t seq; /* the message's number when full, 0 when free */
+    uint64_t len;         /* unagreed messages: the sender's length, with
+                             SLOT_VIA_MPI when the message follows through
+                             MPI; written before seq                      */
     char data[IC_SHM_BYTES];
-    char pad[56];
+    char pad[48];
 } slot_t;
+#define SLOT_VIA_MPI ((uint64_t)1 << 63)
 _Static_assert(sizeof(slot_t) % 64 == 0, "slots start on cache lines");
 
 struct ic_shm {
@@ -241,10 +247,15 @@ int ic_shm_lanes(const ic_ctx_t *ctx)
     return ctx->shm ? ctx->shm->nlanes : 0;
 }
 
-int ic_shm_peer(const ic_ctx_t *ctx, int peer, size_t bytes)
+int ic_shm_local(const ic_ctx_t *ctx, int peer)
 {
     const ic_shm_t *s = ctx->shm;
-    return s && bytes <= IC_SHM_BYTES && peer != ctx->rank && s->local[peer] >= 0;
+    return s && peer != ctx->rank && s->local[peer] >= 0;
+}
+
+int ic_shm_peer(const ic_ctx_t *ctx, int peer, size_t bytes)
+{
+    return bytes <= IC_SHM_BYTES && ic_shm_local(ctx, peer);
 }
 
 /* op's channel: its lane's from or to its peer */
@@ -261,6 +272,77 @@ void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op)
     op->done = 0;
 }
 
+/* Unagreed messages.  A schedule whose sides count a message alone
+ * (ic_sched_t.unagreed: linear gatherv and scatterv, which run without the
+ * block sizes first) sends every message to a rank of the node through
+ * the blocking lane's channel, whatever its length, so that both sides
+ * take a slot and the channel's numbering holds whatever the counts.  The
+ * slot carries the sender's length: a message that fits goes in it, a
+ * longer one through MPI (sent first, with the tag and communicator of the
+ * schedule's other messages), the slot saying so.  The receiver compares
+ * that length with its own count: equal, it copies the slot out or posts
+ * its receive; otherwise it takes the message into a buffer of its own and
+ * drops it, its own untouched, and the run ends with MPI_ERR_TRUNCATE
+ * (executor.c).  Returns as try_op. */
+static int try_unagreed(ic_ctx_t *ctx, ic_shm_op_t *op, slot_t *sl)
+{
+    int rc, flag = 0;
+    if (op->stage == 1) { /* the MPI message */
+        if ((rc = MPI_Test(&op->req, &flag, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
+            return -rc;
+        if (!flag)
+            return 0;
+        free(op->drain);
+        op->drain = NULL;
+        op->done = 1;
+        return 1;
+    }
+    int via = op->bytes > IC_SHM_BYTES;
+    if (op->send) {
+        /* a long message on its way first (the receiver's receive, posted
+         * once it reads the slot, finds it started) */
+        if (via && op->req == MPI_REQUEST_NULL &&
+            (rc = MPI_Isend(op->buf, (int)op->n, op->type, op->peer, op->tag, ctx->comm,
+                            &op->req)) != MPI_SUCCESS)
+            return -rc;
+        if (atomic_load_explicit(&sl->seq, memory_order_acquire) != 0)
+            return 0;
+        if (!via && (rc = ic_typed_copy(ctx, op->buf, op->n, op->type, op->contig, op->size,
+                                        sl->data, op->bytes, MPI_PACKED, 1)) != MPI_SUCCESS)
+            return -rc;
+        sl->len = (uint64_t)op->bytes | (via ? SLOT_VIA_MPI : 0);
+        atomic_store_explicit(&sl->seq, op->seq, memory_order_release);
+        if (!via) {
+            op->done = 1;
+            return 1;
+        }
+        op->stage = 1;
+        return try_unagreed(ctx, op, sl);
+    }
+    if (atomic_load_explicit(&sl->seq, memory_order_acquire) != op->seq)
+        return 0;
+    uint64_t len = sl->len & ~SLOT_VIA_MPI;
+    int theirs_via = (sl->len & SLOT_VIA_MPI) != 0;
+    op->mismatch = len != (uint64_t)op->bytes;
+    if (!theirs_via && !op->mismatch &&
+        (rc = ic_typed_copy(ctx, sl->data, op->bytes, MPI_PACKED, 1, 1, op->buf, op->n, op->type,
+                            op->contig)) != MPI_SUCCESS)
+        return -rc;
+    atomic_store_explicit(&sl->seq, 0, memory_order_release);
+    if (!theirs_via) {
+        op->done = 1;
+        return 1;
+    }
+    if (op->mismatch) { /* take it whole, then drop it */
+        if (len > (uint64_t)INT_MAX || !(op->drain = malloc(len ? (size_t)len : 1)))
+            return -MPI_ERR_NO_MEM;
+        rc = MPI_Irecv(op->drain, (int)len, MPI_PACKED, op->peer, op->tag, ctx->comm, &op->req);
+    } else
+        rc = MPI_Irecv(op->buf, (int)op->n, op->type, op->peer, op->tag, ctx->comm, &op->req);
+    op->stage = 1;
+    return rc != MPI_SUCCESS ? -rc : try_unagreed(ctx, op, sl);
+}
+
 /* One attempt at op; 1 when it completed now, 0 when it must wait, an
  * MPI error code (negative) on failure. */
 static int try_op(ic_ctx_t *ctx, ic_shm_op_t *op)
@@ -269,6 +351,8 @@ static int try_op(ic_ctx_t *ctx, ic_shm_op_t *op)
     size_t c = chan_of(s, op);
     slot_t *sl = (op->send ? s->out[c] : s->in[c]) + (op->seq - 1) % IC_SHM_SLOTS;
     int rc;
+    if (op->unagreed)
+        return try_unagreed(ctx, op, sl);
     if (op->send) {
         if (atomic_load_explicit(&sl->seq, memory_order_acquire) != 0)
             return 0;
@@ -310,6 +394,22 @@ static int one_pass(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, size_t *moved, si
             ops[i].t1 = MPI_Wtime();
     }
     return MPI_SUCCESS;
+}
+
+int ic_shm_drain(ic_ctx_t *ctx, int peer, int tag)
+{
+    ic_shm_op_t op;
+    memset(&op, 0, sizeof(op));
+    op.peer = peer;
+    op.lane = IC_LANE_BLOCKING;
+    op.type = MPI_PACKED;
+    op.contig = op.size = 1;
+    op.bytes = SIZE_MAX; /* no message is as long: taken into drain */
+    op.unagreed = 1;
+    op.tag = tag;
+    op.req = MPI_REQUEST_NULL;
+    ic_shm_number(ctx, &op);
+    return ic_shm_progress(ctx, &op, 1, NULL, 0);
 }
 
 int ic_shm_poll(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, int *all)
