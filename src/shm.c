@@ -288,7 +288,7 @@ static int try_unagreed(ic_ctx_t *ctx, ic_shm_op_t *op, slot_t *sl)
 {
     int rc, flag = 0;
     if (op->stage == 1) { /* the MPI message */
-        if ((rc = MPI_Test(&op->req, &flag, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
+        if ((rc = PMPI_Test(&op->req, &flag, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
             return -rc;
         if (!flag)
             return 0;
