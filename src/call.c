@@ -300,11 +300,7 @@ static inline int ran(call_t *c)
     return then ? then(c) : icc_done(c);
 }
 
-/* The schedule failed with rc.  MPI_ERR_TRUNCATE: a message of a schedule
- * whose sides count alone (ic_sched_t.unagreed) was not as long as this
- * rank's count said; when this rank made a mistake of its own (its data
- * unreadable, say, so that it sent or expected the wrong amount), that
- * mistake is the answer. */
+/* What a schedule that failed with rc was doing (the error's message). */
 static const char *exec_what(int rc)
 {
     return rc == MPI_ERR_TRUNCATE ? "a message is not as long as this rank's count says (the "
@@ -312,6 +308,11 @@ static const char *exec_what(int rc)
                                   : "communication failed";
 }
 
+/* The schedule failed with rc.  MPI_ERR_TRUNCATE: a message of a schedule
+ * whose sides count alone (ic_sched_t.unagreed) was not as long as this
+ * rank's count said; when this rank made a mistake of its own (its data
+ * unreadable, say, so that it sent or expected the wrong amount), that
+ * mistake is the answer. */
 static int exec_failed(call_t *c, int rc)
 {
     if (rc == MPI_ERR_TRUNCATE && c->e.code)
@@ -363,8 +364,10 @@ static void nb_run(call_t *c)
  * the schedule the full way would build, so ranks that repeat and ranks
  * that do not meet as always.  The entry goes with the schedule it runs
  * (a call of other arguments, IC_Set_algorithm, a tuning table:
- * ic_ctx_sched_drop).  The collectives of one count and datatype per side
- * use it; those with arrays of counts (v variants) do not. */
+ * ic_ctx_sched_drop).  The arrays of the v variants and reduce_scatter
+ * are compared by what they hold (copies kept with the call); a side that
+ * means nothing at a non-root (gather, scatter and their v variants) is
+ * never read there. */
 
 void ic_ctx_again_drop(ic_ctx_t *ctx)
 {
@@ -423,14 +426,14 @@ static long long again_displ(const ic_again_key_t *k, int i)
     return k->idispls ? k->idispls[i] : (long long)k->adispls[i];
 }
 
-/* Do k's arrays hold what the kept call's held? */
-static int again_arrays(const ic_again_t *g, const ic_again_key_t *k)
+/* Do k's arrays (n entries) hold what the kept call's held? */
+static int again_arrays(const ic_again_t *g, const ic_again_key_t *k, int n)
 {
     int hc = k->icounts || k->ccounts, hd = k->idispls || k->adispls;
-    for (int i = 0; hc && i < g->size; i++)
+    for (int i = 0; hc && i < n; i++)
         if (again_count(k, i) != g->counts[i])
             return 0;
-    for (int i = 0; hd && i < g->size; i++)
+    for (int i = 0; hd && i < n; i++)
         if (again_displ(k, i) != g->displs[i])
             return 0;
     return 1;
@@ -448,19 +451,16 @@ static int type_predefined(MPI_Datatype t)
     return t == MPI_DATATYPE_NULL || ic_type_named(t); /* NULL: not used (barrier) */
 }
 
-/* Room for the kept arrays (n entries each, where k has them). */
+/* Room for the kept arrays (n entries each, where k has them; a
+ * context's size never changes). */
 static int again_room(ic_again_t *g, const ic_again_key_t *k, int n)
 {
-    long long **arr[2] = {&g->counts, &g->displs};
-    int has[2] = {k->icounts || k->ccounts, k->idispls || k->adispls};
-    for (int j = 0; j < 2; j++) {
-        if (!has[j] || (*arr[j] && g->size >= n))
-            continue;
-        long long *x = realloc(*arr[j], (size_t)n * sizeof(long long));
-        if (!x)
-            return -1;
-        *arr[j] = x;
-    }
+    if ((k->icounts || k->ccounts) && !g->counts &&
+        !(g->counts = malloc((size_t)n * sizeof(long long))))
+        return -1;
+    if ((k->idispls || k->adispls) && !g->displs &&
+        !(g->displs = malloc((size_t)n * sizeof(long long))))
+        return -1;
     return 0;
 }
 
@@ -480,8 +480,6 @@ static void again_keep(call_t *c)
     g->valid = 0;
     if (again_room(g, &k, ctx->size) != 0)
         return;
-    if (k.icounts || k.ccounts || k.idispls || k.adispls)
-        g->size = ctx->size;
     for (int i = 0; (k.icounts || k.ccounts) && i < ctx->size; i++)
         g->counts[i] = again_count(&k, i);
     for (int i = 0; (k.idispls || k.adispls) && i < ctx->size; i++)
@@ -508,7 +506,7 @@ int icc_again(const call_t *c, const ic_again_key_t *key, MPI_Comm comm, const c
     if (!g || !g->valid || ic_trace_on())
         return 0;
     ic_again_key_t k = again_norm(key, ctx->rank);
-    if (!again_same(&g->key, &k) || !again_arrays(g, &k))
+    if (!again_same(&g->key, &k) || !again_arrays(g, &k, ctx->size))
         return 0;
     for (int b = IC_BUF_SCRATCH; b <= IC_BUF_SCRATCH2; b++) { /* as icc_prepare */
         size_t n = ctx->sched.scratch[b] * (g->gran ? g->gran : 1);

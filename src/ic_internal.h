@@ -554,9 +554,8 @@ typedef struct ic_again_key {
 typedef struct ic_again {
     int valid;
     ic_again_key_t key; /* its array pointers only say whether it had them */
-    long long *counts;  /* what its arrays held (size entries each)       */
+    long long *counts;  /* what its arrays held (the context's size each) */
     long long *displs;
-    int size;
     ic_binding_t b;    /* its buffers (the scratch ones bound at each run) */
     ic_typeinfo_t sti; /* the scratch buffers' unit                        */
     int coll;          /* the collective it ran (ic_coll_t)                */
