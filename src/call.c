@@ -505,8 +505,13 @@ int icc_again(const call_t *c, const ic_again_key_t *key, MPI_Comm comm, const c
     ic_again_t *g = ctx ? ctx->again : NULL;
     if (!g || !g->valid || ic_trace_on())
         return 0;
-    ic_again_key_t k = again_norm(key, ctx->rank);
-    if (!again_same(&g->key, &k) || !again_arrays(g, &k, ctx->size))
+    ic_again_key_t norm; /* copied only where a side means nothing */
+    const ic_again_key_t *k = key;
+    if (key->root_side && ctx->rank != key->root) {
+        norm = again_norm(key, ctx->rank);
+        k = &norm;
+    }
+    if (!again_same(&g->key, k) || !again_arrays(g, k, ctx->size))
         return 0;
     for (int b = IC_BUF_SCRATCH; b <= IC_BUF_SCRATCH2; b++) { /* as icc_prepare */
         size_t n = ctx->sched.scratch[b] * (g->gran ? g->gran : 1);

@@ -212,17 +212,11 @@ int icc_begin(call_t *c, const char *fn, MPI_Comm comm, int *rank, int *size);
 /* The last call again (call.c): a blocking call whose arguments k are
  * those of the last call its context kept runs that call's run again and
  * returns 1 (its result in *rc); otherwise 0, and the call goes the full
- * way, after icc_begin() calling icc_again_arm(), which lets the context
- * keep it. */
+ * way.  icc_begin_again: both in one, icc_begin() of a call of arguments
+ * k unless it is a repeat, then letting the context keep it; returns 1
+ * when the call is over (*rc: the repeat's result, or icc_begin()'s
+ * failure), 0 when it goes on. */
 int icc_again(const call_t *c, const ic_again_key_t *k, MPI_Comm comm, const char *fn, int *rc);
-static inline void icc_again_arm(call_t *c, const ic_again_key_t *k)
-{
-    c->again = !c->nb && !c->dry;
-    c->akey = *k;
-}
-/* Both in one: icc_begin() of a call of arguments k, unless it is a
- * repeat.  Returns 1 when the call is over (*rc: its result: the repeat's,
- * or icc_begin()'s failure), 0 when it goes on. */
 static inline int icc_begin_again(call_t *c, const ic_again_key_t *k, const char *fn, MPI_Comm comm,
                                   int *rank, int *size, int *rc)
 {
@@ -230,7 +224,8 @@ static inline int icc_begin_again(call_t *c, const ic_again_key_t *k, const char
         return 1;
     if ((*rc = icc_begin(c, fn, comm, rank, size)) != MPI_SUCCESS)
         return 1;
-    icc_again_arm(c, k);
+    c->again = !c->nb && !c->dry;
+    c->akey = *k;
     return 0;
 }
 int icc_uncommitted(call_t *c, MPI_Datatype type, const char *what);

@@ -81,19 +81,48 @@ static size_t bcast_granule(size_t n, int p)
     return g;
 }
 
+/* The arguments a repeat of a call must give (call.c, "The last call
+ * again"): one count and datatype for both sides (the broadcast and the
+ * reductions), or a count and datatype per side (the gather family);
+ * root_side: the side that means nothing at a non-root (1 receive, 2
+ * send, 0 none). */
+static ic_again_key_t again_key(int coll, int root, const void *sbuf, const void *rbuf,
+                                long long count, MPI_Datatype type, MPI_Op op)
+{
+    ic_again_key_t k = {.coll = coll,
+                        .root = root,
+                        .sbuf = sbuf,
+                        .rbuf = rbuf,
+                        .scount = count,
+                        .rcount = count,
+                        .stype = type,
+                        .rtype = type,
+                        .op = op};
+    return k;
+}
+
+static ic_again_key_t again_key2(int coll, int root, int root_side, const void *sbuf,
+                                 long long scount, MPI_Datatype stype, const void *rbuf,
+                                 long long rcount, MPI_Datatype rtype)
+{
+    ic_again_key_t k = {.coll = coll,
+                        .root = root,
+                        .root_side = root_side,
+                        .sbuf = sbuf,
+                        .rbuf = rbuf,
+                        .scount = scount,
+                        .rcount = rcount,
+                        .stype = stype,
+                        .rtype = rtype,
+                        .op = MPI_OP_NULL};
+    return k;
+}
+
 int icc_bcast_impl(call_t *c, void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
                    MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {.coll = IC_COLL_BCAST,
-                        .root = root,
-                        .sbuf = buffer,
-                        .rbuf = buffer,
-                        .scount = count,
-                        .rcount = count,
-                        .stype = datatype,
-                        .rtype = datatype,
-                        .op = MPI_OP_NULL};
+    ic_again_key_t k = again_key(IC_COLL_BCAST, root, buffer, buffer, count, datatype, MPI_OP_NULL);
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_count(&c->t, count, "count"), 1) ||
@@ -243,15 +272,7 @@ int icc_reduce_impl(call_t *c, const void *sendbuf, void *recvbuf, MPI_Count cou
                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {.coll = IC_COLL_REDUCE,
-                        .root = root,
-                        .sbuf = sendbuf,
-                        .rbuf = recvbuf,
-                        .scount = count,
-                        .rcount = count,
-                        .stype = datatype,
-                        .rtype = datatype,
-                        .op = op};
+    ic_again_key_t k = again_key(IC_COLL_REDUCE, root, sendbuf, recvbuf, count, datatype, op);
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_root(&c->t, root, size), 1))
@@ -278,14 +299,7 @@ int icc_allreduce_impl(call_t *c, const void *sendbuf, void *recvbuf, MPI_Count 
                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {.coll = IC_COLL_ALLREDUCE,
-                        .sbuf = sendbuf,
-                        .rbuf = recvbuf,
-                        .scount = count,
-                        .rcount = count,
-                        .stype = datatype,
-                        .rtype = datatype,
-                        .op = op};
+    ic_again_key_t k = again_key(IC_COLL_ALLREDUCE, 0, sendbuf, recvbuf, count, datatype, op);
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     red_t r = {sendbuf, recvbuf, 1, 0, 0, 0};
@@ -333,14 +347,9 @@ int icc_reduce_scatter_impl(call_t *c, const void *sendbuf, void *recvbuf, cview
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {.coll = IC_COLL_REDUCE_SCATTER,
-                        .sbuf = sendbuf,
-                        .rbuf = recvbuf,
-                        .stype = datatype,
-                        .rtype = datatype,
-                        .op = op,
-                        .icounts = recvcounts.i,
-                        .ccounts = recvcounts.c};
+    ic_again_key_t k = again_key(IC_COLL_REDUCE_SCATTER, 0, sendbuf, recvbuf, 0, datatype, op);
+    k.icounts = recvcounts.i;
+    k.ccounts = recvcounts.c;
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (cv_null(recvcounts)) {
@@ -366,14 +375,8 @@ int icc_reduce_scatter_block_impl(call_t *c, const void *sendbuf, void *recvbuf,
                                   MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {.coll = IC_COLL_REDUCE_SCATTER_BLOCK,
-                        .sbuf = sendbuf,
-                        .rbuf = recvbuf,
-                        .scount = recvcount,
-                        .rcount = recvcount,
-                        .stype = datatype,
-                        .rtype = datatype,
-                        .op = op};
+    ic_again_key_t k =
+        again_key(IC_COLL_REDUCE_SCATTER_BLOCK, 0, sendbuf, recvbuf, recvcount, datatype, op);
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_count(&c->t, recvcount, "recvcount"), 1))
@@ -460,16 +463,8 @@ int icc_gather_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_Dat
                     MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {.coll = IC_COLL_GATHER,
-                        .root = root,
-                        .root_side = 1,
-                        .sbuf = sendbuf,
-                        .rbuf = recvbuf,
-                        .scount = sendcount,
-                        .rcount = recvcount,
-                        .stype = sendtype,
-                        .rtype = recvtype,
-                        .op = MPI_OP_NULL};
+    ic_again_key_t k = again_key2(IC_COLL_GATHER, root, 1, sendbuf, sendcount, sendtype, recvbuf,
+                                  recvcount, recvtype);
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_root(&c->t, root, size), 1))
@@ -544,16 +539,8 @@ int icc_scatter_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_Da
                      MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {.coll = IC_COLL_SCATTER,
-                        .root = root,
-                        .root_side = 2,
-                        .sbuf = sendbuf,
-                        .rbuf = recvbuf,
-                        .scount = sendcount,
-                        .rcount = recvcount,
-                        .stype = sendtype,
-                        .rtype = recvtype,
-                        .op = MPI_OP_NULL};
+    ic_again_key_t k = again_key2(IC_COLL_SCATTER, root, 2, sendbuf, sendcount, sendtype, recvbuf,
+                                  recvcount, recvtype);
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_root(&c->t, root, size), 1))
@@ -626,14 +613,8 @@ int icc_allgather_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_
                        const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {.coll = IC_COLL_ALLGATHER,
-                        .sbuf = sendbuf,
-                        .rbuf = recvbuf,
-                        .scount = sendcount,
-                        .rcount = recvcount,
-                        .stype = sendtype,
-                        .rtype = recvtype,
-                        .op = MPI_OP_NULL};
+    ic_again_key_t k = again_key2(IC_COLL_ALLGATHER, 0, 0, sendbuf, sendcount, sendtype, recvbuf,
+                                  recvcount, recvtype);
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     int in_place = sendbuf == MPI_IN_PLACE;
@@ -711,17 +692,12 @@ int icc_allgatherv_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI
                         MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {.coll = IC_COLL_ALLGATHERV,
-                        .sbuf = sendbuf,
-                        .rbuf = recvbuf,
-                        .scount = sendcount,
-                        .stype = sendtype,
-                        .rtype = recvtype,
-                        .op = MPI_OP_NULL,
-                        .icounts = recvcounts.i,
-                        .ccounts = recvcounts.c,
-                        .idispls = displs.i,
-                        .adispls = displs.a};
+    ic_again_key_t k =
+        again_key2(IC_COLL_ALLGATHERV, 0, 0, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype);
+    k.icounts = recvcounts.i;
+    k.ccounts = recvcounts.c;
+    k.idispls = displs.i;
+    k.adispls = displs.a;
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     int in_place = sendbuf == MPI_IN_PLACE;
@@ -865,19 +841,12 @@ int icc_gatherv_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_Da
                      int root, MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {.coll = IC_COLL_GATHERV,
-                        .root = root,
-                        .root_side = 1,
-                        .sbuf = sendbuf,
-                        .rbuf = recvbuf,
-                        .scount = sendcount,
-                        .stype = sendtype,
-                        .rtype = recvtype,
-                        .op = MPI_OP_NULL,
-                        .icounts = recvcounts.i,
-                        .ccounts = recvcounts.c,
-                        .idispls = displs.i,
-                        .adispls = displs.a};
+    ic_again_key_t k =
+        again_key2(IC_COLL_GATHERV, root, 1, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype);
+    k.icounts = recvcounts.i;
+    k.ccounts = recvcounts.c;
+    k.idispls = displs.i;
+    k.adispls = displs.a;
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_root(&c->t, root, size), 1))
@@ -1003,19 +972,12 @@ int icc_scatterv_impl(call_t *c, const void *sendbuf, cview_t sendcounts, dview_
                       MPI_Datatype recvtype, int root, MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {.coll = IC_COLL_SCATTERV,
-                        .root = root,
-                        .root_side = 2,
-                        .sbuf = sendbuf,
-                        .rbuf = recvbuf,
-                        .rcount = recvcount,
-                        .stype = sendtype,
-                        .rtype = recvtype,
-                        .op = MPI_OP_NULL,
-                        .icounts = sendcounts.i,
-                        .ccounts = sendcounts.c,
-                        .idispls = displs.i,
-                        .adispls = displs.a};
+    ic_again_key_t k =
+        again_key2(IC_COLL_SCATTERV, root, 2, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype);
+    k.icounts = sendcounts.i;
+    k.ccounts = sendcounts.c;
+    k.idispls = displs.i;
+    k.adispls = displs.a;
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (icc_chk(c, ic_check_root(&c->t, root, size), 1))
@@ -1144,10 +1106,7 @@ static int scatterv_main(call_t *c)
 int icc_barrier_impl(call_t *c, MPI_Comm comm, const char *fn)
 {
     int rank, size, rc;
-    ic_again_key_t k = {.coll = IC_COLL_BARRIER,
-                        .stype = MPI_DATATYPE_NULL,
-                        .rtype = MPI_DATATYPE_NULL,
-                        .op = MPI_OP_NULL};
+    ic_again_key_t k = again_key(IC_COLL_BARRIER, 0, NULL, NULL, 0, MPI_DATATYPE_NULL, MPI_OP_NULL);
     if (icc_begin_again(c, &k, fn, comm, &rank, &size, &rc))
         return rc;
     if (size == 1)
