@@ -21,10 +21,9 @@
  * receives block i straight into RECV at its offset, whatever the displs,
  * and copies its own.  A non-root reads no count but its own, so gatherv
  * needs no block sizes from the root first (collectives.c): its schedules
- * are marked unagreed (ic_sched_t), and the executor checks at the root
- * that each message is as long as the root's count says; the root of a
- * gatherv receives into SCRATCH and copies the blocks to RECV after that
- * check, so that a mismatch leaves RECV as it was.  Every non-root sends
+ * are marked unagreed (ic_sched_t), and the executor learns at the root
+ * that every message is as long as the root's count says before it takes
+ * any into RECV, so that a mismatch leaves RECV as it was.  Every non-root sends
  * one message, an empty one for an empty block, so that the messages match
  * whatever the counts.  What the vendors' gatherv does (Open MPI's basic
  * linear, MPICH's).
@@ -85,27 +84,20 @@ int ic_coll_gather_linear(ic_sched_t *s, const ic_coll_args_t *a)
     ic_layout_t L;
     if (ic_layout_init(&L, a, a->counts, a->displs) != 0)
         return -1;
-    /* gatherv: the root receives into SCRATCH and copies the blocks out
-     * once every message proved as long as its count (a mismatch leaves
-     * RECV as it was) */
-    int stage = s->unagreed = a->coll == IC_COLL_GATHERV;
-    ic_buf_t w = stage ? IC_BUF_SCRATCH : IC_BUF_RECV;
-    const size_t *off = stage ? L.poff : L.uoff;
+    /* gatherv: each side counts a message alone (the executor checks them
+     * all before it takes any) */
+    s->unagreed = a->coll == IC_COLL_GATHERV;
     ic_sched_round(s);
     if (L.me != L.root) {
         ic_sched_send(s, ic_line_rank(&L.line, L.root), ic_reg(IC_BUF_SEND, 0, L.pc[L.me]));
     } else {
-        if (stage)
-            ic_sched_need(s, IC_BUF_SCRATCH, L.total);
         for (int i = 0; i < L.n; i++)
             if (i != L.me)
                 ic_sched_recv(s, ic_line_rank(&L.line, i),
-                              ic_reg(w, L.pc[i] ? off[i] : 0, L.pc[i]));
+                              ic_reg(IC_BUF_RECV, L.pc[i] ? L.uoff[i] : 0, L.pc[i]));
         if (!a->in_place && (a->sendcount > 0 || L.pc[L.me] > 0))
             ic_sched_copy(s, ic_reg(IC_BUF_SEND, 0, a->sendcount),
                           ic_reg(IC_BUF_RECV, L.uoff[L.me], L.pc[L.me]));
-        if (stage)
-            ic_layout_copy(s, &L, IC_BUF_SCRATCH, L.poff, 0, IC_BUF_RECV, L.uoff, 0, L.me);
     }
     ic_sched_round(s);
     ic_layout_free(&L);

@@ -23,9 +23,8 @@
  * and copies its own.  A non-root reads no count but its own, so scatterv
  * needs no block sizes from the root first (collectives.c): its schedules
  * are marked unagreed (ic_sched_t), and the executor checks at each
- * non-root that its message is as long as its recvcount says; a non-root
- * of a scatterv receives into SCRATCH and copies its block to RECV after
- * that check, so that a mismatch leaves RECV as it was.  The root sends
+ * non-root that its message is as long as its recvcount says before it
+ * takes it into RECV, so that a mismatch leaves RECV as it was.  The root sends
  * every non-root one message, an empty one for an empty block.
  * Restrictions: none.
  * Cost: as the linear gather's, the root's p - 1 sends through its one
@@ -82,18 +81,11 @@ int ic_coll_scatter_linear(ic_sched_t *s, const ic_coll_args_t *a)
     ic_layout_t L;
     if (ic_layout_init(&L, a, a->counts, a->displs) != 0)
         return -1;
-    /* scatterv: a non-root receives into SCRATCH and copies its block out
-     * once the message proved as long as its count (a mismatch leaves
-     * RECV as it was) */
-    int stage = s->unagreed = a->coll == IC_COLL_SCATTERV;
+    /* scatterv: each side counts a message alone (the executor checks a
+     * non-root's before it takes it) */
+    s->unagreed = a->coll == IC_COLL_SCATTERV;
     ic_sched_round(s);
-    if (L.me != L.root && stage) {
-        size_t n = L.pc[L.me];
-        ic_sched_need(s, IC_BUF_SCRATCH, n);
-        ic_sched_recv(s, ic_line_rank(&L.line, L.root), ic_reg(IC_BUF_SCRATCH, 0, n));
-        if (n > 0)
-            ic_sched_copy(s, ic_reg(IC_BUF_SCRATCH, 0, n), ic_reg(IC_BUF_RECV, 0, n));
-    } else if (L.me != L.root) {
+    if (L.me != L.root) {
         ic_sched_recv(s, ic_line_rank(&L.line, L.root), ic_reg(IC_BUF_RECV, 0, L.pc[L.me]));
     } else {
         for (int i = 0; i < L.n; i++)

@@ -91,8 +91,10 @@ typedef struct ic_sched {
     int unagreed;            /* the two sides of a message may count it
                                 differently (each rank knows only its own
                                 block: the linear gatherv and scatterv):
-                                the executor sends every message whole
-                                through MPI and checks what arrives */
+                                the executor sends every message whole and
+                                learns every length of a round before it
+                                takes any data (a mismatch: nothing
+                                written, MPI_ERR_TRUNCATE) */
 } ic_sched_t;
 
 /* Lifetime. */

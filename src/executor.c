@@ -66,19 +66,33 @@ static int grow(void **p, size_t *cap, size_t n, size_t each)
     return 0;
 }
 
+/* Room for n statuses and n probed messages (unagreed schedules). */
+static int grow_probes(MPI_Status **stats, MPI_Message **msgs, size_t *cap, size_t n)
+{
+    size_t c = *cap;
+    if (grow((void **)stats, &c, n, sizeof(MPI_Status)))
+        return -1;
+    c = *cap;
+    if (grow((void **)msgs, &c, n, sizeof(MPI_Message)))
+        return -1;
+    *cap = c;
+    return 0;
+}
+
 static int reqs_reserve(ic_exec_t *x, size_t n)
 {
     if (x->nb) {
         if (x->lane != IC_LANE_NONE && grow((void **)&x->shm_ops, &x->scap, n, sizeof(ic_shm_op_t)))
             return -1;
-        if (x->s->unagreed && grow((void **)&x->stats, &x->stcap, n, sizeof(MPI_Status)))
+        if (x->s->unagreed && grow_probes(&x->stats, &x->msgs, &x->stcap, n))
             return -1;
         return grow((void **)&x->reqs, &x->cap, n, sizeof(MPI_Request));
     }
     ic_ctx_t *ctx = x->ctx;
-    if (x->s->unagreed && grow((void **)&ctx->stats, &ctx->stats_cap, n, sizeof(MPI_Status)))
+    if (x->s->unagreed && grow_probes(&ctx->stats, &ctx->msgs, &ctx->stats_cap, n))
         return -1;
     x->stats = ctx->stats;
+    x->msgs = ctx->msgs;
     if (n > ctx->nreqs_cap) {
         size_t c = ctx->nreqs_cap, c2 = c, c3 = c, c4 = c;
         if (grow((void **)&ctx->reqs, &c, n, sizeof(MPI_Request)) ||
@@ -236,13 +250,31 @@ static int to_channel(const ic_exec_t *x, int peer, size_t bytes)
     return x->s->unagreed ? ic_shm_local(x->ctx, peer) : ic_shm_peer(x->ctx, peer, bytes);
 }
 
+/* Piece j of the message of action a (a send or a receive) when messages
+ * go in pieces of at most chunk bytes: its region *r and its *c elements
+ * of r's datatype; 0 when the message has fewer pieces.  Piece j of a
+ * message of c elements, e per piece, is elements [j e, min(c, (j+1) e));
+ * a message has max(1, ceil(c / e)) pieces (a 0-element message is one, a
+ * barrier is made of them). */
+static int piece_of(const ic_binding_t *b, const ic_action_t *a, size_t j, size_t chunk,
+                    ic_region_t *r, size_t *c)
+{
+    *r = a->kind == IC_ACT_SEND ? a->src : a->dst;
+    size_t e = piece_elems(b, r->buf, chunk);
+    size_t off = e == SIZE_MAX ? 0 : j * e;
+    if (j > 0 && off >= r->count)
+        return 0;
+    *c = elems(b, r->buf, r->count - off < e ? r->count - off : e);
+    r->off += off;
+    return 1;
+}
+
 /* Post piece j of the round's messages: receives first, so early senders
- * find them posted.  Piece j of a message of c elements, e per piece, is
- * elements [j e, min(c, (j+1) e)); a message has max(1, ceil(c / e))
- * pieces (a 0-element message is one, a barrier is made of them).  Sender
- * and receiver cut alike: a call's messages are in the same units on every
- * rank (bytes for the data movements, the common datatype for the
- * reductions; collectives.c). */
+ * find them posted; pieces as piece_of() cuts them.  Sender and receiver
+ * cut alike: a call's messages are in the same units on every rank (bytes
+ * for the data movements, the common datatype for the reductions;
+ * collectives.c).  An unagreed schedule's receives through MPI are not
+ * posted here: learn_lengths() probes them first. */
 static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j, size_t chunk,
                       size_t *k, size_t *nshm)
 {
@@ -255,21 +287,18 @@ static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j,
             const ic_action_t *a = &acts[i];
             if (a->kind != kind)
                 continue;
-            ic_region_t r = pass ? a->src : a->dst;
-            size_t e = piece_elems(b, r.buf, chunk);
-            size_t off = e == SIZE_MAX ? 0 : j * e;
-            if (j > 0 && off >= r.count)
+            ic_region_t r;
+            size_t c;
+            if (!piece_of(b, a, j, chunk, &r, &c))
                 continue; /* this message has fewer pieces */
-            size_t c = r.count - off < e ? r.count - off : e;
-            c = elems(b, r.buf, c);
             if (c > INT_MAX)
                 return MPI_ERR_COUNT;
-            r.off += off;
             size_t bytes = c * (size_t)(b->at[r.buf].size > 0 ? b->at[r.buf].size : 0);
             if (to_channel(x, a->peer, bytes)) {
                 ic_shm_op_t *o = &x->shm_ops[(*nshm)++];
                 o->unagreed = x->s->unagreed;
-                o->stage = o->mismatch = 0;
+                o->stage = o->mismatch = o->take = o->via = 0;
+                o->len = 0;
                 o->tag = x->tag;
                 o->req = MPI_REQUEST_NULL;
                 o->drain = NULL;
@@ -284,6 +313,10 @@ static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j,
                 o->bytes = bytes;
                 o->t0 = tracing ? MPI_Wtime() : 0;
                 ic_shm_number(ctx, o);
+                continue;
+            }
+            if (!pass && x->s->unagreed) { /* probed first (learn_lengths) */
+                x->msgs[x->nprobe++] = MPI_MESSAGE_NULL;
                 continue;
             }
             if (tracing) {
@@ -450,28 +483,177 @@ static int uses_channels(const ic_exec_t *x)
     return 0;
 }
 
-/* An unagreed schedule's piece (ic_sched_t.unagreed: each side counts a
- * message alone): wait for its x->k requests (block) or test them, with
- * statuses; once complete, every receive must have brought as much as
- * this rank's count says, else MPI_ERR_TRUNCATE (a longer message is
- * MPI's truncation error, a shorter one a count below the posted one).
- * Open MPI returns the truncation error; MPICH raises it on
- * MPI_COMM_WORLD's handler (MPI_Waitall reports it on no communicator),
- * as it would for a receive of the program's own.
- * Checked when the round goes whole (one piece, as it does below
- * IC_MSG_MAX bytes a message): its receives are the first requests, in the
- * order of the round's RECV actions (post_piece). */
+/* Unagreed schedules (ic_sched_t.unagreed: each side counts a message
+ * alone).  A receiver writes nothing of a round before it knows that every
+ * message of the round is as long as its receive's count: its messages
+ * through the channels tell their lengths in their slots (shm.c, "Unagreed
+ * messages"), those through MPI are probed (MPI_Improbe, or MPI_Mprobe
+ * when nothing else needs moving on).  Then, all as long as their counts,
+ * each message goes straight into place (MPI_Imrecv, the slot copied out);
+ * otherwise every one is taken into a buffer of its own and dropped, and
+ * the round ends with MPI_ERR_TRUNCATE, the user's buffers as they were.
+ * A message's length learnt first also means that MPI never truncates one
+ * (MPICH would raise that on MPI_COMM_WORLD's handler: MPI_Waitall reports
+ * it on no communicator).  Checked per piece: a message longer than
+ * IC_MSG_MAX bytes goes in pieces, each probed, and a mismatch found in a
+ * later piece leaves the earlier ones written. */
+
+/* The j-th receive through MPI of piece x->piece: its action's region and
+ * count; the actions are scanned in post_piece()'s order. */
+static const ic_action_t *mpi_recv(const ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j,
+                                   ic_region_t *r, size_t *c)
+{
+    size_t seen = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ic_action_t *a = &acts[i];
+        if (a->kind != IC_ACT_RECV || to_channel(x, a->peer, 0) ||
+            !piece_of(x->b, a, x->piece, x->chunk, r, c))
+            continue;
+        if (seen++ == j)
+            return a;
+    }
+    return NULL;
+}
+
+/* Take the probed message m (its status st) into a buffer of its own and
+ * drop it. */
+static int drop_message(MPI_Message *m, MPI_Status *st)
+{
+    int len = 0;
+    char one;
+    if (MPI_Get_count(st, MPI_PACKED, &len) != MPI_SUCCESS || len < 0)
+        len = 0;
+    char *buf = len > 0 ? malloc((size_t)len) : &one;
+    if (!buf)
+        return MPI_ERR_NO_MEM;
+    int rc = MPI_Mrecv(buf, len, MPI_PACKED, m, MPI_STATUS_IGNORE);
+    if (buf != &one)
+        free(buf);
+    return rc;
+}
+
+/* The probed messages of the piece not received yet, dropped (a run that
+ * failed or ends: none may be left matched and never received). */
+static void drop_probed(ic_exec_t *x)
+{
+    for (size_t j = 0; j < x->nprobe; j++)
+        if (x->msgs[j] != MPI_MESSAGE_NULL)
+            drop_message(&x->msgs[j], &x->stats[j]);
+}
+
+/* Every length of the piece: *flag 0 when some is not known yet (block:
+ * wait for them all). */
+static int learn_lengths(ic_exec_t *x, int block, int *flag, const ic_action_t *acts, size_t n)
+{
+    ic_ctx_t *ctx = x->ctx;
+    int idle = 0, rc;
+    for (;;) {
+        int known = 1, moved = 0, all;
+        if (x->nshm && (rc = ic_shm_poll(ctx, x->shm_ops, x->nshm, &all)) != MPI_SUCCESS)
+            return rc;
+        for (size_t i = 0; i < x->nshm; i++) {
+            const ic_shm_op_t *o = &x->shm_ops[i];
+            if (!o->send && !o->done && o->stage == 0)
+                known = 0;
+        }
+        /* blocking, with nothing else to move on: wait in MPI for each */
+        int wait = block && !x->nshm && !(ic_npending && !ic_progress_busy());
+        for (size_t j = 0; j < x->nprobe; j++) {
+            if (x->msgs[j] != MPI_MESSAGE_NULL)
+                continue;
+            ic_region_t r;
+            size_t c = 0;
+            const ic_action_t *a = mpi_recv(x, acts, n, j, &r, &c);
+            int got = 0, f = 1;
+            if (!a)
+                return MPI_ERR_INTERN;
+            rc = wait ? MPI_Mprobe(a->peer, x->tag, ctx->comm, &x->msgs[j], &x->stats[j])
+                      : MPI_Improbe(a->peer, x->tag, ctx->comm, &f, &x->msgs[j], &x->stats[j]);
+            if (rc != MPI_SUCCESS)
+                return rc;
+            if (!f) {
+                x->msgs[j] = MPI_MESSAGE_NULL;
+                known = 0;
+                continue;
+            }
+            moved = 1;
+            if (MPI_Get_count(&x->stats[j], x->b->at[r.buf].type, &got) != MPI_SUCCESS ||
+                got == MPI_UNDEFINED || (size_t)got != c)
+                x->truncated = 1;
+        }
+        if (known)
+            break;
+        if (!block) {
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+        if (!x->nprobe && x->k && /* the round's own MPI sends move on */
+            (rc = ic_complete_all(NULL, (int)x->k, x->reqs, &(int){0})) != MPI_SUCCESS)
+            return rc;
+        if (ic_npending) /* calls of this process pending: move them on too */
+            ic_progress();
+        if (!moved)
+            ic_shm_idle(ctx, &idle);
+    }
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+/* Every length known: the piece's data into place, or every message
+ * dropped when some is not as long as its receive's count. */
+static int take_messages(ic_exec_t *x, const ic_action_t *acts, size_t n)
+{
+    ic_ctx_t *ctx = x->ctx;
+    for (size_t i = 0; i < x->nshm; i++)
+        x->truncated |= !x->shm_ops[i].send && x->shm_ops[i].mismatch;
+    for (size_t i = 0; i < x->nshm; i++)
+        if (!x->shm_ops[i].send)
+            x->shm_ops[i].take = x->truncated ? 2 : 1;
+    int rc = MPI_SUCCESS, tracing = x->trace && ctx->tmsg;
+    for (size_t j = 0; j < x->nprobe; j++) {
+        ic_region_t r;
+        size_t c = 0;
+        const ic_action_t *a = mpi_recv(x, acts, n, j, &r, &c);
+        int e;
+        if (x->truncated || !a) {
+            e = drop_message(&x->msgs[j], &x->stats[j]);
+        } else {
+            if (tracing) {
+                ic_trace_msg_t *t = &ctx->tmsg[x->k];
+                t->t0 = t->t1 = MPI_Wtime();
+                t->bytes = c * (size_t)(x->b->at[r.buf].size > 0 ? x->b->at[r.buf].size : 0);
+                t->kind = IC_ACT_RECV;
+                t->peer = a->peer;
+            }
+            e = MPI_Imrecv(addr(x->b, &r), (int)c, x->b->at[r.buf].type, &x->msgs[j],
+                           &x->reqs[x->k]);
+            if (e == MPI_SUCCESS)
+                x->k++;
+        }
+        x->msgs[j] = MPI_MESSAGE_NULL;
+        if (rc == MPI_SUCCESS)
+            rc = e;
+    }
+    x->known = 1;
+    return rc;
+}
+
+/* An unagreed schedule's piece: learn its lengths, take its messages
+ * (above), then wait for its x->k requests (block) or test them, with
+ * statuses, and its channel messages. */
 static int complete_checked(ic_exec_t *x, int block, int *flag, const ic_action_t *acts, size_t n)
 {
-    int k = (int)x->k, rc;
+    int rc;
     *flag = 1;
-    /* the messages with the node's ranks (a blocking call's): their
-     * channel slots, and a mismatch one of them saw */
-    int mismatch = 0;
+    if (!x->known) {
+        if ((rc = learn_lengths(x, block, flag, acts, n)) != MPI_SUCCESS || !*flag)
+            return rc;
+        if ((rc = take_messages(x, acts, n)) != MPI_SUCCESS)
+            return rc;
+    }
+    int k = (int)x->k;
     if (x->nshm && (rc = ic_shm_progress(x->ctx, x->shm_ops, x->nshm, NULL, 0)) != MPI_SUCCESS)
         return rc;
-    for (size_t i = 0; i < x->nshm; i++)
-        mismatch |= x->shm_ops[i].mismatch;
     if (block && !(ic_npending && !ic_progress_busy()))
         rc = PMPI_Waitall(k, x->reqs, x->stats);
     else
@@ -482,11 +664,11 @@ static int complete_checked(ic_exec_t *x, int block, int *flag, const ic_action_
             ic_progress();
         }
     if (rc != MPI_SUCCESS) {
-        /* A request failed (a truncated message): the others may still be
-         * under way (Open MPI's MPI_Waitall returns at once when one has
-         * failed before it waits), and a message left unreceived would be
-         * taken by the next call's receive: wait for each of them.  The
-         * first error, from the statuses or the waits, is the answer. */
+        /* A request failed: the others may still be under way (Open MPI's
+         * MPI_Waitall returns at once when one has failed before it
+         * waits), and a message left unreceived would be taken by the next
+         * call's receive: wait for each of them.  The first error, from
+         * the statuses or the waits, is the answer. */
         int first = MPI_SUCCESS;
         for (int i = 0; i < k; i++) {
             int e = rc == MPI_ERR_IN_STATUS ? x->stats[i].MPI_ERROR : MPI_SUCCESS;
@@ -506,21 +688,7 @@ static int complete_checked(ic_exec_t *x, int block, int *flag, const ic_action_
         for (int i = 0; i < k; i++)
             x->ctx->tmsg[i].t1 = now;
     }
-    if (!*flag || x->npieces != 1)
-        return mismatch ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    if (mismatch)
-        return MPI_ERR_TRUNCATE;
-    const ic_binding_t *b = x->b;
-    for (size_t i = 0, j = 0; i < n; i++) {
-        const ic_action_t *a = &acts[i];
-        if (a->kind != IC_ACT_RECV || to_channel(x, a->peer, 0))
-            continue;
-        int got = MPI_UNDEFINED;
-        MPI_Get_count(&x->stats[j++], b->at[a->dst.buf].type, &got);
-        if (got == MPI_UNDEFINED || (size_t)got != elems(b, a->dst.buf, a->dst.count))
-            return MPI_ERR_TRUNCATE;
-    }
-    return MPI_SUCCESS;
+    return *flag && x->truncated ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 }
 
 static inline void exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s,
@@ -552,8 +720,10 @@ static inline void exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s,
         x->reqs = NULL;
         x->shm_ops = NULL;
         x->stats = NULL;
+        x->msgs = NULL;
         x->cap = x->scap = x->stcap = 0;
     }
+    x->nprobe = 0;
 }
 
 int ic_exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b,
@@ -597,7 +767,8 @@ int ic_exec_progress(ic_exec_t *x, int block, int *done)
             return rc;
         while (x->piece < x->npieces) {
             if (!x->posted) {
-                x->k = x->nshm = 0;
+                x->k = x->nshm = x->nprobe = 0;
+                x->known = x->truncated = 0;
                 x->posted = 1;
                 rc = post_piece(x, acts, n, x->piece, x->chunk, &x->k, &x->nshm);
                 if (rc != MPI_SUCCESS)
@@ -645,6 +816,8 @@ int ic_exec_progress(ic_exec_t *x, int block, int *done)
 
 void ic_exec_abandon(ic_exec_t *x, int release)
 {
+    if (x->posted && x->s->unagreed && !x->known)
+        drop_probed(x);
     if (x->posted)
         drop_requests(x->reqs, x->k);
     x->posted = 0;
@@ -653,9 +826,11 @@ void ic_exec_abandon(ic_exec_t *x, int release)
         free(x->reqs);
         free(x->shm_ops);
         free(x->stats);
+        free(x->msgs);
         x->reqs = NULL;
         x->shm_ops = NULL;
         x->stats = NULL;
+        x->msgs = NULL;
         x->cap = x->scap = x->stcap = 0;
     }
 }

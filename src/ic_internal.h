@@ -28,6 +28,7 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* ------------------------------------------------------------- context */
 
@@ -103,11 +104,16 @@ typedef struct ic_shm_op {
     /* A message of an unagreed schedule (shm.c: "Unagreed messages"): bytes
      * is this side's own count; the slot carries the sender's length, and
      * a message longer than a slot goes through MPI (req, on comm with
-     * tag) after it; a receiver that finds another length takes it into
-     * drain and notes the mismatch. */
+     * tag) after it.  A receiver reads the length first and notes a
+     * mismatch; it takes the data only once the executor says (take),
+     * when every message of the round is known to be as long as its
+     * receiver's count, and otherwise takes it into drain and drops it. */
     int unagreed;
-    int stage; /* 0: the slot, 1: the MPI message under way */
+    int stage; /* 0: the slot, 2: its length read, 1: the MPI message under way */
     int mismatch;
+    int take;     /* receiver at stage 2: 0 wait, 1 take the data, 2 drop it */
+    int via;      /* ... the message follows through MPI                      */
+    uint64_t len; /* ... the sender's length                                  */
     int tag;
     MPI_Request req;
     void *drain;
@@ -149,7 +155,8 @@ typedef struct ic_ctx {
     ic_trace_msg_t *tmsg;   /* ... each request's message (cap as reqs)   */
     int *tidx;              /* ... MPI_Waitsome's indices (cap as reqs)   */
     MPI_Status *stats;      /* a round's statuses (unagreed schedules) ... */
-    size_t stats_cap;       /* ... of this capacity                       */
+    MPI_Message *msgs;      /* ... its probed messages ...                */
+    size_t stats_cap;       /* ... both of this capacity                  */
     void *scratch[IC_NBUF]; /* cached scratch allocations      */
     size_t scratch_bytes[IC_NBUF];
     ic_decision_t decisions[IC_DECISION_CACHE];
@@ -281,6 +288,9 @@ int ic_shm_drain(ic_ctx_t *ctx, int peer, int tag);
 int ic_shm_poll(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, int *all);
 void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op);
 int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs, int nreqs);
+/* A waiting rank's idle poll: *idle counts them, and past the channels'
+ * spin limit (0 when the node has more ranks than cores) it yields. */
+void ic_shm_idle(ic_ctx_t *ctx, int *idle);
 
 /* MPI_Waitall (flag NULL) or MPI_Testall of reqs[0, n), statuses ignored
  * (executor.c).  When ctx (NULL: none) records a trace, each request's completion time
@@ -637,10 +647,14 @@ typedef struct ic_exec {
     ic_steps_t steps; /* packing and unpacking (n 0: none)             */
     int packed;       /* ... the packing steps have run                */
     int late;         /* a packing step's failure, returned at the end */
-    /* an unagreed schedule's statuses: nb, its own of stcap entries; else
-     * the context's */
+    /* an unagreed schedule's statuses and probed messages: nb, its own of
+     * stcap entries; else the context's */
     MPI_Status *stats;
+    MPI_Message *msgs;
     size_t stcap;
+    size_t nprobe; /* the piece's receives through MPI (msgs, stats)     */
+    int known;     /* ... every length of the piece known, data taken    */
+    int truncated; /* ... some message not as long as its receive's count */
 } ic_exec_t;
 
 /* Start s as a nonblocking run (nothing is posted yet) on channel lane

@@ -279,11 +279,16 @@ void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op)
  * take a slot and the channel's numbering holds whatever the counts.  The
  * slot carries the sender's length: a message that fits goes in it, a
  * longer one through MPI (sent first, with the tag and communicator of the
- * schedule's other messages), the slot saying so.  The receiver compares
- * that length with its own count: equal, it copies the slot out or posts
- * its receive; otherwise it takes the message into a buffer of its own and
- * drops it, its own untouched, and the run ends with MPI_ERR_TRUNCATE
- * (executor.c).  Returns as try_op. */
+ * schedule's other messages), the slot saying so.  The receiver reads
+ * that length first (stage 2) and compares it with its own count; the
+ * executor learns every length of the round, from the slots and by
+ * probing its MPI messages (executor.c: learn_lengths), before any
+ * receiver takes data.  Then each receiver copies the slot out or posts
+ * its receive (take 1, the data straight into place), or, when some
+ * message of the round is not as long as its receiver's count, takes the
+ * message into a buffer of its own and drops it (take 2), so that the
+ * round writes nothing of the user's and ends with MPI_ERR_TRUNCATE.
+ * Returns as try_op. */
 static int try_unagreed(ic_ctx_t *ctx, ic_shm_op_t *op, slot_t *sl)
 {
     int rc, flag = 0;
@@ -297,8 +302,8 @@ static int try_unagreed(ic_ctx_t *ctx, ic_shm_op_t *op, slot_t *sl)
         op->done = 1;
         return 1;
     }
-    int via = op->bytes > IC_SHM_BYTES;
     if (op->send) {
+        int via = op->bytes > IC_SHM_BYTES;
         /* a long message on its way first (the receiver's receive, posted
          * once it reads the slot, finds it started) */
         if (via && op->req == MPI_REQUEST_NULL &&
@@ -319,24 +324,30 @@ static int try_unagreed(ic_ctx_t *ctx, ic_shm_op_t *op, slot_t *sl)
         op->stage = 1;
         return try_unagreed(ctx, op, sl);
     }
-    if (atomic_load_explicit(&sl->seq, memory_order_acquire) != op->seq)
-        return 0;
-    uint64_t len = sl->len & ~SLOT_VIA_MPI;
-    int theirs_via = (sl->len & SLOT_VIA_MPI) != 0;
-    op->mismatch = len != (uint64_t)op->bytes;
-    if (!theirs_via && !op->mismatch &&
+    if (op->stage == 0) { /* its length */
+        if (atomic_load_explicit(&sl->seq, memory_order_acquire) != op->seq)
+            return 0;
+        op->len = sl->len & ~SLOT_VIA_MPI;
+        op->via = (sl->len & SLOT_VIA_MPI) != 0;
+        op->mismatch = op->len != (uint64_t)op->bytes;
+        op->stage = 2;
+    }
+    if (!op->take)
+        return 0; /* the round's other lengths first */
+    int keep = op->take == 1 && !op->mismatch;
+    if (!op->via && keep &&
         (rc = ic_typed_copy(ctx, sl->data, op->bytes, MPI_PACKED, 1, 1, op->buf, op->n, op->type,
                             op->contig)) != MPI_SUCCESS)
         return -rc;
     atomic_store_explicit(&sl->seq, 0, memory_order_release);
-    if (!theirs_via) {
+    if (!op->via) {
         op->done = 1;
         return 1;
     }
-    if (op->mismatch) { /* take it whole, then drop it */
-        if (len > (uint64_t)INT_MAX || !(op->drain = malloc(len ? (size_t)len : 1)))
+    if (!keep) { /* take it whole, then drop it */
+        if (op->len > (uint64_t)INT_MAX || !(op->drain = malloc(op->len ? (size_t)op->len : 1)))
             return -MPI_ERR_NO_MEM;
-        rc = MPI_Irecv(op->drain, (int)len, MPI_PACKED, op->peer, op->tag, ctx->comm, &op->req);
+        rc = MPI_Irecv(op->drain, (int)op->len, MPI_PACKED, op->peer, op->tag, ctx->comm, &op->req);
     } else
         rc = MPI_Irecv(op->buf, (int)op->n, op->type, op->peer, op->tag, ctx->comm, &op->req);
     op->stage = 1;
@@ -406,6 +417,7 @@ int ic_shm_drain(ic_ctx_t *ctx, int peer, int tag)
     op.contig = op.size = 1;
     op.bytes = SIZE_MAX; /* no message is as long: taken into drain */
     op.unagreed = 1;
+    op.take = 2; /* dropped whatever its length */
     op.tag = tag;
     op.req = MPI_REQUEST_NULL;
     ic_shm_number(ctx, &op);
@@ -418,6 +430,14 @@ int ic_shm_poll(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, int *all)
     int rc = one_pass(ctx, ops, n, &moved, &left);
     *all = left == 0;
     return rc;
+}
+
+void ic_shm_idle(ic_ctx_t *ctx, int *idle)
+{
+    if (++*idle > (ctx->shm ? ctx->shm->spin : IC_SHM_SPIN)) {
+        *idle = 0;
+        sched_yield();
+    }
 }
 
 int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs, int nreqs)
@@ -436,10 +456,7 @@ int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs
         }
         if (ic_npending) /* pending nonblocking calls move on (executor.c: wait_moving) */
             ic_progress();
-        if (++idle > ctx->shm->spin) {
-            idle = 0;
-            sched_yield();
-        }
+        ic_shm_idle(ctx, &idle);
     }
     return MPI_SUCCESS;
 }
