@@ -306,12 +306,12 @@ int main(int argc, char **argv)
         outcome("gatherv, sendcount differs at a non-root", "gather", rc,
                 reporter(rc, other, root, MPI_ERR_TRUNCATE), MPI_ERR_TRUNCATE);
 
-    /* gatherv: a non-root sends more than the root expects.  Within a node
-     * the linear gather's channel tells the root the length first, so
-     * either MPI returns the error (through MPI, MPICH raises a message
-     * longer than its receive on MPI_COMM_WORLD: not with INTERCOM_SHM=0). */
-    const char *shm_env = getenv("INTERCOM_SHM");
-    if (other != root && !(shm_env && strcmp(shm_env, "0") == 0)) {
+    /* gatherv: a non-root sends more than the root expects.  The linear
+     * gather's root learns every length before it takes any message (from
+     * the channels' slots, or by probing), so either MPI returns the error
+     * (a receive shorter than its message, MPICH would raise on
+     * MPI_COMM_WORLD). */
+    if (other != root) {
         fill();
         rc = CALL(Gatherv)(sb, rank == other ? 2 * N : N, MPI_INT, rb, counts, displs, MPI_INT,
                            root, comm);
