@@ -86,6 +86,11 @@ void ic_mst_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_
  * Cost ceil(log2 n)(alpha + m beta + m gamma). */
 void ic_mst_combine(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t acc,
                     ic_region_t tmp);
+/* The same with each position's contribution in `in` (read only, not
+ * overlapping acc; NULL: in acc): acc need not hold it, and the first
+ * partial a position receives may go straight into acc (mst_combine.c). */
+void ic_mst_combine_ro(ic_sched_t *s, const ic_line_t *line, int root_pos, const ic_region_t *in,
+                       ic_region_t acc, ic_region_t tmp);
 
 /* MST scatter: at the root, buffer `buf` holds the blocks packed in
  * position order from element `base` on (block i of counts[i] elements).

@@ -257,8 +257,8 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
                 ic_ring_allreduce(s, &line, cur, tmp, t == 0 ? in : NULL);
                 break;
             case IC_STEP_REDUCE_MST:
-            case IC_STEP_ALLREDUCE_MST:
-                ic_mst_combine(s, &line, root, cur, tmp);
+            case IC_STEP_ALLREDUCE_MST: /* a first one reads the input where it is */
+                ic_mst_combine_ro(s, &line, root, t == 0 ? in : NULL, cur, tmp);
                 break;
             case IC_STEP_REDUCE_PIPELINE: /* a first one reads the input where it is */
                 ic_pipe_combine(s, &line, root, t == 0 ? in : NULL, cur, tmp.buf, 0,
@@ -347,7 +347,9 @@ static void gather_range(int n, int root, int me, int *lo, int *hi)
  * the input where it is.  Its RECV is not significant, so it works in
  * SCRATCH, and holds no more than it must:
  *   - a leaf of a first MST step sends its input as it is (and takes no
- *     part in later steps: their lines hold the root's coordinate there);
+ *     part in later steps: their lines hold the root's coordinate there),
+ *     and a position that receives in it reads its input where it is,
+ *     combining into an area of its own (ic_mst_combine_ro);
  *   - a first pipelined chain reads the input where it is, so only the
  *     root of its line (which goes on to the later steps) needs an area,
  *     for the line's result;
@@ -367,9 +369,14 @@ static ic_region_t reduce_acc(ic_sched_t *s, const ic_plan_t *pl, const mesh_t *
     size_t len = in.count;
     *ro = 0;
     if (d > 1 && kind == IC_STEP_REDUCE_MST) {
+        /* a leaf sends its input; a position that receives combines into
+         * room of its own, reading its input where it is */
         ic_mst_step_t st[IC_MST_MAXSTEPS];
         if (!ic_mst_receives(st, ic_mst_steps(d, ref[dim], M->c[dim], st)))
             return in;
+        *ro = 1;
+        ic_sched_need(s, IC_BUF_SCRATCH, len);
+        return ic_reg(IC_BUF_SCRATCH, 0, len);
     }
     if (d > 1 && kind == IC_STEP_REDUCE_PIPELINE) {
         /* the chain reads the input where it is; only the line's root
@@ -434,13 +441,16 @@ static int vector_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t 
                 input = acc;
             /* the root of a reduce whose first step is a distributed
              * combine reads its input where it is, too, and so does one
-             * whose first step is a pipelined chain, unless in place (its
-             * input is then its accumulator, which the chain may write) */
+             * whose first step is a pipelined chain or an MST combine (a
+             * reduce's or an allreduce's), unless in place (its input is
+             * then its accumulator, which the step may write) */
             ic_step_kind_t k0 = ic_plan_step_kind(pl->step[0].alg);
             ro = M->d[pl->step[0].dim] > 1 &&
                  ((a->coll == IC_COLL_REDUCE && (k0 == IC_STEP_REDUCE_DCOMBINE ||
                                                  (k0 == IC_STEP_REDUCE_PIPELINE && !in_place))) ||
-                  (k0 == IC_STEP_ALLREDUCE_RING && !in_place));
+                  ((k0 == IC_STEP_ALLREDUCE_RING || k0 == IC_STEP_REDUCE_MST ||
+                    k0 == IC_STEP_ALLREDUCE_MST) &&
+                   !in_place));
             if (!in_place && !ro && len > 0)
                 ic_sched_copy(s, input, acc);
         }
