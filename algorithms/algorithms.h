@@ -109,6 +109,13 @@ void ic_mst_gather(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_buf_t 
 /* Bucket collect (ring allgather): every position p holds block p at
  * base + prefix(p) of `buf`; on return every position holds all blocks.
  * Cost (n-1) alpha + (n-1)/n m beta. */
+/* The bucket distributed combine and collect on two counter-rotating
+ * rings, half of every block each (bidir_bucket.c); arguments as the
+ * one-way ones (tmp: room for two half blocks). */
+void ic_bucket_dcombine2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                         const size_t *counts, ic_buf_t tmp, size_t tmpbase);
+void ic_bucket_collect2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                        const size_t *counts);
 void ic_bucket_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                        const size_t *counts);
 
@@ -490,21 +497,22 @@ typedef enum ic_step_kind {
     IC_STEP_BCAST_PIPELINE,
     IC_STEP_BCAST_TREE,
     IC_STEP_BCAST_KNOMIAL,
-    IC_STEP_BCAST_SCATTER,      /* scatter ... collect: shrinks     */
-    IC_STEP_REDUCE_MST,         /* combine to the line's root       */
-    IC_STEP_REDUCE_PIPELINE,    /* ... along a chain, in segments  */
-    IC_STEP_REDUCE_DCOMBINE,    /* dcombine ... gather: shrinks    */
-    IC_STEP_ALLREDUCE_MST,      /* combine to position 0 ... bcast  */
-    IC_STEP_ALLREDUCE_RD,       /* recursive doubling: keeps         */
-    IC_STEP_ALLREDUCE_DCOMBINE, /* dcombine ... collect: shrinks */
-    IC_STEP_ALLREDUCE_RH,       /* halving ... Bruck collect: shrinks */
-    IC_STEP_ALLREDUCE_RHRD,     /* halving ... doubling: shrinks      */
-    IC_STEP_ALLREDUCE_TREE,     /* repeated MST combines ... bcasts   */
-    IC_STEP_ALLREDUCE_CHAIN,    /* repeated chains                    */
-    IC_STEP_ALLREDUCE_FANIN,    /* full fan-in ... fan-in collect     */
-    IC_STEP_ALLREDUCE_FANOUT,   /* full fan-out ... fan-out collect   */
-    IC_STEP_ALLREDUCE_RING,     /* whole vectors round the ring       */
-    IC_STEP_COLLECT_BUCKET,     /* allgather(v)                     */
+    IC_STEP_BCAST_SCATTER,       /* scatter ... collect: shrinks     */
+    IC_STEP_REDUCE_MST,          /* combine to the line's root       */
+    IC_STEP_REDUCE_PIPELINE,     /* ... along a chain, in segments  */
+    IC_STEP_REDUCE_DCOMBINE,     /* dcombine ... gather: shrinks    */
+    IC_STEP_ALLREDUCE_MST,       /* combine to position 0 ... bcast  */
+    IC_STEP_ALLREDUCE_RD,        /* recursive doubling: keeps         */
+    IC_STEP_ALLREDUCE_DCOMBINE,  /* dcombine ... collect: shrinks */
+    IC_STEP_ALLREDUCE_DCOMBINE2, /* ... on two counter-rotating rings */
+    IC_STEP_ALLREDUCE_RH,        /* halving ... Bruck collect: shrinks */
+    IC_STEP_ALLREDUCE_RHRD,      /* halving ... doubling: shrinks      */
+    IC_STEP_ALLREDUCE_TREE,      /* repeated MST combines ... bcasts   */
+    IC_STEP_ALLREDUCE_CHAIN,     /* repeated chains                    */
+    IC_STEP_ALLREDUCE_FANIN,     /* full fan-in ... fan-in collect     */
+    IC_STEP_ALLREDUCE_FANOUT,    /* full fan-out ... fan-out collect   */
+    IC_STEP_ALLREDUCE_RING,      /* whole vectors round the ring       */
+    IC_STEP_COLLECT_BUCKET,      /* allgather(v)                     */
     IC_STEP_COLLECT_BRUCK,
     IC_STEP_COLLECT_GB,
     IC_STEP_COLLECT_FANOUT,

@@ -25,6 +25,20 @@
  *     collect:   P0 b0 b1 b2 P1 b0 b1 b2 P2 b0 b1 b2  (2 ring steps)
  *   Cost: 2 (p-1) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma.
  *
+ * "bidir_dcombine_collect": "dcombine_collect" on two counter-rotating
+ *   rings (bidir_bucket.c), the lower half of every block going right,
+ *   the upper half left, so that both directions of every neighbour link
+ *   carry data.  Needs a commutative op.  On full-duplex neighbour links
+ *   (a torus) half the transfer time of "dcombine_collect"; a model with
+ *   one port per rank sees no gain, so the cost is the links' lower bound
+ *   (IC_ALG_COST_BOUND: run when forced or named by a tuning table).
+ *   Every link carries half a block each way in every step, an exchange:
+ *   where exchanges cost beta_x = 2 beta per direction (TCP), no gain.
+ *   Cost (p > 2; at p = 2 both rings join the same pair: the cost of
+ *   "dcombine_collect"): 2 (p-1)(alpha + m/2 beta_x) + (p-1)/p n gamma,
+ *   m = n/p, with beta_x = beta on full-duplex links:
+ *   2 (p-1) alpha + (p-1)/p n beta + (p-1)/p n gamma.
+ *
  * "recursive_doubling": pairwise exchanges at distance 1, 2, 4, ... (see
  *   rd_allreduce.c); half the start-ups of "mst", for the shortest vectors.
  *   Keeps rank order.  Accumulator RECV, partner's partials in SCRATCH.
@@ -50,6 +64,16 @@ double ic_cost_allreduce_dcombine_collect(const ic_coll_args_t *a, const ic_mode
 {
     ic_terms_t t = ic_terms(a, m);
     return 2 * (t.p - 1) * t.a + 2 * t.f * t.n * t.bring + t.f * t.n * t.g;
+}
+
+double ic_cost_allreduce_dcombine_collect2(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    if (t.p <= 2) /* both rings join the same pair: the one-way ring's exchange */
+        return ic_cost_allreduce_dcombine_collect(a, m);
+    /* each link carries half a block each way: an exchange */
+    double h = t.bmax / 2;
+    return 2 * (t.p - 1) * (t.a + h * ic_xbeta(&t, h)) + t.f * t.n * t.g;
 }
 
 double ic_cost_allreduce_rd(const ic_coll_args_t *a, const ic_model_t *m)

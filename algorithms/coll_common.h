@@ -370,6 +370,7 @@ double ic_cost_reduce_dcombine_gather(const ic_coll_args_t *a, const ic_model_t 
 double ic_cost_reduce_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_mst(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_dcombine_collect(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allreduce_dcombine_collect2(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_rd(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_halving_doubling(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allgather_gather_bcast(const ic_coll_args_t *a, const ic_model_t *m);

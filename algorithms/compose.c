@@ -238,6 +238,9 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
                     ic_bucket_dcombine(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0);
                 }
                 break;
+            case IC_STEP_ALLREDUCE_DCOMBINE2:
+                ic_bucket_dcombine2(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0);
+                break;
             case IC_STEP_ALLREDUCE_RH:
             case IC_STEP_ALLREDUCE_RHRD:
                 ic_rh_dcombine(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0);
@@ -295,6 +298,9 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
         case IC_STEP_BCAST_SCATTER:
         case IC_STEP_ALLREDUCE_DCOMBINE:
             ic_bucket_collect(s, &line, R[t].buf, R[t].off, cnt);
+            break;
+        case IC_STEP_ALLREDUCE_DCOMBINE2:
+            ic_bucket_collect2(s, &line, R[t].buf, R[t].off, cnt);
             break;
         case IC_STEP_ALLREDUCE_RH:
             ic_bruck_collect(s, &line, R[t].buf, R[t].off, cnt, NULL, IC_BUF_SCRATCH, 0);

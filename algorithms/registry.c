@@ -55,6 +55,10 @@ const ic_algorithm_t ic_algorithms[] = {
     STEP(IC_COLL_ALLREDUCE, "dcombine_collect", NEXT, IC_STEP_ALLREDUCE_DCOMBINE,
          ic_cost_allreduce_dcombine_collect, NULL,
          "bucket distributed combine + bucket collect (long vectors)"),
+    STEP(IC_COLL_ALLREDUCE, "bidir_dcombine_collect", NEXT | IC_ALG_COST_BOUND,
+         IC_STEP_ALLREDUCE_DCOMBINE2, ic_cost_allreduce_dcombine_collect2, NULL,
+         "dcombine_collect on two counter-rotating rings, half of each block each "
+         "(full-duplex neighbour links: tori)"),
     STEP(IC_COLL_ALLREDUCE, "recursive_doubling", KEEPS, IC_STEP_ALLREDUCE_RD, ic_cost_allreduce_rd,
          NULL, "pairwise exchanges at distance 1, 2, 4, ... (shortest vectors)"),
     STEP(IC_COLL_ALLREDUCE, "halving_doubling", IC_ALG_COST_FOLDS, IC_STEP_ALLREDUCE_RH,

@@ -1,0 +1,165 @@
+/*
+ * bidir_bucket.c -- the bucket distributed combine and the bucket collect
+ * (bucket_dcombine.c, bucket_collect.c) on two counter-rotating rings at
+ * once, each carrying half of every block.
+ *
+ * The bucket primitives send every message to the right-hand neighbour:
+ * on a network whose neighbour links are full duplex (a torus, a ring of
+ * switches' ports) the links' other direction stays idle.  Here block j
+ * of counts[j] elements is cut into a lower part of ceil(counts[j] / 2)
+ * elements, which ring A moves exactly as the one-way primitive does
+ * (position i sends to i+1), and an upper part of floor(counts[j] / 2),
+ * which ring B moves the mirror way (i sends to i-1).  Every step then
+ * puts half the data on each direction of every link: the same n - 1
+ * steps, half the bytes on each.
+ *
+ * Ring B mirrors ring A: in the distributed combine, the partial of the
+ * upper part of block j starts at position j-1 and travels j-1, j-2, ...,
+ * j+1 to j; in the collect, position i sends the upper part of block
+ * (i+k) mod n in step k and receives that of (i+k+1) mod n.  Trace of the
+ * collect, n = 4 ("a>": the lower part of block a goes right, "<b": the
+ * upper part of block b goes left):
+ *            P0        P1        P2        P3
+ *   step 0   0> <0     1> <1     2> <2     3> <3
+ *   step 1   3> <1     0> <2     1> <3     2> <0
+ *   step 2   2> <2     3> <3     0> <0     1> <1
+ * P0 gets the lower parts of blocks 3, 2, 1 from P3 and the upper parts of
+ * 1, 2, 3 from P1: after step 2 every position holds every block whole.
+ * A round posts ring A's receive and send, then ring B's: at n = 2 both
+ * rings join the same two positions, and their messages are matched in
+ * that order on both sides.
+ *
+ * Restrictions: the combine needs a commutative operation (as the one-way
+ * ring: a partial combines the positions in ring order); the collect
+ * none.  tmp needs room for the largest lower part plus the largest upper
+ * part from tmpbase on and must not overlap the blocks.
+ *
+ * Cost: every link carries half a block each way in every step, an
+ * exchange: (n-1)(alpha + m/(2n) beta_x) for the collect, plus (n-1)/n m
+ * gamma for the combine (every element is still combined n-1 times).  On
+ * full-duplex links (beta_x = beta) half the one-way ring's transfer
+ * time; over TCP, whose exchanges run at half rate, none.  A model with
+ * one port per rank (the cost evaluator) serialises a step's two messages
+ * and sees no gain, so the closed forms are lower bounds
+ * (IC_ALG_COST_BOUND): these run when forced or named by a tuning table.
+ */
+#include "algorithms.h"
+
+/* The two parts of block j: lower (ring A) first. */
+static size_t lower(const size_t *counts, int j)
+{
+    return counts[j] - counts[j] / 2;
+}
+
+static size_t upper(const size_t *counts, int j)
+{
+    return counts[j] / 2;
+}
+
+/* A block index that walks the ring by one each step, with its offset
+ * kept as it goes (O(1) a step, so a schedule takes O(n) time). */
+typedef struct walk {
+    int j;
+    size_t off; /* prefix of block j */
+} walk_t;
+
+static walk_t walk_at(const size_t *counts, int n, int j)
+{
+    walk_t w = {((j % n) + n) % n, 0};
+    w.off = ic_blocks_prefix(counts, w.j);
+    return w;
+}
+
+static void walk_down(walk_t *w, const size_t *counts, int n, size_t total)
+{
+    w->j = (w->j + n - 1) % n;
+    w->off = w->j == n - 1 ? total - counts[w->j] : w->off - counts[w->j];
+}
+
+static void walk_up(walk_t *w, const size_t *counts, int n)
+{
+    w->off = w->j == n - 1 ? 0 : w->off + counts[w->j];
+    w->j = (w->j + 1) % n;
+}
+
+void ic_bucket_dcombine2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                         const size_t *counts, ic_buf_t tmp, size_t tmpbase)
+{
+    int n = line->n;
+    int me = ic_line_pos(line, s->rank);
+    ic_sched_round(s);
+    if (me < 0 || n <= 1)
+        return;
+
+    size_t maxa = 0, maxb = 0;
+    for (int j = 0; j < n; j++) {
+        maxa = lower(counts, j) > maxa ? lower(counts, j) : maxa;
+        maxb = upper(counts, j) > maxb ? upper(counts, j) : maxb;
+    }
+    if (tmp == IC_BUF_SCRATCH || tmp == IC_BUF_SCRATCH2)
+        ic_sched_need(s, tmp, tmpbase + maxa + maxb);
+
+    size_t total = ic_blocks_total(counts, n);
+    int right = ic_line_rank(line, (me + 1) % n);
+    int left = ic_line_rank(line, (me + n - 1) % n);
+    /* ring A: step k sends block me-k-1, receives me-k-2 (as the one-way
+     * ring); ring B: sends me+k+1, receives me+k+2 */
+    walk_t sa = walk_at(counts, n, me - 1), ra = walk_at(counts, n, me - 2);
+    walk_t sb = walk_at(counts, n, me + 1), rb = walk_at(counts, n, me + 2);
+    for (int k = 0; k < n - 1; k++) {
+        size_t c;
+        if ((c = lower(counts, sa.j)) > 0)
+            ic_sched_send(s, right, ic_reg(buf, base + sa.off, c));
+        if ((c = lower(counts, ra.j)) > 0) {
+            ic_region_t in = ic_reg(tmp, tmpbase, c);
+            ic_sched_recv(s, left, in);
+            ic_sched_reduce(s, in, ic_reg(buf, base + ra.off, c), 1);
+        }
+        if ((c = upper(counts, sb.j)) > 0)
+            ic_sched_send(s, left, ic_reg(buf, base + sb.off + lower(counts, sb.j), c));
+        if ((c = upper(counts, rb.j)) > 0) {
+            ic_region_t in = ic_reg(tmp, tmpbase + maxa, c);
+            ic_sched_recv(s, right, in);
+            ic_sched_reduce(s, in, ic_reg(buf, base + rb.off + lower(counts, rb.j), c), 1);
+        }
+        ic_sched_round(s);
+        sa = ra;
+        walk_down(&ra, counts, n, total);
+        sb = rb;
+        walk_up(&rb, counts, n);
+    }
+}
+
+void ic_bucket_collect2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                        const size_t *counts)
+{
+    int n = line->n;
+    int me = ic_line_pos(line, s->rank);
+    ic_sched_round(s);
+    if (me < 0 || n <= 1)
+        return;
+
+    size_t total = ic_blocks_total(counts, n);
+    int right = ic_line_rank(line, (me + 1) % n);
+    int left = ic_line_rank(line, (me + n - 1) % n);
+    /* ring A: step k sends block me-k, receives me-k-1; ring B: sends
+     * me+k, receives me+k+1 */
+    walk_t sa = walk_at(counts, n, me), ra = walk_at(counts, n, me - 1);
+    walk_t sb = sa, rb = walk_at(counts, n, me + 1);
+    for (int k = 0; k < n - 1; k++) {
+        size_t c;
+        if ((c = lower(counts, sa.j)) > 0)
+            ic_sched_send(s, right, ic_reg(buf, base + sa.off, c));
+        if ((c = lower(counts, ra.j)) > 0)
+            ic_sched_recv(s, left, ic_reg(buf, base + ra.off, c));
+        if ((c = upper(counts, sb.j)) > 0)
+            ic_sched_send(s, left, ic_reg(buf, base + sb.off + lower(counts, sb.j), c));
+        if ((c = upper(counts, rb.j)) > 0)
+            ic_sched_recv(s, right, ic_reg(buf, base + rb.off + lower(counts, rb.j), c));
+        ic_sched_round(s);
+        sa = ra;
+        walk_down(&ra, counts, n, total);
+        sb = rb;
+        walk_up(&rb, counts, n);
+    }
+}
