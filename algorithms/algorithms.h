@@ -498,6 +498,7 @@ typedef enum ic_step_kind {
     IC_STEP_BCAST_TREE,
     IC_STEP_BCAST_KNOMIAL,
     IC_STEP_BCAST_SCATTER,       /* scatter ... collect: shrinks     */
+    IC_STEP_BCAST_SCATTER2,      /* ... collect on two rings */
     IC_STEP_REDUCE_MST,          /* combine to the line's root       */
     IC_STEP_REDUCE_PIPELINE,     /* ... along a chain, in segments  */
     IC_STEP_REDUCE_DCOMBINE,     /* dcombine ... gather: shrinks    */
@@ -513,6 +514,7 @@ typedef enum ic_step_kind {
     IC_STEP_ALLREDUCE_FANOUT,    /* full fan-out ... fan-out collect   */
     IC_STEP_ALLREDUCE_RING,      /* whole vectors round the ring       */
     IC_STEP_COLLECT_BUCKET,      /* allgather(v)                     */
+    IC_STEP_COLLECT_BUCKET2,     /* ... on two counter-rotating rings */
     IC_STEP_COLLECT_BRUCK,
     IC_STEP_COLLECT_GB,
     IC_STEP_COLLECT_FANOUT,
@@ -521,6 +523,7 @@ typedef enum ic_step_kind {
     IC_STEP_COLLECT_TREE,
     IC_STEP_COLLECT_CHAIN,
     IC_STEP_RS_BUCKET, /* reduce_scatter(_block)           */
+    IC_STEP_RS_BUCKET2,
     IC_STEP_RS_RH,
     IC_STEP_RS_MST,
     IC_STEP_RS_TREE,

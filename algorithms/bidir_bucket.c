@@ -1,15 +1,15 @@
 /*
  * bidir_bucket.c -- the bucket distributed combine and the bucket collect
  * (bucket_dcombine.c, bucket_collect.c) on two counter-rotating rings at
- * once, each carrying half of every block.
+ * once, each carrying about half of every block.
  *
  * The bucket primitives send every message to the right-hand neighbour:
  * on a network whose neighbour links are full duplex (a torus, a ring of
  * switches' ports) the links' other direction stays idle.  Here block j
- * of counts[j] elements is cut into a lower part of ceil(counts[j] / 2)
- * elements, which ring A moves exactly as the one-way primitive does
- * (position i sends to i+1), and an upper part of floor(counts[j] / 2),
- * which ring B moves the mirror way (i sends to i-1).  Every step then
+ * of counts[j] elements is cut into a lower part of about half of it
+ * (lower() below says where), which ring A moves exactly as the one-way
+ * primitive does (position i sends to i+1), and the upper part, which
+ * ring B moves the mirror way (i sends to i-1).  Every step then
  * puts half the data on each direction of every link: the same n - 1
  * steps, half the bytes on each.
  *
@@ -45,15 +45,28 @@
  */
 #include "algorithms.h"
 
-/* The two parts of block j: lower (ring A) first. */
+/* The two parts of block j: lower (ring A) first.  The cut falls on a
+ * multiple of the largest divisor g of the block made of 2^12, 3^2, 5 and
+ * 7 that leaves at least 16 units (the rule of the broadcast's granule,
+ * src/collectives.c): a block of whole elements of a datatype whose size
+ * is such a divisor is cut between two elements, so that callers working
+ * in bytes (the gather family) address typed buffers in place.  The
+ * parts differ by at most one unit, 1/16 of the block. */
 static size_t lower(const size_t *counts, int j)
 {
-    return counts[j] - counts[j] / 2;
+    static const size_t f[] = {2, 3, 5, 7};
+    static const int fmax[] = {12, 2, 1, 1};
+    size_t c = counts[j], g = 1;
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < fmax[i] && c % (g * f[i]) == 0 && c / (g * f[i]) >= 16; k++)
+            g *= f[i];
+    size_t u = c / g;
+    return (u - u / 2) * g;
 }
 
 static size_t upper(const size_t *counts, int j)
 {
-    return counts[j] / 2;
+    return counts[j] - lower(counts, j);
 }
 
 /* A block index that walks the ring by one each step, with its offset

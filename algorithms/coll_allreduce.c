@@ -69,11 +69,7 @@ double ic_cost_allreduce_dcombine_collect(const ic_coll_args_t *a, const ic_mode
 double ic_cost_allreduce_dcombine_collect2(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
-    if (t.p <= 2) /* both rings join the same pair: the one-way ring's exchange */
-        return ic_cost_allreduce_dcombine_collect(a, m);
-    /* each link carries half a block each way: an exchange */
-    double h = t.bmax / 2;
-    return 2 * (t.p - 1) * (t.a + h * ic_xbeta(&t, h)) + t.f * t.n * t.g;
+    return 2 * (t.p - 1) * ic_ring2_step(&t) + t.f * t.n * t.g;
 }
 
 double ic_cost_allreduce_rd(const ic_coll_args_t *a, const ic_model_t *m)

@@ -130,6 +130,13 @@ double ic_cost_bcast_scatter_collect(const ic_coll_args_t *a, const ic_model_t *
     return (t.L + t.p - 1) * t.a + t.f * t.n * (t.b + t.bring);
 }
 
+/* bidir_bucket.c: the links' bound of the collect (IC_ALG_COST_BOUND). */
+double ic_cost_bcast_scatter_collect2(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return t.L * t.a + t.f * t.n * t.b + (t.p - 1) * ic_ring2_step(&t);
+}
+
 double ic_cost_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m)
 {
     if (a->size <= 1)

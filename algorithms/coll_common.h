@@ -285,6 +285,16 @@ static inline ic_terms_t ic_terms(const ic_coll_args_t *a, const ic_model_t *m)
     return t;
 }
 
+/* A step of the two counter-rotating rings (bidir_bucket.c) moving blocks
+ * of at most t->bmax bytes: half a block each way on every link, an
+ * exchange (at p = 2 both rings join one pair: the one-way ring's step,
+ * t->bmax at t->bring). */
+static inline double ic_ring2_step(const ic_terms_t *t)
+{
+    double h = t->bmax / 2;
+    return t->p <= 2 ? t->a + t->bmax * t->bring : t->a + h * ic_xbeta(t, h);
+}
+
 /* The transfer part of Bruck's collect (bruck_collect.c) of p blocks of
  * at most t->bmax bytes, t->n in all: step k sends min(2^k, p - 2^k)
  * blocks, a message no longer than their longest (uneven blocks) nor the
@@ -371,6 +381,9 @@ double ic_cost_reduce_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_mst(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_dcombine_collect(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_dcombine_collect2(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_bcast_scatter_collect2(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allgather_bucket2(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_reduce_scatter_bucket2(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_rd(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_halving_doubling(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allgather_gather_bcast(const ic_coll_args_t *a, const ic_model_t *m);

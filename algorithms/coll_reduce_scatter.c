@@ -89,6 +89,15 @@ double ic_cost_reduce_scatter_bucket(const ic_coll_args_t *a, const ic_model_t *
     return (t.p - 1) * (t.a + t.bmax * (t.bring + t.g));
 }
 
+/* bidir_bucket.c: the links' bound (IC_ALG_COST_BOUND). */
+double ic_cost_reduce_scatter_bucket2(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    /* it copies its input (no read-only variant): in pieces when bounded */
+    double q = rs_pieces(a);
+    ic_terms_t t = rs_piece_terms(a, m, q), w = ic_terms(a, m);
+    return q * (t.p - 1) * ic_ring2_step(&t) + (w.p - 1) * w.bmax * w.g;
+}
+
 /* Fold and unfold as in ic_cost_allreduce_halving_doubling. */
 double ic_cost_reduce_scatter_halving(const ic_coll_args_t *a, const ic_model_t *m)
 {

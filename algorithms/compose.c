@@ -210,6 +210,7 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
                 ic_reg(coll == IC_COLL_REDUCE ? IC_BUF_SCRATCH2 : IC_BUF_SCRATCH, 0, cur.count);
             switch (kind) {
             case IC_STEP_BCAST_SCATTER:
+            case IC_STEP_BCAST_SCATTER2:
                 ic_mst_scatter(s, &line, root, cur.buf, cur.off, cnt);
                 break;
             case IC_STEP_BCAST_MST:
@@ -299,6 +300,7 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
         case IC_STEP_ALLREDUCE_DCOMBINE:
             ic_bucket_collect(s, &line, R[t].buf, R[t].off, cnt);
             break;
+        case IC_STEP_BCAST_SCATTER2:
         case IC_STEP_ALLREDUCE_DCOMBINE2:
             ic_bucket_collect2(s, &line, R[t].buf, R[t].off, cnt);
             break;
@@ -629,6 +631,9 @@ static int allgather_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args
         case IC_STEP_COLLECT_BUCKET:
             ic_bucket_collect(s, &line, w, base, lcnt);
             break;
+        case IC_STEP_COLLECT_BUCKET2:
+            ic_bucket_collect2(s, &line, w, base, lcnt);
+            break;
         case IC_STEP_COLLECT_BRUCK:
             ic_bruck_collect(s, &line, w, base, lcnt, NULL, IC_BUF_SCRATCH2, 0);
             break;
@@ -708,6 +713,9 @@ static void rs_steps(ic_sched_t *s, const ic_plan_t *pl, mesh_t *M, const qlayou
         switch (ic_plan_step_kind(pl->step[t].alg)) {
         case IC_STEP_RS_BUCKET:
             ic_bucket_dcombine(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0);
+            break;
+        case IC_STEP_RS_BUCKET2:
+            ic_bucket_dcombine2(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0);
             break;
         case IC_STEP_RS_RH:
             ic_rh_dcombine(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0);
