@@ -796,7 +796,7 @@ static int scatterv_main(call_t *c);
 
 /* The root of a linear gatherv whose counts are unusable: every other rank
  * sends it one message, whose length only that rank knows.  It takes each
- * whole (MPI_Mprobe, then a receive of its length: a receive shorter than
+ * whole (MPI_Probe, then a receive of its length: a receive shorter than
  * the message would be MPI's truncation error, which MPICH raises on
  * MPI_COMM_WORLD's handler; a blocking call's from a rank of its node
  * through their channel, which tells the length), drops it and raises its
@@ -810,7 +810,6 @@ static int drain_linear(call_t *c)
     ic_ctx_t *ctx = c->ctx;
     int tag = c->nb ? c->st.tag : IC_TAG;
     for (int i = 0; i < ctx->size; i++) {
-        MPI_Message m;
         MPI_Status st;
         int n = 0;
         if (i == ctx->rank)
@@ -821,13 +820,13 @@ static int drain_linear(call_t *c)
                 return icc_fail(c, rc, "cannot take a rank's message");
             continue;
         }
-        if (MPI_Mprobe(i, tag, ctx->comm, &m, &st) != MPI_SUCCESS ||
+        if (MPI_Probe(i, tag, ctx->comm, &st) != MPI_SUCCESS ||
             MPI_Get_count(&st, MPI_PACKED, &n) != MPI_SUCCESS || n < 0)
             return icc_fail(c, MPI_ERR_INTERN, "cannot take a rank's message");
         char one, *buf = n > 0 ? malloc((size_t)n) : &one;
         if (!buf)
             return icc_fail(c, MPI_ERR_NO_MEM, "out of memory");
-        int rc = MPI_Mrecv(buf, n, MPI_PACKED, &m, MPI_STATUS_IGNORE);
+        int rc = MPI_Recv(buf, n, MPI_PACKED, i, tag, ctx->comm, MPI_STATUS_IGNORE);
         if (buf != &one)
             free(buf);
         if (rc != MPI_SUCCESS)

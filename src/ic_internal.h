@@ -155,7 +155,7 @@ typedef struct ic_ctx {
     ic_trace_msg_t *tmsg;   /* ... each request's message (cap as reqs)   */
     int *tidx;              /* ... MPI_Waitsome's indices (cap as reqs)   */
     MPI_Status *stats;      /* a round's statuses (unagreed schedules) ... */
-    MPI_Message *msgs;      /* ... its probed messages ...                */
+    int *probed;            /* ... which of its messages are probed ...   */
     size_t stats_cap;       /* ... both of this capacity                  */
     void *scratch[IC_NBUF]; /* cached scratch allocations      */
     size_t scratch_bytes[IC_NBUF];
@@ -650,9 +650,9 @@ typedef struct ic_exec {
     /* an unagreed schedule's statuses and probed messages: nb, its own of
      * stcap entries; else the context's */
     MPI_Status *stats;
-    MPI_Message *msgs;
+    int *probed;
     size_t stcap;
-    size_t nprobe; /* the piece's receives through MPI (msgs, stats)     */
+    size_t nprobe; /* the piece's receives through MPI (probed, stats)   */
     int known;     /* ... every length of the piece known, data taken    */
     int truncated; /* ... some message not as long as its receive's count */
 } ic_exec_t;
