@@ -25,6 +25,45 @@ int ic_plan_step_shrinks(ic_step_kind_t k)
            k == IC_STEP_ALLREDUCE_FANOUT;
 }
 
+const ic_algorithm_t *ic_alg_two_rings(const ic_algorithm_t *alg)
+{
+    static const ic_step_kind_t twins[][2] = {
+        {IC_STEP_BCAST_SCATTER, IC_STEP_BCAST_SCATTER2},
+        {IC_STEP_ALLREDUCE_DCOMBINE, IC_STEP_ALLREDUCE_DCOMBINE2},
+        {IC_STEP_COLLECT_BUCKET, IC_STEP_COLLECT_BUCKET2},
+        {IC_STEP_RS_BUCKET, IC_STEP_RS_BUCKET2},
+    };
+    for (size_t i = 0; alg && i < sizeof(twins) / sizeof(twins[0]); i++)
+        if (alg->step == twins[i][0])
+            for (const ic_algorithm_t *t = ic_algorithms; t->name; t++)
+                if (t->coll == alg->coll && t->step == twins[i][1])
+                    return t;
+    return NULL;
+}
+
+int ic_plan_two_rings(const ic_plan_t *pl, ic_plan_t *out)
+{
+    int changed = 0;
+    *out = *pl;
+    if (pl->ndims == 0) {
+        const ic_algorithm_t *t = ic_alg_two_rings(pl->alg);
+        if (t) {
+            *out = ic_plan_1d(t, 0);
+            changed = 1;
+        }
+        return changed;
+    }
+    for (int i = 0; i < pl->ndims; i++) {
+        const ic_algorithm_t *t = ic_alg_two_rings(pl->step[i].alg);
+        if (t) {
+            out->step[i].alg = t;
+            out->step[i].param = 0;
+            changed = 1;
+        }
+    }
+    return changed;
+}
+
 int ic_plan_ranks(const ic_plan_t *pl)
 {
     if (pl->ndims == 0)

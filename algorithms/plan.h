@@ -138,6 +138,15 @@ int ic_plan_rs_reads_input(const ic_plan_t *pl, const ic_coll_args_t *a);
  * second half on the way back)? */
 int ic_plan_step_shrinks(ic_step_kind_t k);
 
+/* The algorithm of alg's collective that runs alg's ring steps on two
+ * counter-rotating rings (bidir_bucket.c: bucket -> bidir_bucket, ...), or
+ * NULL when alg has none. */
+const ic_algorithm_t *ic_alg_two_rings(const ic_algorithm_t *alg);
+
+/* Plan pl with every step that has a two-ring twin (ic_alg_two_rings)
+ * replaced by it, its parameter reset; 0 when no step has one. */
+int ic_plan_two_rings(const ic_plan_t *pl, ic_plan_t *out);
+
 /* Can plan pl serve the call a?  If not and why != NULL, *why says why.
  * A mesh plan needs dims multiplying to a->size; with a non-commutative
  * op it needs order-keeping steps that combine along the fastest

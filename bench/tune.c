@@ -28,7 +28,10 @@
  *      plan and its cheapest plan of ring steps (the model cannot tell
  *      which ranks are close, so shapes are measured, not ranked; ring
  *      steps only talk to line neighbours, which a network's distances
- *      cannot hurt once the lines follow it), and the built-in choice (as it ran without
+ *      cannot hurt once the lines follow it) with, where its steps have
+ *      them, their twins on two counter-rotating rings (bidir_bucket.c:
+ *      both directions of a torus's links, which the model cannot
+ *      price), and the built-in choice (as it ran without
  *      a table, and with the segment sizes the fitted model sets); each
  *      forced in turn with IC_Set_algorithm.
  *   4. Measurement, rounds of: every candidate in turn (the order rotating
@@ -80,7 +83,7 @@
 #define TUNE_QUICK_CANDIDATES 3
 #define TUNE_NEIGHBOURS 24 /* new plans per round of local search, at most */
 /* model, shapes (two plans each), 1-D, built-in, local search */
-#define TUNE_MAX_CAND (16 + 2 * IC_TUNE_SHAPES_MAX + 16 + 2 + IC_TUNE_REFINE_MAX * TUNE_NEIGHBOURS)
+#define TUNE_MAX_CAND (16 + 3 * IC_TUNE_SHAPES_MAX + 16 + 2 + IC_TUNE_REFINE_MAX * TUNE_NEIGHBOURS)
 #define TUNE_ROUNDS 4 /* rounds of interleaved blocks per point */
 #define TUNE_EXTRA 2  /* more sets of rounds for near-ties, at most */
 
@@ -252,6 +255,13 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
         if (nring > 0 && ring_plan(&a, &mm, ring, nring, shp[i].dims, &rp) == 0) {
             ic_point_bare_text(&rp, text, sizeof(text));
             n = add_cand(cs, n, text, "shape, rings");
+            /* and its ring steps on two counter-rotating rings, which the
+             * model cannot price (a torus's links carry both ways) */
+            ic_plan_t tw;
+            if (ic_plan_two_rings(&rp, &tw) && ic_plan_usable(&tw, &a, NULL)) {
+                ic_point_bare_text(&tw, text, sizeof(text));
+                n = add_cand(cs, n, text, "shape, two rings");
+            }
         }
     }
     /* on one line: every registered algorithm that can serve the call

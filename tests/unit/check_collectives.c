@@ -841,6 +841,50 @@ START_TEST(test_registry)
 }
 END_TEST
 
+/* Two-ring twins (bidir_bucket.c): each ring step kind has one in its
+ * collective, a twin moves the same data as its one-way step (the
+ * simulator runs every registered algorithm), and a plan gets its twins
+ * step by step. */
+START_TEST(test_two_rings)
+{
+    static const struct {
+        ic_coll_t c;
+        const char *from, *to;
+    } tw[] = {{IC_COLL_BCAST, "scatter_collect", "bidir_scatter_collect"},
+              {IC_COLL_ALLREDUCE, "dcombine_collect", "bidir_dcombine_collect"},
+              {IC_COLL_ALLGATHER, "bucket", "bidir_bucket"},
+              {IC_COLL_ALLGATHERV, "bucket", "bidir_bucket"},
+              {IC_COLL_REDUCE_SCATTER, "bucket", "bidir_bucket"},
+              {IC_COLL_REDUCE_SCATTER_BLOCK, "bucket", "bidir_bucket"}};
+    int twins = 0;
+    for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++)
+        twins += ic_alg_two_rings(alg) != NULL;
+    ck_assert_int_eq(twins, (int)(sizeof(tw) / sizeof(tw[0])));
+    for (size_t i = 0; i < sizeof(tw) / sizeof(tw[0]); i++) {
+        const ic_algorithm_t *t = ic_alg_two_rings(ic_alg_find(tw[i].c, tw[i].from));
+        ck_assert_ptr_nonnull(t);
+        ck_assert_str_eq(t->name, tw[i].to);
+        ck_assert_ptr_null(ic_alg_two_rings(t));
+        /* the model cannot price them: forced or tables only */
+        ck_assert(!ic_alg_priced(t));
+    }
+    ic_plan_t pl, out;
+    char text[IC_PLAN_TEXT_MAX];
+    ck_assert_int_eq(ic_plan_parse(IC_COLL_ALLREDUCE,
+                                   "4x8:d1=dcombine_collect,d0=recursive_doubling", &pl, NULL),
+                     0);
+    ck_assert(ic_plan_two_rings(&pl, &out));
+    ic_plan_format(&out, text, sizeof(text));
+    ck_assert_str_eq(text, "4x8:d1=bidir_dcombine_collect,d0=recursive_doubling");
+    ck_assert_int_eq(ic_plan_parse(IC_COLL_ALLGATHER, "bruck", &pl, NULL), 0);
+    ck_assert(!ic_plan_two_rings(&pl, &out));
+    ck_assert_int_eq(ic_plan_parse(IC_COLL_ALLGATHER, "bucket", &pl, NULL), 0);
+    ck_assert(ic_plan_two_rings(&pl, &out));
+    ic_plan_format(&out, text, sizeof(text));
+    ck_assert_str_eq(text, "bidir_bucket");
+}
+END_TEST
+
 /* The non-packed paths use scratch and per-block copies; the packed ones
  * must not (they work on the user's buffer directly). */
 START_TEST(test_packed_paths_direct)
@@ -1213,6 +1257,7 @@ Suite *suite_collectives(void)
     TCase *tc = tcase_create("registry");
     tcase_set_timeout(tc, 60); /* the scratch sweep: 3 s here, every algorithm x p up to 64 */
     tcase_add_test(tc, test_registry);
+    tcase_add_test(tc, test_two_rings);
     tcase_add_test(tc, test_aliases);
     tcase_add_test(tc, test_scale_params);
     tcase_add_test(tc, test_packed_paths_direct);
