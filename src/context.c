@@ -81,7 +81,7 @@ static void ctx_destroy(ic_ctx_t *ctx)
     free(ctx->tmsg);
     free(ctx->tidx);
     free(ctx->stats);
-    free(ctx->probed);
+    free(ctx->probes);
     free(ctx->order);
     for (int b = 0; b < IC_NBUF; b++)
         ic_scratch_free(ctx->scratch[b], ctx->scratch_bytes[b]);

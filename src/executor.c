@@ -79,14 +79,14 @@ static int grow(void **p, size_t *cap, size_t n, size_t each)
     return 0;
 }
 
-/* Room for n statuses and n probe marks (unagreed schedules). */
-static int grow_probes(MPI_Status **stats, int **probed, size_t *cap, size_t n)
+/* Room for n statuses and n receives to probe (unagreed schedules). */
+static int grow_probes(MPI_Status **stats, ic_probe_t **probes, size_t *cap, size_t n)
 {
     size_t c = *cap;
     if (grow((void **)stats, &c, n, sizeof(MPI_Status)))
         return -1;
     c = *cap;
-    if (grow((void **)probed, &c, n, sizeof(int)))
+    if (grow((void **)probes, &c, n, sizeof(ic_probe_t)))
         return -1;
     *cap = c;
     return 0;
@@ -97,15 +97,15 @@ static int reqs_reserve(ic_exec_t *x, size_t n)
     if (x->nb) {
         if (x->lane != IC_LANE_NONE && grow((void **)&x->shm_ops, &x->scap, n, sizeof(ic_shm_op_t)))
             return -1;
-        if (x->s->unagreed && grow_probes(&x->stats, &x->probed, &x->stcap, n))
+        if (x->s->unagreed && grow_probes(&x->stats, &x->probes, &x->stcap, n))
             return -1;
         return grow((void **)&x->reqs, &x->cap, n, sizeof(MPI_Request));
     }
     ic_ctx_t *ctx = x->ctx;
-    if (x->s->unagreed && grow_probes(&ctx->stats, &ctx->probed, &ctx->stats_cap, n))
+    if (x->s->unagreed && grow_probes(&ctx->stats, &ctx->probes, &ctx->stats_cap, n))
         return -1;
     x->stats = ctx->stats;
-    x->probed = ctx->probed;
+    x->probes = ctx->probes;
     if (n > ctx->nreqs_cap) {
         size_t c = ctx->nreqs_cap, c2 = c, c3 = c, c4 = c;
         if (grow((void **)&ctx->reqs, &c, n, sizeof(MPI_Request)) ||
@@ -329,7 +329,8 @@ static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j,
                 continue;
             }
             if (!pass && x->s->unagreed && IC_PROBE_FIRST) { /* probed first (learn_lengths) */
-                x->probed[x->nprobe++] = 0;
+                x->probes[x->nprobe].act = i;
+                x->probes[x->nprobe++].probed = 0;
                 continue;
             }
             if (tracing) {
@@ -520,21 +521,13 @@ static int uses_channels(const ic_exec_t *x)
  * communicator's, whose collectives MPI orders; a nonblocking call's is
  * its own). */
 
-/* The j-th receive through MPI of piece x->piece: its action's region and
- * count; the actions are scanned in post_piece()'s order. */
-static const ic_action_t *mpi_recv(const ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j,
+/* The j-th receive through MPI of piece x->piece: its action, region and
+ * count. */
+static const ic_action_t *mpi_recv(const ic_exec_t *x, const ic_action_t *acts, size_t j,
                                    ic_region_t *r, size_t *c)
 {
-    size_t seen = 0;
-    for (size_t i = 0; i < n; i++) {
-        const ic_action_t *a = &acts[i];
-        if (a->kind != IC_ACT_RECV || to_channel(x, a->peer, 0) ||
-            !piece_of(x->b, a, x->piece, x->chunk, r, c))
-            continue;
-        if (seen++ == j)
-            return a;
-    }
-    return NULL;
+    const ic_action_t *a = &acts[x->probes[j].act];
+    return piece_of(x->b, a, x->piece, x->chunk, r, c) ? a : NULL;
 }
 
 /* Take the probed message from peer (its status st) into a buffer of its
@@ -563,16 +556,16 @@ static void drop_probed(ic_exec_t *x)
     for (size_t j = 0; j < x->nprobe; j++) {
         ic_region_t r;
         size_t c;
-        const ic_action_t *a = mpi_recv(x, acts, n, j, &r, &c);
-        if (x->probed[j] && a)
+        const ic_action_t *a = mpi_recv(x, acts, j, &r, &c);
+        if (x->probes[j].probed && a)
             drop_message(x, a->peer, &x->stats[j]);
-        x->probed[j] = 0;
+        x->probes[j].probed = 0;
     }
 }
 
 /* Every length of the piece: *flag 0 when some is not known yet (block:
  * wait for them all). */
-static int learn_lengths(ic_exec_t *x, int block, int *flag, const ic_action_t *acts, size_t n)
+static int learn_lengths(ic_exec_t *x, int block, int *flag, const ic_action_t *acts)
 {
     ic_ctx_t *ctx = x->ctx;
     int idle = 0, rc;
@@ -588,11 +581,11 @@ static int learn_lengths(ic_exec_t *x, int block, int *flag, const ic_action_t *
         /* blocking, with nothing else to move on: wait in MPI for each */
         int wait = block && !x->nshm && !(ic_npending && !ic_progress_busy());
         for (size_t j = 0; j < x->nprobe; j++) {
-            if (x->probed[j])
+            if (x->probes[j].probed)
                 continue;
             ic_region_t r;
             size_t c = 0;
-            const ic_action_t *a = mpi_recv(x, acts, n, j, &r, &c);
+            const ic_action_t *a = mpi_recv(x, acts, j, &r, &c);
             int got = 0, f = 1;
             if (!a)
                 return MPI_ERR_INTERN;
@@ -604,7 +597,7 @@ static int learn_lengths(ic_exec_t *x, int block, int *flag, const ic_action_t *
                 known = 0;
                 continue;
             }
-            x->probed[j] = 1;
+            x->probes[j].probed = 1;
             moved = 1;
             if (MPI_Get_count(&x->stats[j], x->b->at[r.buf].type, &got) != MPI_SUCCESS ||
                 got == MPI_UNDEFINED || (size_t)got != c)
@@ -630,7 +623,7 @@ static int learn_lengths(ic_exec_t *x, int block, int *flag, const ic_action_t *
 
 /* Every length known: the piece's data into place, or every message
  * dropped when some is not as long as its receive's count. */
-static int take_messages(ic_exec_t *x, const ic_action_t *acts, size_t n)
+static int take_messages(ic_exec_t *x, const ic_action_t *acts)
 {
     ic_ctx_t *ctx = x->ctx;
     for (size_t i = 0; i < x->nshm; i++)
@@ -642,7 +635,7 @@ static int take_messages(ic_exec_t *x, const ic_action_t *acts, size_t n)
     for (size_t j = 0; j < x->nprobe; j++) {
         ic_region_t r;
         size_t c = 0;
-        const ic_action_t *a = mpi_recv(x, acts, n, j, &r, &c);
+        const ic_action_t *a = mpi_recv(x, acts, j, &r, &c);
         int e;
         if (!a) {
             e = MPI_ERR_INTERN;
@@ -661,7 +654,7 @@ static int take_messages(ic_exec_t *x, const ic_action_t *acts, size_t n)
             if (e == MPI_SUCCESS)
                 x->k++;
         }
-        x->probed[j] = 0;
+        x->probes[j].probed = 0;
         if (rc == MPI_SUCCESS)
             rc = e;
     }
@@ -677,9 +670,9 @@ static int complete_checked(ic_exec_t *x, int block, int *flag, const ic_action_
     int rc;
     *flag = 1;
     if (!x->known) {
-        if ((rc = learn_lengths(x, block, flag, acts, n)) != MPI_SUCCESS || !*flag)
+        if ((rc = learn_lengths(x, block, flag, acts)) != MPI_SUCCESS || !*flag)
             return rc;
-        if ((rc = take_messages(x, acts, n)) != MPI_SUCCESS)
+        if ((rc = take_messages(x, acts)) != MPI_SUCCESS)
             return rc;
     }
     int k = (int)x->k;
@@ -765,7 +758,7 @@ static inline void exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s,
         x->reqs = NULL;
         x->shm_ops = NULL;
         x->stats = NULL;
-        x->probed = NULL;
+        x->probes = NULL;
         x->cap = x->scap = x->stcap = 0;
     }
     x->nprobe = 0;
@@ -871,11 +864,11 @@ void ic_exec_abandon(ic_exec_t *x, int release)
         free(x->reqs);
         free(x->shm_ops);
         free(x->stats);
-        free(x->probed);
+        free(x->probes);
         x->reqs = NULL;
         x->shm_ops = NULL;
         x->stats = NULL;
-        x->probed = NULL;
+        x->probes = NULL;
         x->cap = x->scap = x->stcap = 0;
     }
 }

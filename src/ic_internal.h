@@ -89,6 +89,14 @@ typedef struct ic_nbsched {
 } ic_nbsched_t;
 
 /* One message of a round through a channel (executor.c). */
+/* A receive of an unagreed schedule through MPI, probed before it is
+ * posted (executor.c): its action in the round, and whether its message
+ * has been probed. */
+typedef struct ic_probe {
+    size_t act;
+    int probed;
+} ic_probe_t;
+
 typedef struct ic_shm_op {
     int send; /* 1: to peer, 0: from peer */
     int peer;
@@ -155,7 +163,7 @@ typedef struct ic_ctx {
     ic_trace_msg_t *tmsg;   /* ... each request's message (cap as reqs)   */
     int *tidx;              /* ... MPI_Waitsome's indices (cap as reqs)   */
     MPI_Status *stats;      /* a round's statuses (unagreed schedules) ... */
-    int *probed;            /* ... which of its messages are probed ...   */
+    ic_probe_t *probes;     /* ... its receives to probe ...              */
     size_t stats_cap;       /* ... both of this capacity                  */
     void *scratch[IC_NBUF]; /* cached scratch allocations      */
     size_t scratch_bytes[IC_NBUF];
@@ -650,9 +658,9 @@ typedef struct ic_exec {
     /* an unagreed schedule's statuses and probed messages: nb, its own of
      * stcap entries; else the context's */
     MPI_Status *stats;
-    int *probed;
+    ic_probe_t *probes;
     size_t stcap;
-    size_t nprobe; /* the piece's receives through MPI (probed, stats)   */
+    size_t nprobe; /* the piece's receives through MPI (probes, stats)   */
     int known;     /* ... every length of the piece known, data taken    */
     int truncated; /* ... some message not as long as its receive's count */
 } ic_exec_t;
