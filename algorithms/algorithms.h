@@ -65,6 +65,12 @@ size_t ic_blocks_total(const size_t *counts, int n);
 /* Even split of n_elems into n blocks: the first (n_elems % n) blocks get
  * one element more.  counts must have room for n entries. */
 void ic_blocks_even(size_t *counts, int n, size_t n_elems);
+/* A unit of n that cuts between elements of many datatypes: the largest
+ * divisor of n made of 2^12, 3^2, 5 and 7 (element sizes 1 to 10, 12, 14,
+ * 15, 16, 18, 20, 24, ... and their multiples up to 4 KiB), reduced (7, 5,
+ * the twos above 16, the threes, the rest) until n holds at least `want`
+ * units.  Every such unit divides IC_MSG_MAX. */
+size_t ic_granule(size_t n, size_t want);
 
 /* ------------------------------------------------------------- primitives
  *

@@ -46,20 +46,14 @@
 #include "algorithms.h"
 
 /* The two parts of block j: lower (ring A) first.  The cut falls on a
- * multiple of the largest divisor g of the block made of 2^12, 3^2, 5 and
- * 7 that leaves at least 16 units (the rule of the broadcast's granule,
- * src/collectives.c): a block of whole elements of a datatype whose size
- * is such a divisor is cut between two elements, so that callers working
- * in bytes (the gather family) address typed buffers in place.  The
- * parts differ by at most one unit, 1/16 of the block. */
+ * unit of the block that leaves at least 16 of them (ic_granule, the rule
+ * of the broadcast's unit): a block of whole elements of a datatype whose
+ * size is such a unit is cut between two elements, so that callers
+ * working in bytes (the gather family) address typed buffers in place.
+ * The parts differ by at most one unit, 1/16 of the block. */
 static size_t lower(const size_t *counts, int j)
 {
-    static const size_t f[] = {2, 3, 5, 7};
-    static const int fmax[] = {12, 2, 1, 1};
-    size_t c = counts[j], g = 1;
-    for (int i = 0; i < 4; i++)
-        for (int k = 0; k < fmax[i] && c % (g * f[i]) == 0 && c / (g * f[i]) >= 16; k++)
-            g *= f[i];
+    size_t c = counts[j], g = ic_granule(c, 16);
     size_t u = c / g;
     return (u - u / 2) * g;
 }

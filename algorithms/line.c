@@ -45,6 +45,21 @@ void ic_blocks_even(size_t *counts, int n, size_t n_elems)
         counts[i] = q + ((size_t)i < r ? 1 : 0);
 }
 
+size_t ic_granule(size_t n, size_t want)
+{
+    static const size_t f[] = {2, 3, 5, 7};
+    static const int fmax[] = {12, 2, 1, 1};
+    size_t g = 1;
+    for (int i = 0; n > 0 && i < 4; i++)
+        for (int k = 0; k < fmax[i] && (n / g) % f[i] == 0; k++)
+            g *= f[i];
+    static const size_t drop[] = {7, 5, 2, 3, 2};
+    for (int i = 0; i < 5; i++)
+        while (n / g < want && g % drop[i] == 0 && (i != 2 || g % 32 == 0))
+            g /= drop[i];
+    return g;
+}
+
 const char *ic_coll_name(ic_coll_t c)
 {
     switch (c) {

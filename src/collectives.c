@@ -53,28 +53,15 @@
 /* The broadcast's schedule unit: a divisor of the message's n bytes, the
  * same on every rank (a function of n and p), so that the blocks and
  * segments the long-vector algorithms cut fall on element boundaries of
- * any datatype whose size divides it.  The largest divisor of n made of
- * 2^12, 3^2, 5 and 7 (element sizes 1 to 10, 12, 14, 15, 16, 18, 20, 24,
- * ... and their multiples up to 4 KiB), reduced (7, 5, the twos above 16,
- * the threes, the rest) until n has at least 16 p units, so that blocks
- * and segments stay even to within 1/16.  (Every such unit divides
- * IC_MSG_MAX, so the executor's pieces of long messages fall on them.) */
+ * any datatype whose size divides it: ic_granule with at least 16 p units,
+ * so that blocks and segments stay even to within 1/16 (the executor's
+ * pieces of long messages fall on them too). */
 static size_t bcast_granule(size_t n, int p)
 {
     static IC_TLS size_t last_n, last_p, last_g; /* a loop of one call: once */
     if (n == last_n && (size_t)p == last_p && last_g)
         return last_g;
-    static const size_t f[] = {2, 3, 5, 7};
-    static const int fmax[] = {12, 2, 1, 1};
-    size_t g = 1;
-    for (int i = 0; i < 4; i++)
-        for (int k = 0; k < fmax[i] && (n / g) % f[i] == 0; k++)
-            g *= f[i];
-    size_t want = 16 * (size_t)p;
-    static const size_t drop[] = {7, 5, 2, 3, 2};
-    for (int i = 0; i < 5; i++)
-        while (n / g < want && g % drop[i] == 0 && (i != 2 || g % 32 == 0))
-            g /= drop[i];
+    size_t g = ic_granule(n, 16 * (size_t)p);
     last_n = n;
     last_p = (size_t)p;
     last_g = g;
