@@ -232,6 +232,14 @@ static inline ic_region_t ic_segment(ic_region_t data, size_t seg, size_t k, siz
 void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
                    size_t seg);
 
+/* The pipelined chain broadcast on two chains, one each way round the
+ * line taken as a ring (pipe_bcast.c): the lower half of the vector goes
+ * rightwards from the root through every position, the upper half
+ * leftwards, both cut in segments of `seg`.  Cost on full-duplex links,
+ * k segments per half: (n - 2 + k)(alpha + seg beta). */
+void ic_pipe_bcast2(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
+                    size_t seg);
+
 /* Pipelined chain combine-to-one (pipe_combine.c): the vector in segments
  * of `seg` elements (as ic_pipe_bcast) flows along a chain that ends at
  * the root, every position combining its own segment into the partial it
@@ -501,6 +509,7 @@ typedef enum ic_step_kind {
     IC_STEP_NONE = 0,
     IC_STEP_BCAST_MST, /* bcast: keeps the vector          */
     IC_STEP_BCAST_PIPELINE,
+    IC_STEP_BCAST_PIPELINE2, /* ... on two chains, both ways round */
     IC_STEP_BCAST_TREE,
     IC_STEP_BCAST_KNOMIAL,
     IC_STEP_BCAST_SCATTER,       /* scatter ... collect: shrinks     */

@@ -1,5 +1,5 @@
 /*
- * coll_bcast.c -- broadcast (mitra-1995 section 3.2), five algorithms.
+ * coll_bcast.c -- broadcast (mitra-1995 section 3.2), seven algorithms.
  *
  * The composer (compose.c) builds them from the primitives, on the line of
  * all ranks (a 1-D plan) or along the lines of a mesh dimension (a mesh
@@ -25,6 +25,13 @@
  *   within a few percent of the m beta bound for long vectors on a switch.
  *   Cost: (p - 2 + k)(alpha + (n/k) beta) for k segments.
  *
+ * "bidir_pipeline": the pipeline on two chains from the root, one each way
+ *   round the line (pipe_bcast.c), each with half the vector.  On
+ *   full-duplex neighbour links, k segments per half:
+ *   (p - 2 + k)(alpha + (n/(2k)) beta), a lower bound where one port per
+ *   rank serialises a round's two sends (IC_ALG_COST_BOUND: forced or
+ *   tables only).  Its segment rule: the pipeline's for half the vector.
+ *
  * "binary_tree": the pipelined binary-tree broadcast (tree_bcast.c): no
  *   position sends more than 2 n bytes, where the MST's root sends
  *   ceil(log2 p) n.  Cost (2 (k - 1) + A)(alpha + (n/k) beta), A =
@@ -41,7 +48,7 @@
  *   3 (S + R) binomial, 4 S + 2 R for k = 4, 7 S + R flat).  The radix
  *   rule tries k = 2 .. 8, 16, 32 and p.
  *
- * Restrictions: none.  All five move nothing but data, so order is moot.
+ * Restrictions: none.  All move nothing but data, so order is moot.
  * Buffers: RECV only (the vector is in RECV on every rank).
  */
 #include "coll_common.h"
@@ -77,6 +84,24 @@ size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *md)
     if (a->size > 2 && md->alpha > 0 && md->beta > 0)
         k = floor(sqrt((double)(a->size - 2) * m * md->beta / md->alpha) + 0.5);
     return ic_seg_of_k(a, md, k);
+}
+
+/* One of bidir_pipeline's two chains as a call of its own: the whole line
+ * and the larger half of the vector; 0 where it runs as the one-chain
+ * pipeline (p < 3, fewer than 2 elements). */
+static int half_chain(const ic_coll_args_t *a, ic_coll_args_t *half)
+{
+    if (a->size < 3 || a->count < 2)
+        return 0;
+    *half = *a;
+    half->count = a->count - a->count / 2;
+    return 1;
+}
+
+size_t ic_seg_bcast_pipeline2(const ic_coll_args_t *a, const ic_model_t *md)
+{
+    ic_coll_args_t h;
+    return half_chain(a, &h) ? ic_seg_bcast_pipeline(&h, md) : ic_seg_bcast_pipeline(a, md);
 }
 
 /* LogGP split of one message of `bytes`: the sender's time S and the rest R. */
@@ -145,6 +170,12 @@ double ic_cost_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m)
     if (!seg) /* count 0: the chain's empty messages */
         return ((double)a->size - 1) * m->alpha;
     return pipeline_cost(a, m, seg);
+}
+
+double ic_cost_bcast_pipeline2(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_coll_args_t h;
+    return half_chain(a, &h) ? ic_cost_bcast_pipeline(&h, m) : ic_cost_bcast_pipeline(a, m);
 }
 
 double ic_cost_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m)

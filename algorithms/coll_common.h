@@ -355,6 +355,7 @@ double ic_pattern_cost(ic_step_kind_t kind, const ic_terms_t *t, double b, int c
 /* The builders of algorithms/coll_*.c, listed in algorithms/registry.c. */
 int ic_coll_reduce_binary_tree(ic_sched_t *s, const ic_coll_args_t *a);
 size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
+size_t ic_seg_bcast_pipeline2(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_reduce_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 /* The segment the 1-D pipelined reduce runs with for parameter seg (0 or
@@ -372,6 +373,7 @@ int ic_coll_barrier_dissemination(ic_sched_t *s, const ic_coll_args_t *a);
 double ic_cost_bcast_mst(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_scatter_collect(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_bcast_pipeline2(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);

@@ -219,6 +219,9 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
             case IC_STEP_BCAST_PIPELINE:
                 ic_pipe_bcast(s, &line, root, cur, st->param);
                 break;
+            case IC_STEP_BCAST_PIPELINE2:
+                ic_pipe_bcast2(s, &line, root, cur, st->param);
+                break;
             case IC_STEP_BCAST_TREE:
                 ic_tree_bcast(s, &line, root, cur, st->param);
                 break;

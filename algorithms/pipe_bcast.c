@@ -28,8 +28,50 @@
  * so no region is written while it is read.
  *
  * Restrictions: none (any n, root, count; count 0 sends nothing).
+ *
+ * ic_pipe_bcast2, "bidir_pipeline": the vector's two halves on two chains
+ * at once, for networks whose neighbour links are full duplex (a torus's
+ * rings): the lower half flows rightwards, root, root+1, ..., root-1, the
+ * upper half leftwards, root, root-1, ..., root+1, each cut in segments
+ * as above, and every position forwards in each round one segment of
+ * each.  So every link carries half the vector each way.  Trace, n = 3,
+ * root 0, each half one segment (A the lower half, B the upper; "A>": to
+ * the right, "<B": to the left):
+ *   round   P0        P1             P2
+ *     0     A> <B     recv A         recv B
+ *     1               A>  recv B     <B  recv A
+ * Rounds: n - 2 + k for k segments per half, against n - 2 + 2k on one
+ * chain for segments of the same size: on full-duplex links about half
+ * the transfer time.  A model with one port per rank serialises each
+ * round's two sends and sees no gain, so its closed form is a lower
+ * bound (IC_ALG_COST_BOUND).  n < 3 or fewer than 2 elements: as
+ * ic_pipe_bcast.  A round's four messages use four different segments.
  */
 #include "algorithms.h"
+
+/* Chain index j's messages in round t of a pipelined chain of len
+ * positions (index 0 sends only, the last receives only): segment sg
+ * arrives from prev in round sg + j - 1 and goes on to next in round
+ * sg + j.  Index j is busy in rounds chain_first(j) .. chain_last(j, len,
+ * k), of len - 2 + k. */
+static size_t chain_first(size_t j)
+{
+    return j > 0 ? j - 1 : 0;
+}
+
+static size_t chain_last(size_t j, size_t len, size_t k)
+{
+    return j + 1 < len ? j + k - 1 : j + k - 2;
+}
+
+static void chain_round(ic_sched_t *s, size_t t, size_t j, size_t len, int prev, int next,
+                        ic_region_t data, size_t seg, size_t k)
+{
+    if (j > 0 && t + 1 >= j && t + 1 - j < k)
+        ic_sched_recv(s, prev, ic_segment(data, seg, k, t + 1 - j));
+    if (j + 1 < len && t >= j && t - j < k)
+        ic_sched_send(s, next, ic_segment(data, seg, k, t - j));
+}
 
 void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data, size_t seg)
 {
@@ -39,16 +81,39 @@ void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region
     if (me < 0)
         return;
     size_t j = (size_t)((me - root_pos + n) % n);
-    int prev = ic_line_rank(line, (me + n - 1) % n);
-    int next = ic_line_rank(line, (me + 1) % n);
-    /* Position j is busy in rounds j - 1 .. j + k - 1 (of n - 2 + k). */
-    size_t first = j > 0 ? j - 1 : 0;
-    size_t last = j + 1 < (size_t)n ? j + k - 1 : j + k - 2;
-    for (size_t t = first; t <= last; t++) {
-        if (j > 0 && t + 1 - j < k) /* t + 1 >= j holds from `first` on */
-            ic_sched_recv(s, prev, ic_segment(data, seg, k, t + 1 - j));
-        if (j + 1 < (size_t)n && t >= j && t - j < k)
-            ic_sched_send(s, next, ic_segment(data, seg, k, t - j));
+    int prev = ic_line_rank(line, (me + n - 1) % n), next = ic_line_rank(line, (me + 1) % n);
+    for (size_t t = chain_first(j); t <= chain_last(j, (size_t)n, k); t++) {
+        chain_round(s, t, j, (size_t)n, prev, next, data, seg, k);
+        ic_sched_round(s);
+    }
+}
+
+void ic_pipe_bcast2(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
+                    size_t seg)
+{
+    int n = line->n;
+    if (n < 3 || data.count < 2) { /* one way round is as short, or nothing to split */
+        ic_pipe_bcast(s, line, root_pos, data, seg);
+        return;
+    }
+    size_t k;
+    int me = ic_pipe_start(s, line, data.count, &seg, &k);
+    if (me < 0)
+        return;
+    /* chain A rightwards with the lower half, chain B leftwards with the
+     * upper half; position me is index ja of A and jb of B */
+    size_t len = (size_t)n, ca = data.count / 2;
+    ic_region_t A = ic_reg(data.buf, data.off, ca);
+    ic_region_t B = ic_reg(data.buf, data.off + ca, data.count - ca);
+    size_t sa = seg, sb = seg;
+    size_t ka = ic_nsegments(A.count, &sa), kb = ic_nsegments(B.count, &sb);
+    size_t ja = (size_t)((me - root_pos + n) % n), jb = (len - ja) % len;
+    int left = ic_line_rank(line, (me + n - 1) % n), right = ic_line_rank(line, (me + 1) % n);
+    size_t fa = chain_first(ja), fb = chain_first(jb);
+    size_t la = chain_last(ja, len, ka), lb = chain_last(jb, len, kb);
+    for (size_t t = fa < fb ? fa : fb; t <= (la > lb ? la : lb); t++) {
+        chain_round(s, t, ja, len, left, right, A, sa, ka);
+        chain_round(s, t, jb, len, right, left, B, sb, kb);
         ic_sched_round(s);
     }
 }

@@ -29,6 +29,7 @@ const ic_algorithm_t *ic_alg_two_rings(const ic_algorithm_t *alg)
 {
     static const ic_step_kind_t twins[][2] = {
         {IC_STEP_BCAST_SCATTER, IC_STEP_BCAST_SCATTER2},
+        {IC_STEP_BCAST_PIPELINE, IC_STEP_BCAST_PIPELINE2},
         {IC_STEP_ALLREDUCE_DCOMBINE, IC_STEP_ALLREDUCE_DCOMBINE2},
         {IC_STEP_COLLECT_BUCKET, IC_STEP_COLLECT_BUCKET2},
         {IC_STEP_RS_BUCKET, IC_STEP_RS_BUCKET2},

@@ -38,6 +38,10 @@ const ic_algorithm_t ic_algorithms[] = {
          "neighbour links: tori)"),
     STEP(IC_COLL_BCAST, "pipeline", KEEPS | NEXT, IC_STEP_BCAST_PIPELINE, ic_cost_bcast_pipeline,
          ic_seg_bcast_pipeline, "pipelined chain broadcast in segments (long vectors)"),
+    STEP(IC_COLL_BCAST, "bidir_pipeline", KEEPS | NEXT | IC_ALG_COST_BOUND, IC_STEP_BCAST_PIPELINE2,
+         ic_cost_bcast_pipeline2, ic_seg_bcast_pipeline2,
+         "pipeline on two chains, one each way round the ring (full-duplex neighbour links: "
+         "tori)"),
     STEP(IC_COLL_BCAST, "binary_tree", KEEPS, IC_STEP_BCAST_TREE, ic_cost_bcast_binary_tree,
          ic_seg_bcast_binary_tree, "pipelined binary-tree broadcast (middle vectors, long lines)"),
     STEP(IC_COLL_BCAST, "knomial", KEEPS | IC_ALG_RADIX, IC_STEP_BCAST_KNOMIAL,

@@ -841,7 +841,7 @@ START_TEST(test_registry)
 }
 END_TEST
 
-/* Two-ring twins (bidir_bucket.c): each ring step kind has one in its
+/* Two-ring twins (bidir_bucket.c, pipe_bcast.c): each ring step kind has one in its
  * collective, a twin moves the same data as its one-way step (the
  * simulator runs every registered algorithm), and a plan gets its twins
  * step by step. */
@@ -851,6 +851,7 @@ START_TEST(test_two_rings)
         ic_coll_t c;
         const char *from, *to;
     } tw[] = {{IC_COLL_BCAST, "scatter_collect", "bidir_scatter_collect"},
+              {IC_COLL_BCAST, "pipeline", "bidir_pipeline"},
               {IC_COLL_ALLREDUCE, "dcombine_collect", "bidir_dcombine_collect"},
               {IC_COLL_ALLGATHER, "bucket", "bidir_bucket"},
               {IC_COLL_ALLGATHERV, "bucket", "bidir_bucket"},
