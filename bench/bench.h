@@ -33,7 +33,7 @@ extern "C" {
  * (defaults and limits of --shapes and --refine). */
 #define IC_TUNE_SHAPES 8
 #define IC_TUNE_SHAPES_MAX 16
-#define IC_TUNE_REFINE 2
+#define IC_TUNE_REFINE 3
 #define IC_TUNE_REFINE_MAX 8
 
 typedef struct ic_bench_opts {

@@ -111,9 +111,9 @@ static const struct {
      "16): the model sees no network topology, so a shape whose lines follow the machine's "
      "rings or switches may win by far"},
     {"--refine", "N", S_TUNE,
-     "up to N rounds of local search from the fastest mesh plan: its neighbours (steps or "
-     "shape reversed, two dimensions merged, one step's algorithm changed) measured against "
-     "it (default 2, --quick 0; at most 8)"},
+     "up to N rounds of local search from the fastest plan: its neighbours (steps or "
+     "shape reversed, two dimensions merged, one step's parameter -- radix, segment -- or "
+     "algorithm changed) measured against it (default 3, --quick 0; at most 8)"},
     {"--plot", "PREFIX", S_ALL & ~S_TUNE, "also draw figures PREFIX-*.png and .svg with gnuplot"},
     {"--sizes", "LIST", S_ALL & ~S_PAT,
      "message lengths, e.g. 16,1K,64K,1M (overrides --min/--max)"},

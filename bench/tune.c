@@ -31,7 +31,7 @@
  *      cannot hurt once the lines follow it) with, where its steps have
  *      them, their twins on two counter-rotating rings (bidir_bucket.c:
  *      both directions of a torus's links, which the model cannot
- *      price), and the built-in choice (as it ran without
+ *      price), those twins of the 1-D plans too, and the built-in choice (as it ran without
  *      a table, and with the segment sizes the fitted model sets); each
  *      forced in turn with IC_Set_algorithm.
  *   4. Measurement, rounds of: every candidate in turn (the order rotating
@@ -47,11 +47,12 @@
  *      most twice as many again).  The winner: the first candidate in the
  *      model's order whose median is within 3 % of the lowest (rank 0
  *      decides; the table is its file).
- *   4b. Local search (--refine rounds): when the fastest is a mesh plan,
- *      its neighbours (one step's algorithm changed, the visit order or
- *      the shape reversed, two dimensions merged) are measured against
- *      it as in 4, and join the candidates; again from the new fastest,
- *      until it stays the fastest.  On the simulated 16 x 32 torus this
+ *   4b. Local search (--refine rounds): the fastest's neighbours (one
+ *      step's algorithm or parameter changed, the visit order or the
+ *      shape reversed, two dimensions merged; of a 1-D plan its
+ *      parameter) are measured against it as in 4, and join the
+ *      candidates; again from the new fastest, until it stays the
+ *      fastest.  On the simulated 16 x 32 torus this
  *      is what finds the plans whose lines follow the torus's rings,
  *      which the model prices no better than any other shape.
  *   5. The table: for each collective, consecutive sizes with the same
@@ -81,18 +82,21 @@
  * choice. */
 #define TUNE_CANDIDATES 4
 #define TUNE_QUICK_CANDIDATES 3
-#define TUNE_NEIGHBOURS 24 /* new plans per round of local search, at most */
-/* model, shapes (two plans each), 1-D, built-in, local search */
-#define TUNE_MAX_CAND (16 + 3 * IC_TUNE_SHAPES_MAX + 16 + 2 + IC_TUNE_REFINE_MAX * TUNE_NEIGHBOURS)
+#define TUNE_NEIGHBOURS 32 /* new plans per round of local search, at most */
+/* model, shapes (three plans each), 1-D and their twins, built-in, local
+ * search */
+#define TUNE_MAX_CAND                                                                              \
+    (16 + 3 * IC_TUNE_SHAPES_MAX + 2 * 16 + 2 + IC_TUNE_REFINE_MAX * TUNE_NEIGHBOURS)
 #define TUNE_ROUNDS 4 /* rounds of interleaved blocks per point */
 #define TUNE_EXTRA 2  /* more sets of rounds for near-ties, at most */
 
 typedef struct cand {
     char text[IC_PLAN_TEXT_MAX];
-    const char *why; /* "model 1", "1-D", "built-in", ... */
-    double *t;       /* rank 0: the slowest rank's times */
-    int n, bad;      /* bad: results that differed from the vendor's, or errors */
-    int other;       /* turns in which another plan ran (it could not serve the call) */
+    const char *why;            /* "model 1", "1-D", "built-in", ... */
+    double *t;                  /* rank 0: the slowest rank's times */
+    int n, bad;                 /* bad: results that differed from the vendor's, or errors */
+    int other;                  /* turns in which another plan ran (it could not serve the call) */
+    char ran[IC_PLAN_TEXT_MAX]; /* rank 0: the plan as it ran, its parameters set */
     ic_stats_t s;
 } cand_t;
 
@@ -275,6 +279,15 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
         ic_point_bare_text(&plans[i], text, sizeof(text));
         n = add_cand(cs, n, text, "1-D");
     }
+    /* and their twins on two counter-rotating rings (one line: the ring
+     * of all ranks) */
+    for (int i = 0; i < n1; i++) {
+        ic_plan_t tw;
+        if (ic_plan_two_rings(&plans[i], &tw) && ic_plan_usable(&tw, &a, NULL)) {
+            ic_point_bare_text(&tw, text, sizeof(text));
+            n = add_cand(cs, n, text, "1-D, two rings");
+        }
+    }
     /* the built-in plan with the segment sizes the fitted model sets, then
      * as the library without a table ran it */
     ic_plan_t bp;
@@ -287,41 +300,82 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
     return n;
 }
 
+/* Parameters to measure for step algorithm alg, which ran with r on lines
+ * of d positions (0: none to try): a radix (IC_ALG_RADIX) 2, r / 2, 2 r and
+ * d (the flat tree), a segment r / 2 and 2 r.  The model's choice of a
+ * parameter has the fewest good reasons behind it (a network's latency
+ * that grows with the message, protocol switches), so the search measures
+ * its neighbours instead of trusting it. */
+static int param_variants(const ic_algorithm_t *alg, size_t r, int d, size_t *out)
+{
+    if (!alg || !alg->seg_rule || r == 0)
+        return 0;
+    int radix = (alg->flags & IC_ALG_RADIX) != 0, n = 0;
+    size_t want[4] = {r / 2, 2 * r, radix ? 2 : 0, radix ? (size_t)d : 0};
+    for (int i = 0; i < 4; i++) {
+        size_t v = want[i];
+        int dup = v == r || v < (radix ? 2u : 1u) || (radix && v > (size_t)d);
+        for (int k = 0; k < n; k++)
+            dup |= out[k] == v;
+        if (!dup)
+            out[n++] = v;
+    }
+    return n;
+}
+
 /* One round of local search (rank 0): into ns[1..], up to TUNE_NEIGHBOURS
- * plans next to the mesh plan `from` (ns[0]) that are not among
- * cs[0..nc-1] and can serve the call, in this order: the steps in the
- * reverse order, the shape reversed, two neighbouring dimensions merged,
- * one step's algorithm replaced by another mesh step of the collective
- * (its parameter from the model).  Returns how many entries ns holds (1:
- * nothing new to try, or `from` is a 1-D plan, whose neighbours, the
- * other 1-D algorithms, were all measured). */
-static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, const cand_t *cs,
-                      int nc, cand_t *ns)
+ * plans next to the plan `from` (ns[0]), which ran as `ran` (its
+ * parameters set), that are not among cs[0..nc-1] and can serve the call,
+ * in this order: for a mesh plan, the steps in the reverse order, the
+ * shape reversed, two neighbouring dimensions merged; one step's
+ * parameter changed (param_variants; a 1-D plan: its parameter), the
+ * other steps' left to the model; for a mesh plan, one step's algorithm
+ * replaced by another mesh step of the collective (its parameter from the
+ * model).  Returns how many entries ns holds (1: nothing new to try; the
+ * other 1-D algorithms were all measured). */
+static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, const char *ran,
+                      const cand_t *cs, int nc, cand_t *ns)
 {
     static const char *const why = "local search";
-    ic_plan_t pl;
+    ic_plan_t pl, rp;
     memset(ns, 0, (1 + TUNE_NEIGHBOURS) * sizeof(cand_t));
     snprintf(ns[0].text, sizeof(ns[0].text), "%s", from);
     ns[0].why = "fastest";
-    if (ic_plan_parse(pt->c, from, &pl, NULL) != 0 || pl.ndims < 2)
+    if (ic_plan_parse(pt->c, from, &pl, NULL) != 0)
         return 1;
+    /* the parameters it ran with, where `ran` is the same plan */
+    int have_ran = ic_plan_parse(pt->c, ran, &rp, NULL) == 0 && rp.ndims == pl.ndims &&
+                   (pl.ndims ? 1 : rp.alg == pl.alg);
+    for (int t = 0; have_ran && t < pl.ndims; t++)
+        have_ran = rp.step[t].alg == pl.step[t].alg && rp.step[t].dim == pl.step[t].dim &&
+                   rp.dims[t] == pl.dims[t];
     size_t *counts = ic_bench_alloc(b, (size_t)pt->p * sizeof(size_t));
     ic_coll_args_t a;
     ic_point_args(pt, &a, counts);
-    enum { NQ = 2 + 2 * IC_PLAN_MAXDIMS + IC_PLAN_MAXDIMS * 16 }; /* moves, swaps */
+    enum { NQ = 2 + 2 * IC_PLAN_MAXDIMS + 4 * IC_PLAN_MAXDIMS + IC_PLAN_MAXDIMS * 16 };
     ic_plan_t cand[NQ];
+    unsigned char set[NQ] = {0}; /* a parameter set: written with it */
     int nq = 0;
-    /* the steps in the reverse order; the shape reversed, each step
-     * keeping its dimension (16x32 -> 32x16: the other ranks form the
-     * lines) */
-    cand[nq] = pl;
-    for (int t = 0; t < pl.ndims; t++)
-        cand[nq].step[t] = pl.step[pl.ndims - 1 - t];
-    nq++;
-    cand[nq] = pl;
-    for (int d = 0; d < pl.ndims; d++)
-        cand[nq].dims[d] = pl.dims[pl.ndims - 1 - d];
-    nq++;
+    size_t v[4];
+    if (pl.ndims < 2) { /* a 1-D plan: its parameter only */
+        int nv = have_ran ? param_variants(pl.alg, rp.param, pt->p, v) : 0;
+        for (int i = 0; i < nv; i++) {
+            set[nq] = 1;
+            cand[nq++] = ic_plan_1d(pl.alg, v[i]);
+        }
+    } else {
+        /* the steps in the reverse order; the shape reversed, each step
+         * keeping its dimension (16x32 -> 32x16: the other ranks form the
+         * lines) */
+        cand[nq] = pl;
+        for (int t = 0; t < pl.ndims; t++)
+            cand[nq].step[t] = pl.step[pl.ndims - 1 - t];
+        nq++;
+        cand[nq] = pl;
+        for (int d = 0; d < pl.ndims; d++)
+            cand[nq].dims[d] = pl.dims[pl.ndims - 1 - d];
+        nq++;
+    }
     /* two neighbouring dimensions merged into one, run where the first
      * of their steps ran, with the algorithm of either */
     for (int d = 0; d + 1 < pl.ndims; d++)
@@ -361,9 +415,19 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
                 q = ic_plan_1d(alg, 0);
             cand[nq++] = q;
         }
+    /* one step's parameter changed, the others' from the model */
+    for (int t = 0; have_ran && t < pl.ndims; t++) {
+        int nv = param_variants(pl.step[t].alg, rp.step[t].param, pl.dims[pl.step[t].dim], v);
+        for (int i = 0; i < nv && nq < NQ; i++) {
+            cand[nq] = pl;
+            for (int u = 0; u < pl.ndims; u++)
+                cand[nq].step[u].param = u == t ? v[i] : 0;
+            set[nq++] = 1;
+        }
+    }
     /* one step's algorithm changed: to those the model prices first,
      * then to the rest (forced or tables only; the measurement decides) */
-    for (int priced = 1; priced >= 0; priced--)
+    for (int priced = 1; pl.ndims >= 2 && priced >= 0; priced--)
         for (int t = 0; t < pl.ndims; t++)
             for (const ic_algorithm_t *alg = ic_algorithms; alg->name && nq < NQ; alg++) {
                 if (alg->coll != pt->c || alg == pl.step[t].alg ||
@@ -378,8 +442,12 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
     for (int i = 0; i < nq && n < 1 + TUNE_NEIGHBOURS; i++) {
         if (!ic_plan_usable(&cand[i], &a, NULL))
             continue;
-        ic_point_bare_text(&cand[i], text, sizeof(text));
-        if (!have_cand(cs, nc, text))
+        /* bare (the parameters left to the model) but where one was set */
+        if (set[i])
+            ic_plan_format(&cand[i], text, sizeof(text));
+        else
+            ic_point_bare_text(&cand[i], text, sizeof(text));
+        if (!have_cand(cs, nc, text) && !have_cand(ns, n, text))
             n = add_cand(ns, n, text, why);
     }
     free(counts);
@@ -452,6 +520,8 @@ static void run_rounds(ic_bench_t *b, const ic_point_t *pt, const char *ref, can
             for (int i = 0; i < blk; i++)
                 t[i] = ic_point_timed(pt, IC_LIB_IC, errors, b->o.settle);
             other[j] += !ic_point_ran_as(pt->c, cs[j].text);
+            if (b->rank == 0)
+                snprintf(cs[j].ran, sizeof(cs[j].ran), "%s", IC_Last_algorithm(id));
             bad[j] += *errors != e0 ||
                       (pt->cmp_bytes && memcmp(pt->out[IC_LIB_IC], ref, pt->cmp_bytes) != 0);
             MPI_Reduce(t, tmax, blk, MPI_DOUBLE, MPI_MAX, 0, pt->comm);
@@ -549,7 +619,7 @@ static int refine(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t *
     for (int r = 0; r < rounds; r++) {
         int f = -1, nn = 0;
         if (b->rank == 0 && (f = fastest(cs, nc)) >= 0 && nc + TUNE_NEIGHBOURS <= TUNE_MAX_CAND)
-            nn = neighbours(b, pt, cs[f].text, cs, nc, ns);
+            nn = neighbours(b, pt, cs[f].text, cs[f].ran, cs, nc, ns);
         MPI_Bcast(&nn, 1, MPI_INT, 0, b->comm);
         if (nn <= 1)
             break;
@@ -566,6 +636,7 @@ static int refine(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t *
             cs[f].s = ns[0].s;
             cs[f].bad += ns[0].bad;
             cs[f].other += ns[0].other;
+            memcpy(cs[f].ran, ns[0].ran, sizeof(cs[f].ran));
             for (int j = 1; j < nn; j++)
                 cs[nc++] = ns[j];
         }
@@ -806,7 +877,7 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
         ic_report_info(b->rep, "candidates",
                        "the model's %d cheapest plans, its cheapest on each of %d 2-D shapes, "
                        "%s on one line, the built-in choice; then up to %d rounds of local "
-                       "search from the fastest mesh plan",
+                       "search from the fastest plan",
                        k, nshapes, b->o.quick ? "the cheapest" : "every algorithm", nrefine);
         ic_report_note(b->rep,
                        "times: median of the slowest rank's time over interleaved blocks of "

@@ -4,6 +4,7 @@
 #
 #   bench/simgrid/table2.sh [--build DIR] [--info PROG] [--output FILE]
 #                           [--work DIR] [--reps N] [--model fit|platform]
+#                           [--tuned FILE | --tune FILE]
 #
 #   --build DIR     SMPI build tree of intercom-bench (default:
 #                   $IC_SMPI_BUILD or ./build-smpi; see README.md)
@@ -28,6 +29,12 @@
 #                       --sizes 16,1K,64K,1M --reps 1 -o paragon.tbl
 #                   (its rules hold for 512 ranks: the row and the column
 #                   fall back to the built-in choice)
+#   --tune FILE     first tune the three setups on this platform
+#                   (intercom-tune: the torus's broadcast and allreduce, the
+#                   row's and the column's broadcast, at the table's sizes,
+#                   one call per candidate), write the torus's table with the
+#                   row's and the column's rules added to FILE, and use it as
+#                   --tuned FILE (about 40 min on 2 cores)
 #
 # Run from the source tree.  Rows: broadcast and allreduce (MPI_DOUBLE,
 # MPI_SUM) of 16 B, 1 KiB, 64 KiB, 1 MiB on all 512 nodes, and broadcasts in
@@ -64,6 +71,7 @@ work=
 reps=3
 model=fit
 tuned=
+tune=
 sizes="16 1024 65536 1048576"
 
 usage() {
@@ -86,6 +94,8 @@ while [ $# -gt 0 ]; do
     --model=*) model=${1#*=}; shift ;;
     --tuned) tuned=${2:?}; shift 2 ;;
     --tuned=*) tuned=${1#*=}; shift ;;
+    --tune) tune=${2:?}; shift 2 ;;
+    --tune=*) tune=${1#*=}; shift ;;
     -h | --help) usage; exit 0 ;;
     *) usage >&2; echo "table2.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
@@ -109,6 +119,10 @@ fi
 [ -x "$build/bench/intercom-bench" ] ||
     { echo "table2.sh: $build/bench/intercom-bench not found (--build)" >&2; exit 2; }
 
+if [ -n "$tune" ] && [ -n "$tuned" ]; then
+    echo "table2.sh: --tune and --tuned exclude each other" >&2
+    exit 2
+fi
 if [ -n "$tuned" ]; then
     [ -r "$tuned" ] || { echo "table2.sh: cannot read --tuned $tuned" >&2; exit 2; }
     "$info" --check "$tuned" >/dev/null 2>&1 ||
@@ -138,6 +152,33 @@ while [ $i -lt 16 ]; do
     echo "node-$((i * 32))" >>"$work/col.hosts"
     i=$((i + 1))
 done
+
+# --tune: intercom-tune on each setup, the rules of all three in one table
+# (the header, with the fitted model, is the torus's; the row's and the
+# column's fits are the same network's).
+if [ -n "$tune" ]; then
+    csizes=$(echo "$sizes" | tr ' ' ,)
+    for t in "torus 512 torus.hosts bcast,allreduce" "row 32 torus.hosts bcast" \
+        "col 16 col.hosts bcast"; do
+        # shellcheck disable=SC2086 # the setup's four words
+        set -- $t
+        say "tune $1: p=$2 ops=$4 sizes=$csizes"
+        if ! "$here/run-simgrid.sh" --build "$build" --np "$2" --hostfile "$work/$3" -- tune \
+            --type double --ops "$4" --sizes "$csizes" --reps 1 --warmup 0 \
+            -o "$work/tune-$1.tbl" >"$work/tune-$1.txt" 2>&1; then
+            echo "table2.sh: tuning $1 failed; see $work/tune-$1.txt" >&2
+            exit 1
+        fi
+    done
+    {
+        cat "$work/tune-torus.tbl"
+        echo "# the row's (32 ranks) and the column's (16 ranks) rules"
+        grep -hE '^bcast +(32|16) ' "$work/tune-row.tbl" "$work/tune-col.tbl"
+    } >"$tune"
+    "$info" --check "$tune" >/dev/null 2>&1 ||
+        { echo "table2.sh: the merged table $tune does not check (intercom-info --check)" >&2; exit 1; }
+    tuned=$(cd "$(dirname "$tune")" && pwd -P)/$(basename "$tune")
+fi
 
 if [ "$model" = platform ]; then
     INTERCOM_ALPHA=5e-05 INTERCOM_BETA=5.71428571e-09 INTERCOM_GAMMA=0

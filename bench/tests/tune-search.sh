@@ -5,7 +5,9 @@
 # of ring steps on each 2-D shape and the local search from the fastest mesh plan are measured; every
 # candidate is distinct and gives the vendor's result; the winner is the
 # fastest candidate (the simulation is deterministic: no noise to break
-# ties) and is the table's rule.  About 15 s.  Skipped without smpirun or
+# ties) and is the table's rule.  Then a broadcast on one ring of 16:
+# the 1-D plans' two-ring twins and parameters in the local search.  About
+# 20 s.  Skipped without smpirun or
 # an SMPI build (smpi-lib.sh).
 . "${IC_SRCDIR:-${srcdir:-.}}/bench/tests/smoke-lib.sh"
 w0=$work
@@ -29,4 +31,19 @@ awk -v b="$best" -v w="$won" 'BEGIN { exit !(w <= b * 1.03) }' ||
     fail "the winner ($won s) is not the fastest candidate ($best s)"
 plan=$(csv_col tuned plan)
 grep -Eq "^allreduce +64 .* $plan\$" "$tbl" || fail "the table's rule is not the winner $plan"
+
+# One ring of 16 nodes, broadcast of 16 B and 1 MiB: the 1-D plans' two-ring
+# twins are candidates, and the local search measures parameters (a radix,
+# a segment) besides the ones the model set, written into the plan.
+sh "$top/bench/simgrid/run-simgrid.sh" --build "$smpi" --np 16 -- \
+    tune --csv --ops bcast --sizes 16,1M --reps 1 --warmup 0 -o "$tbl" >"$out" 2>"$err" ||
+    fail "exit status $?"
+expect_all candidates check ok
+csv_col candidates why | grep -qx "1-D, two rings" || fail "no 1-D plan on two rings"
+csv_rows candidates | grep "local search" | grep -q '[a-z_]([0-9][0-9]*)' ||
+    fail "no parameter measured by the local search"
+csv_col candidates bytes >"$work/bytes"
+csv_col candidates plan >"$work/plans"
+dup=$(paste -d ' ' "$work/bytes" "$work/plans" | sort | uniq -d)
+[ -z "$dup" ] || fail "candidates measured twice at one size: $dup"
 exit 0
