@@ -343,12 +343,15 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
     ns[0].why = "fastest";
     if (ic_plan_parse(pt->c, from, &pl, NULL) != 0)
         return 1;
-    /* the parameters it ran with, where `ran` is the same plan */
-    int have_ran = ic_plan_parse(pt->c, ran, &rp, NULL) == 0 && rp.ndims == pl.ndims &&
-                   (pl.ndims ? 1 : rp.alg == pl.alg);
-    for (int t = 0; have_ran && t < pl.ndims; t++)
-        have_ran = rp.step[t].alg == pl.step[t].alg && rp.step[t].dim == pl.step[t].dim &&
-                   rp.dims[t] == pl.dims[t];
+    /* the parameters it ran with, where `ran` is the same plan (as
+     * ic_point_ran_as tells: the same bare text) */
+    char text[IC_PLAN_TEXT_MAX], rtext[IC_PLAN_TEXT_MAX];
+    int have_ran = ic_plan_parse(pt->c, ran, &rp, NULL) == 0;
+    if (have_ran) {
+        ic_point_bare_text(&pl, text, sizeof(text));
+        ic_point_bare_text(&rp, rtext, sizeof(rtext));
+        have_ran = !strcmp(text, rtext);
+    }
     size_t *counts = ic_bench_alloc(b, (size_t)pt->p * sizeof(size_t));
     ic_coll_args_t a;
     ic_point_args(pt, &a, counts);
@@ -438,7 +441,6 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
                 cand[nq++].step[t].param = 0;
             }
     int n = 1;
-    char text[IC_PLAN_TEXT_MAX];
     for (int i = 0; i < nq && n < 1 + TUNE_NEIGHBOURS; i++) {
         if (!ic_plan_usable(&cand[i], &a, NULL))
             continue;
