@@ -62,7 +62,9 @@
  *      hold different numbers), OP "commutative" for reductions (MPI_SUM
  *      is measured; a non-commutative op is left to the model, which
  *      keeps rank order).  The header records the fitted model, the
- *      machine, the MPI library, the date and the command line.
+ *      machine, the MPI library, the date and the command line.  It is
+ *      rewritten after every point (and a line per point goes to stderr),
+ *      so that a long run stopped half way keeps what it measured.
  */
 #include "config.h"
 #include "bench.h"
@@ -730,6 +732,53 @@ static int add_rules(ic_table_t *tb, const outcome_t *o, int n, int p, int rpn, 
     return 0;
 }
 
+/* The table of the outcomes o[0..n-1] (rank 0; the points so far, one
+ * collective's in a row, in ascending sizes; those without a winner are
+ * skipped), written to `out` through a file beside it renamed over it, so
+ * that a run stopped half way leaves the table of every point it finished.
+ * The number of rules, or -1 after a message when `loud`. */
+static long save_table(ic_bench_t *b, const ic_bench_model_t *m, int nodes, int rpn,
+                       const char *made_by, const outcome_t *o, int n, const char *out, int loud)
+{
+    ic_table_t *tb = ic_table_new(out);
+    outcome_t *w = ic_bench_alloc(b, (size_t)(n > 0 ? n : 1) * sizeof(outcome_t));
+    long rules = -1;
+    int ok = tb != NULL;
+    if (ok)
+        header(b, tb, m, nodes, rpn, made_by);
+    for (int i = 0; ok && i < n;) {
+        int j = i, k = 0;
+        for (; j < n && o[j].c == o[i].c; j++) /* the sizes that found a winner */
+            if (o[j].plan[0] && (k == 0 || o[j].bytes > w[k - 1].bytes))
+                w[k++] = o[j];
+        const char *why = NULL;
+        if (add_rules(tb, w, k, b->size, rpn, &why) != 0) {
+            if (loud)
+                fprintf(stderr, "intercom-tune: %s: cannot add a rule: %s\n", ic_coll_name(o[i].c),
+                        why ? why : "?");
+            ok = 0;
+        }
+        i = j;
+    }
+    char tmp[1200];
+    snprintf(tmp, sizeof(tmp), "%s.part", out);
+    FILE *f = ok ? fopen(tmp, "w") : NULL;
+    int wrote = f && ic_table_write(tb, f) == 0;
+    if (f)
+        wrote &= fclose(f) == 0;
+    if (wrote && rename(tmp, out) == 0)
+        rules = (long)ic_table_rule_count(tb);
+    else if (ok) {
+        unlink(tmp);
+        if (loud)
+            fprintf(stderr, "intercom-tune: cannot write %s\n", out);
+    }
+    if (tb)
+        ic_table_free(tb);
+    free(w);
+    return rules;
+}
+
 /* Every rank writes the header-only table to a file of its own and loads
  * it (method, 3).  0, or -1 after a message (rank 0). */
 static int load_header(ic_bench_t *b, const ic_bench_model_t *m, int nodes, int rpn)
@@ -859,7 +908,6 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
     }
 
     ic_rtable_t *tt = NULL, *ct = NULL;
-    ic_table_t *tb = NULL;
     if (b->rank == 0) {
         ic_report_info_num(b->rep, "alpha", m.cost.alpha, "s");
         ic_report_info_num(b->rep, "beta", m.cost.beta, "s/B");
@@ -899,14 +947,8 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
                              "Every candidate measured: median of the slowest rank's time, "
                              "spread, the cost model's prediction");
         ic_rtable_cols(ct, cand_cols, NCOLS(cand_cols));
-        tb = ic_table_new(out);
-        if (!tb) {
-            fprintf(stderr, "intercom-tune: out of memory\n");
-            MPI_Abort(b->comm, 1);
-        }
-        header(b, tb, &m, nodes, rpn, made_by);
     }
-    outcome_t *oc = ic_bench_alloc(b, (size_t)(ns > 0 ? ns : 1) * sizeof(outcome_t));
+    outcome_t *oc = ic_bench_alloc(b, (size_t)npts * sizeof(outcome_t));
     cand_t *cs = ic_bench_alloc(b, TUNE_MAX_CAND * sizeof(cand_t));
     cand_t *nb = ic_bench_alloc(b, (1 + TUNE_NEIGHBOURS) * sizeof(cand_t));
     int done = 0, rc = 0;
@@ -915,13 +957,15 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
         int npoint = c == IC_COLL_BARRIER ? 1 : ns;
         size_t prev = 0;
         for (int si = 0; si < npoint; si++, q++) {
+            time_t wall0 = time(NULL);
             size_t bytes = c == IC_COLL_BARRIER ? 0 : sizes[si];
             ic_point_t pt;
             ic_point_setup(b, &pt, c, bytes, type, 0);
             /* sizes below one element per rank round up to the same call
              * (an allgather of p elements): measured once */
             if (si > 0 && pt.total * pt.esz == prev) {
-                memset(&oc[si], 0, sizeof(oc[si]));
+                memset(&oc[q], 0, sizeof(oc[q]));
+                oc[q].c = c;
                 ic_point_free(&pt);
                 done++;
                 continue;
@@ -939,6 +983,7 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
             for (int j = 0; j < nc; j++)
                 MPI_Bcast(cs[j].text, IC_PLAN_TEXT_MAX, MPI_CHAR, 0, b->comm);
             measure(b, &pt, pt.out[IC_LIB_VENDOR], cs, nc);
+            int nc0 = nc;
             nc = refine(b, &pt, pt.out[IC_LIB_VENDOR], cs, nc, nrefine, nb);
             if (b->rank == 0) {
                 /* the fastest median, then the winner: the first candidate in
@@ -960,7 +1005,7 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
                 for (int j = 0; j < nc && f >= 0 && w < 0; j++)
                     if (usable(&cs[j]) && cs[j].s.median <= (1 + IC_COLL_EFFECT) * cs[f].s.median)
                         w = j;
-                outcome_t *r = &oc[si];
+                outcome_t *r = &oc[q];
                 memset(r, 0, sizeof(*r));
                 r->c = c;
                 r->bytes = pt.total * pt.esz; /* the call's bytes, as the table counts them */
@@ -1002,42 +1047,33 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
                     ic_rtable_str(tt, r->plan);
                     ic_rtable_str(tt, r->builtin);
                 }
+                /* a lasting line per point (a point of a 512-rank tune
+                 * under SMPI takes minutes), and the table so far */
+                ic_bench_progress_end(b);
+                fprintf(stderr,
+                        "intercom-tune: %s %zu B: %d candidates (%d by local search), %.0f s: "
+                        "%s %.3g s (built-in %.2fx)\n",
+                        ic_coll_name(c), r->bytes, nc, nc - nc0, difftime(time(NULL), wall0),
+                        w >= 0 ? r->plan : "no usable candidate", r->chosen,
+                        r->t_builtin / r->best);
+                save_table(b, &m, nodes, rpn, made_by, oc, q + 1, out, 0);
             }
             for (int j = 0; j < nc; j++)
                 free(cs[j].t);
             ic_point_free(&pt);
         }
-        if (b->rank == 0) {
-            /* the sizes that found a winner */
-            int n = 0;
-            for (int i = 0; i < npoint; i++)
-                if (oc[i].plan[0] && (n == 0 || oc[i].bytes > oc[n - 1].bytes))
-                    oc[n++] = oc[i];
-            const char *why = NULL;
-            if (add_rules(tb, oc, n, b->size, rpn, &why) != 0) {
-                fprintf(stderr, "intercom-tune: %s: cannot add a rule: %s\n", ic_coll_name(c),
-                        why ? why : "?");
-                rc = 1;
-            }
-        }
     }
     ic_bench_progress_end(b);
     IC_Tuning_load(NULL);
     if (b->rank == 0) {
-        FILE *f = fopen(out, "w");
-        int ok = f && ic_table_write(tb, f) == 0;
-        if (f)
-            ok &= fclose(f) == 0;
-        if (!ok) {
-            fprintf(stderr, "intercom-tune: cannot write %s\n", out);
+        long rules = save_table(b, &m, nodes, rpn, made_by, oc, npts, out, 1);
+        if (rules < 0)
             rc = 1;
-        } else {
+        else
             ic_report_headline(b->rep, "table",
-                               "wrote %s: %zu rules for %d ranks; use it with "
+                               "wrote %s: %ld rules for %d ranks; use it with "
                                "INTERCOM_TUNING_FILE=%s or IC_Tuning_load",
-                               out, ic_table_rule_count(tb), b->size, out);
-        }
-        ic_table_free(tb);
+                               out, rules, b->size, out);
     }
     MPI_Bcast(&rc, 1, MPI_INT, 0, b->comm);
     free(nb);

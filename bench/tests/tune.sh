@@ -39,6 +39,11 @@ grep -q " 0 problems" "$work/check" || {
     fail "intercom-info --check found problems"
 }
 grep -Eq "^(bcast|barrier) +4 " "$tbl" || fail "no rules for 4 ranks"
+# a lasting line per point on stderr; the table rewritten after each point
+# leaves no partial file behind
+n=$(grep -c "^intercom-tune: .* B: [0-9]* candidates" "$err")
+[ "$n" -eq 19 ] || fail "expected 19 lines on stderr (one per point), got $n"
+[ ! -e "$tbl.part" ] || fail "$tbl.part left behind"
 
 # the round trip: what coll runs under the table is what tune chose
 bench=bench/intercom-bench
