@@ -35,6 +35,9 @@ extern "C" {
 #define IC_TUNE_SHAPES_MAX 16
 #define IC_TUNE_REFINE 3
 #define IC_TUNE_REFINE_MAX 8
+/* --prune F: a candidate the fitted model prices above F times the fastest
+ * time measured so far at its point is not measured (0: every one is). */
+#define IC_TUNE_PRUNE 3.0
 
 typedef struct ic_bench_opts {
     ic_format_t format;
@@ -69,6 +72,7 @@ typedef struct ic_bench_opts {
     int candidates;     /* --candidates K (0: default)                      */
     int shapes;         /* --shapes N (-1: default, IC_TUNE_SHAPES)         */
     int refine;         /* --refine N (-1: default, IC_TUNE_REFINE)         */
+    double prune;       /* --prune F (-1: default, IC_TUNE_PRUNE; 0: off)   */
     /* loggp */
     const char *modes; /* --modes LIST                                    */
     /* patterns */

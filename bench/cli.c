@@ -114,6 +114,11 @@ static const struct {
      "up to N rounds of local search from the fastest plan: its neighbours (steps or "
      "shape reversed, two dimensions merged, one step's parameter -- radix, segment -- or "
      "algorithm changed) measured against it (default 3, --quick 0; at most 8)"},
+    {"--prune", "F", S_TUNE,
+     "do not measure a candidate the fitted model prices above F times the fastest time "
+     "measured so far at its point (default 3; 0: measure every one): the model is seldom "
+     "that pessimistic, and such plans are the slowest to run (at 512 simulated ranks "
+     "minutes of wall time for a call)"},
     {"--plot", "PREFIX", S_ALL & ~S_TUNE, "also draw figures PREFIX-*.png and .svg with gnuplot"},
     {"--sizes", "LIST", S_ALL & ~S_PAT,
      "message lengths, e.g. 16,1K,64K,1M (overrides --min/--max)"},
@@ -449,6 +454,11 @@ static int parse(int argc, char **argv, unsigned cmd, ic_bench_opts_t *o, int ra
             bad = parse_int(v, 0, &o->shapes) || o->shapes > IC_TUNE_SHAPES_MAX;
         else if (!strcmp(a, "--refine"))
             bad = parse_int(v, 0, &o->refine) || o->refine > IC_TUNE_REFINE_MAX;
+        else if (!strcmp(a, "--prune")) {
+            char *end;
+            o->prune = strtod(v, &end);
+            bad = end == v || *end || !(o->prune == 0 || o->prune >= 1);
+        }
         if (bad) {
             if (rank == 0)
                 fprintf(stderr, "%s: bad value '%s' for %s\n", prog, v ? v : "", a);
@@ -546,6 +556,7 @@ int ic_bench_main(int argc0, char **argv0, const char *fixed)
     o->max_reps = -1;
     o->warmup = -1; /* the subcommand's default */
     o->shapes = o->refine = -1;
+    o->prune = -1;
     if (!cmd) {
         if (b.rank == 0) {
             if (*cname)

@@ -51,10 +51,19 @@
  *      step's algorithm or parameter changed, the visit order or the
  *      shape reversed, two dimensions merged; of a 1-D plan its
  *      parameter) are measured against it as in 4, and join the
- *      candidates; again from the new fastest, until it stays the
- *      fastest.  On the simulated 16 x 32 torus this
+ *      candidates; again from the new fastest, or when it stays the
+ *      fastest from a near-tie of it (within 3 %) not yet searched from,
+ *      until neither is left.  On the simulated 16 x 32 torus this
  *      is what finds the plans whose lines follow the torus's rings,
  *      which the model prices no better than any other shape.
+ *   4c. Pruning (--prune F, default 3): a candidate whose price under the
+ *      fitted model is above F times the fastest time measured so far at
+ *      the point (one that ran right) is not measured.  The model is
+ *      seldom that pessimistic (on the simulated Paragon it is optimistic
+ *      by 2-8x everywhere but the two-ring twins, which it prices as one
+ *      ring: 2x), and such plans cost the most to run: a 1-D full fan-out
+ *      allreduce of 1 MiB on 512 simulated ranks took over 6 minutes of
+ *      wall time for one call.
  *   5. The table: for each collective, consecutive sizes with the same
  *      winner are one rule, which reaches half way (geometrically) to the
  *      next measured size; the first starts at 0 bytes, the last is open.
@@ -99,6 +108,8 @@ typedef struct cand {
     int n, bad;                 /* bad: results that differed from the vendor's, or errors */
     int other;                  /* turns in which another plan ran (it could not serve the call) */
     char ran[IC_PLAN_TEXT_MAX]; /* rank 0: the plan as it ran, its parameters set */
+    double pred;                /* rank 0: the fitted model's price (NaN: none) */
+    int pruned;                 /* not measured: priced beyond --prune times the fastest */
     ic_stats_t s;
 } cand_t;
 
@@ -461,7 +472,7 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
 /* Whether candidate c can win: its results were right and it ran as forced. */
 static int usable(const cand_t *c)
 {
-    return !c->bad && !c->other;
+    return !c->bad && !c->other && !c->pruned;
 }
 
 /* The fastest usable candidate (rank 0), or -1. */
@@ -498,15 +509,53 @@ static int near_ties(const cand_t *cs, int nc, unsigned char *in)
     return n >= 2 && wide;
 }
 
+/* Whether candidate c is not to be measured (every rank; rank 0
+ * decides): with prune > 0, a price above prune times the fastest time
+ * known (best > 0). */
+static int prune_now(const ic_bench_t *b, const ic_point_t *pt, cand_t *c, double prune,
+                     double best)
+{
+    int skip = b->rank == 0 && prune > 0 && best > 0 && c->pred > prune * best;
+    MPI_Bcast(&skip, 1, MPI_INT, 0, pt->comm);
+    c->pruned |= skip;
+    return skip;
+}
+
+/* The fastest time known after a candidate's calls (every rank; rank 0's
+ * is the one used): t[0..n-1], the slowest rank's times (rank 0), count
+ * when the candidate ran right and as forced on every rank (ok: this
+ * rank's say). */
+static double prune_best(const ic_point_t *pt, int ok, const double *t, int n, double best)
+{
+    int all = 0;
+    MPI_Reduce(&ok, &all, 1, MPI_INT, MPI_MIN, 0, pt->comm);
+    for (int i = 0; all && i < n; i++)
+        if (!(best > 0) || t[i] < best)
+            best = t[i];
+    return best;
+}
+
+/* Whether this rank's last call of candidate text ran right and as forced:
+ * no errors since e0, the result that of the vendor. */
+static int ran_right(const ic_point_t *pt, const char *text, const char *ref, int errors, int e0)
+{
+    return errors == e0 && ic_point_ran_as(pt->c, text) &&
+           !(pt->cmp_bytes && memcmp(pt->out[IC_LIB_IC], ref, pt->cmp_bytes) != 0);
+}
+
 /* Rounds of interleaved blocks (method, 4) for the candidates j with
  * in[j]; every rank.  Appends to cs[j].t on rank 0; counts results that
- * differ from ref and turns in which another plan ran.  Under SimGrid's
+ * differ from ref and turns in which another plan ran.  With prune > 0,
+ * in the first round a candidate whose price (cs[j].pred, rank 0) is above
+ * prune times the fastest time known (best: before this call, 0 for none;
+ * then that of every candidate that ran right and as forced) is not
+ * measured: in[j] = 0, cs[j].pruned = 1.  Under SimGrid's
  * SMPI a turn has no untimed first call: simulated time has no caches to
  * warm and does not see a schedule being built, so that call would only
  * cost the simulation its wall-clock time (at 512 ranks seconds a call). */
 static void run_rounds(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t *cs, int nc,
-                       const unsigned char *in, int rounds, int blk, int *errors, int *bad,
-                       int *other)
+                       unsigned char *in, int rounds, int blk, int *errors, int *bad, int *other,
+                       double prune, double best)
 {
     IC_Coll id = (IC_Coll)pt->c;
     double *t = ic_bench_alloc(b, (size_t)blk * sizeof(double));
@@ -516,6 +565,10 @@ static void run_rounds(ic_bench_t *b, const ic_point_t *pt, const char *ref, can
             int j = (k + r) % nc;
             if (!in[j])
                 continue;
+            if (prune > 0 && r == 0 && prune_now(b, pt, &cs[j], prune, best)) {
+                in[j] = 0;
+                continue;
+            }
             IC_Set_algorithm(id, cs[j].text);
             int e0 = *errors;
 #ifndef SMPI_H
@@ -523,6 +576,7 @@ static void run_rounds(ic_bench_t *b, const ic_point_t *pt, const char *ref, can
 #endif
             for (int i = 0; i < blk; i++)
                 t[i] = ic_point_timed(pt, IC_LIB_IC, errors, b->o.settle);
+            int right = ran_right(pt, cs[j].text, ref, *errors, e0);
             other[j] += !ic_point_ran_as(pt->c, cs[j].text);
             if (b->rank == 0)
                 snprintf(cs[j].ran, sizeof(cs[j].ran), "%s", IC_Last_algorithm(id));
@@ -533,6 +587,8 @@ static void run_rounds(ic_bench_t *b, const ic_point_t *pt, const char *ref, can
                 memcpy(cs[j].t + cs[j].n, tmax, (size_t)blk * sizeof(double));
                 cs[j].n += blk;
             }
+            if (prune > 0 && r == 0)
+                best = prune_best(pt, right, tmax, blk, best);
         }
     }
     IC_Set_algorithm(id, NULL);
@@ -548,7 +604,8 @@ static void run_rounds(ic_bench_t *b, const ic_point_t *pt, const char *ref, can
  * After the planned rounds, candidates in a near-tie (near_ties) get up to
  * TUNE_EXTRA more sets of rounds among themselves: the noise of a shared
  * machine decides nothing it can be kept from deciding. */
-static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t *cs, int nc)
+static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t *cs, int nc,
+                    double prune, double best)
 {
     IC_Coll id = (IC_Coll)pt->c;
     int errors = 0;
@@ -560,12 +617,24 @@ static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t
     int nwarm = b->o.warmup > 0 ? b->o.warmup : 1;
 #endif
     for (int j = 0; j < nc; j++) {
+        /* with warm-up calls, pruned by their times (those of first
+         * calls: if anything too long, which prunes less) */
+        if (nwarm > 0 && prune > 0 && prune_now(b, pt, &cs[j], prune, best))
+            continue;
         IC_Set_algorithm(id, cs[j].text);
+        double first = 0, fmax = 0;
+        int e0 = errors;
         for (int w = 0; w < nwarm; w++) {
             double t0 = MPI_Wtime();
             ic_point_timed(pt, IC_LIB_IC, &errors, 0);
             if (w == 0)
-                turn += MPI_Wtime() - t0;
+                first = MPI_Wtime() - t0;
+        }
+        turn += first;
+        if (nwarm > 0 && prune > 0) {
+            int right = ran_right(pt, cs[j].text, ref, errors, e0);
+            MPI_Reduce(&first, &fmax, 1, MPI_DOUBLE, MPI_MAX, 0, pt->comm);
+            best = prune_best(pt, right, &fmax, 1, best);
         }
     }
     IC_Set_algorithm(id, NULL);
@@ -581,7 +650,8 @@ static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t
     int *gbad = ic_bench_alloc(b, 2 * (size_t)nc * sizeof(int));
     unsigned char *in = ic_bench_alloc(b, (size_t)nc);
     memset(bad, 0, 2 * (size_t)nc * sizeof(int));
-    memset(in, 1, (size_t)nc);
+    for (int j = 0; j < nc; j++)
+        in[j] = !cs[j].pruned;
     for (int j = 0; j < nc; j++) {
         cs[j].n = 0;
         cs[j].t = b->rank == 0 ? ic_bench_alloc(b, (size_t)(1 + TUNE_EXTRA) * (size_t)rounds *
@@ -589,7 +659,8 @@ static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t
                                : NULL;
     }
     for (int stage = 0;; stage++) {
-        run_rounds(b, pt, ref, cs, nc, in, rounds, blk, &errors, bad, other);
+        run_rounds(b, pt, ref, cs, nc, in, rounds, blk, &errors, bad, other,
+                   stage == 0 && nwarm == 0 ? prune : 0, best);
         MPI_Reduce(bad, gbad, 2 * nc, MPI_INT, MPI_SUM, 0, pt->comm);
         int more = 0;
         if (b->rank == 0) {
@@ -611,29 +682,50 @@ static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t
 }
 
 /* Local search after the first measurement (every rank): up to `rounds`
- * times, the plans next to the fastest one (neighbours) are measured
- * against it, interleaved, and join the candidates; it stops when the
- * fastest stays the fastest or nothing new is next to it.  The fastest's
- * times are those of its latest round, so that the last comparison is
- * between calls made side by side.  ns: room for 1 + TUNE_NEIGHBOURS
- * candidates.  Returns the new number of candidates. */
+ * times, the plans next to a plan (neighbours) are measured against it,
+ * interleaved, and join the candidates.  A round starts from the fastest
+ * plan, or when the search has already started from it, from the fastest
+ * of those within IC_COLL_EFFECT of it that it has not started from (a
+ * near-tie: which of two plans a greedy search follows should not be
+ * decided by a difference the winner is not chosen by); it stops when
+ * neither is left or nothing new is next to the plan.  The plan's times
+ * are those of its latest round, so that the last comparison is between
+ * calls made side by side.  ns: room for 1 + TUNE_NEIGHBOURS candidates.
+ * Returns the new number of candidates. */
 static int refine(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t *cs, int nc,
-                  int rounds, cand_t *ns)
+                  int rounds, cand_t *ns, const ic_bench_model_t *m, double prune)
 {
+    unsigned char *from = b->rank == 0 ? ic_bench_alloc(b, TUNE_MAX_CAND) : NULL;
+    if (from)
+        memset(from, 0, TUNE_MAX_CAND);
     for (int r = 0; r < rounds; r++) {
         int f = -1, nn = 0;
-        if (b->rank == 0 && (f = fastest(cs, nc)) >= 0 && nc + TUNE_NEIGHBOURS <= TUNE_MAX_CAND)
+        if (b->rank == 0 && (f = fastest(cs, nc)) >= 0 && from[f]) {
+            int g = -1; /* the fastest near-tie not started from */
+            for (int j = 0; j < nc; j++)
+                if (!from[j] && usable(&cs[j]) &&
+                    cs[j].s.median <= (1 + IC_COLL_EFFECT) * cs[f].s.median &&
+                    (g < 0 || cs[j].s.median < cs[g].s.median))
+                    g = j;
+            f = g;
+        }
+        if (f >= 0 && nc + TUNE_NEIGHBOURS <= TUNE_MAX_CAND) {
+            from[f] = 1;
             nn = neighbours(b, pt, cs[f].text, cs[f].ran, cs, nc, ns);
+            ns[0].pred = NAN; /* measured again, whatever its price */
+            for (int j = 1; j < nn; j++)
+                ns[j].pred = ic_point_predict(pt, ns[j].text, m);
+        }
         MPI_Bcast(&nn, 1, MPI_INT, 0, b->comm);
         if (nn <= 1)
             break;
-        for (int j = 0; j < nn; j++)
+        for (int j = 0; j < nn; j++) {
             MPI_Bcast(ns[j].text, IC_PLAN_TEXT_MAX, MPI_CHAR, 0, b->comm);
-        measure(b, pt, ref, ns, nn);
-        int moved = 0;
+            ns[j].pruned = 0; /* every rank's: the rounds skip it alike */
+        }
+        int g = b->rank == 0 ? fastest(cs, nc) : -1;
+        measure(b, pt, ref, ns, nn, prune, g >= 0 ? cs[g].s.median : 0);
         if (b->rank == 0) {
-            int g = fastest(ns, nn);
-            moved = g > 0;
             free(cs[f].t);
             cs[f].t = ns[0].t;
             cs[f].n = ns[0].n;
@@ -645,13 +737,11 @@ static int refine(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t *
                 cs[nc++] = ns[j];
         }
         MPI_Bcast(&nc, 1, MPI_INT, 0, b->comm);
-        MPI_Bcast(&moved, 1, MPI_INT, 0, b->comm);
         if (b->rank != 0)
             for (int j = 1; j < nn; j++) /* the texts, for the later rounds' calls */
                 cs[nc - nn + j] = ns[j];
-        if (!moved)
-            break;
     }
+    free(from);
     return nc;
 }
 
@@ -872,6 +962,7 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
         k = 16;
     int nshapes = b->o.shapes >= 0 ? b->o.shapes : b->o.quick ? 0 : IC_TUNE_SHAPES;
     int nrefine = b->o.refine >= 0 ? b->o.refine : b->o.quick ? 0 : IC_TUNE_REFINE;
+    double prune = b->o.prune >= 0 ? b->o.prune : IC_TUNE_PRUNE;
     ic_bench_defaults(b, b->o.quick ? 0.15 : 0.5, b->o.quick ? 40 : 400, 1);
     size_t *sizes;
     int ns = ic_bench_sizes(b, 8, b->o.quick ? 1u << 20 : 4u << 20, b->o.quick ? 8 : 2, &sizes);
@@ -982,9 +1073,11 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
             MPI_Bcast(&nc, 1, MPI_INT, 0, b->comm);
             for (int j = 0; j < nc; j++)
                 MPI_Bcast(cs[j].text, IC_PLAN_TEXT_MAX, MPI_CHAR, 0, b->comm);
-            measure(b, &pt, pt.out[IC_LIB_VENDOR], cs, nc);
+            for (int j = 0; b->rank == 0 && j < nc; j++)
+                cs[j].pred = ic_point_predict(&pt, cs[j].text, &m);
+            measure(b, &pt, pt.out[IC_LIB_VENDOR], cs, nc, prune, 0);
             int nc0 = nc;
-            nc = refine(b, &pt, pt.out[IC_LIB_VENDOR], cs, nc, nrefine, nb);
+            nc = refine(b, &pt, pt.out[IC_LIB_VENDOR], cs, nc, nrefine, nb, &m, prune);
             if (b->rank == 0) {
                 /* the fastest median, then the winner: the first candidate in
                  * the model's order whose median is within IC_COLL_EFFECT of
@@ -994,7 +1087,7 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
                  * emulated cluster, where 8 ranks share 2 cores: intervals
                  * that wide hid a 1.7x slower broadcast and a 1.25x slower
                  * reduce behind the model's favourite.) */
-                int f = fastest(cs, nc), w = -1, mj = -1, bj = -1;
+                int f = fastest(cs, nc), w = -1, mj = -1, bj = -1, npruned = 0;
                 for (int j = 0; j < nc; j++) {
                     b->failures += cs[j].bad != 0;
                     if (cs[j].why && !strcmp(cs[j].why, "model 1"))
@@ -1029,8 +1122,12 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
                     ic_rtable_num(ct, cs[j].s.median);
                     ic_rtable_num(ct, ic_rel_spread(&cs[j].s) * 100);
                     ic_rtable_num(ct, ic_point_predict(&pt, cs[j].text, &m));
+                    npruned += cs[j].pruned;
                     ic_rtable_num(ct, r->best > 0 ? cs[j].s.median / r->best : NAN);
-                    ic_rtable_str(ct, cs[j].bad ? "MISMATCH" : cs[j].other ? "unusable" : "ok");
+                    ic_rtable_str(ct, cs[j].bad      ? "MISMATCH"
+                                      : cs[j].other  ? "unusable"
+                                      : cs[j].pruned ? "pruned"
+                                                     : "ok");
                     ic_rtable_str(ct, cs[j].text);
                 }
                 if (w >= 0) {
@@ -1051,11 +1148,11 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
                  * under SMPI takes minutes), and the table so far */
                 ic_bench_progress_end(b);
                 fprintf(stderr,
-                        "intercom-tune: %s %zu B: %d candidates (%d by local search), %.0f s: "
-                        "%s %.3g s (built-in %.2fx)\n",
-                        ic_coll_name(c), r->bytes, nc, nc - nc0, difftime(time(NULL), wall0),
-                        w >= 0 ? r->plan : "no usable candidate", r->chosen,
-                        r->t_builtin / r->best);
+                        "intercom-tune: %s %zu B: %d candidates (%d by local search, %d "
+                        "pruned), %.0f s: %s %.3g s (built-in %.2fx)\n",
+                        ic_coll_name(c), r->bytes, nc, nc - nc0, npruned,
+                        difftime(time(NULL), wall0), w >= 0 ? r->plan : "no usable candidate",
+                        r->chosen, r->t_builtin / r->best);
                 save_table(b, &m, nodes, rpn, made_by, oc, q + 1, out, 0);
             }
             for (int j = 0; j < nc; j++)

@@ -18,14 +18,22 @@ tbl=$work/t.tbl
 sh "$top/bench/simgrid/run-simgrid.sh" --build "$smpi" --np 64 -- \
     tune --csv --ops allreduce --sizes 1M --reps 1 --warmup 1 -o "$tbl" >"$out" 2>"$err" ||
     fail "exit status $?"
-expect_all candidates check ok
+# every candidate ran right, or was not run: priced (fitted model) above
+# --prune's default 3 times the fastest time measured
+csv_col candidates check | grep -qvxE 'ok|pruned' && fail "a candidate's check is not ok"
+best=$(csv_col candidates median | grep . | sort -g | head -n 1)
+csv_col candidates check >"$work/chk"
+csv_col candidates predicted >"$work/pred"
+paste -d ' ' "$work/chk" "$work/pred" | awk -v b="$best" '$1 == "pruned" && !($2 > 3 * b) { bad = 1 }
+    END { exit bad }' || fail "a candidate priced within 3 times the fastest ($best s) was pruned"
+csv_col candidates check | grep -qx pruned ||
+    fail "nothing pruned (the 1-D ring of 64 is priced at over 10 times the fastest)"
 csv_col candidates why | grep -qx shape || fail "no 2-D shape among the candidates"
 csv_col candidates why | grep -qx "shape, rings" || fail "no plan of ring steps among the candidates"
 csv_col candidates why | grep -qx "local search" || fail "no local search"
 dup=$(csv_col candidates plan | sort | uniq -d)
 [ -z "$dup" ] || fail "candidates measured twice: $dup"
 expect_rows tuned 1
-best=$(csv_col candidates median | sort -g | head -n 1)
 won=$(csv_col tuned measured)
 awk -v b="$best" -v w="$won" 'BEGIN { exit !(w <= b * 1.03) }' ||
     fail "the winner ($won s) is not the fastest candidate ($best s)"
@@ -36,7 +44,7 @@ grep -Eq "^allreduce +64 .* $plan\$" "$tbl" || fail "the table's rule is not the
 # twins are candidates, and the local search measures parameters (a radix,
 # a segment) besides the ones the model set, written into the plan.
 sh "$top/bench/simgrid/run-simgrid.sh" --build "$smpi" --np 16 -- \
-    tune --csv --ops bcast --sizes 16,1M --reps 1 --warmup 0 -o "$tbl" >"$out" 2>"$err" ||
+    tune --csv --ops bcast --sizes 16,1M --reps 1 --warmup 0 --prune 0 -o "$tbl" >"$out" 2>"$err" ||
     fail "exit status $?"
 expect_all candidates check ok
 csv_col candidates why | grep -qx "1-D, two rings" || fail "no 1-D plan on two rings"
