@@ -63,7 +63,9 @@
  *      by 2-8x everywhere but the two-ring twins, which it prices as one
  *      ring: 2x), and such plans cost the most to run: a 1-D full fan-out
  *      allreduce of 1 MiB on 512 simulated ranks took over 6 minutes of
- *      wall time for one call.
+ *      wall time for one call.  A parameter the local search sets is
+ *      measured whatever its price: the model prices a flat tree on the
+ *      simulated Paragon 5x too high (its sender overhead per message).
  *   5. The table: for each collective, consecutive sizes with the same
  *      winner are one rule, which reaches half way (geometrically) to the
  *      next measured size; the first starts at 0 bytes, the last is open.
@@ -110,6 +112,7 @@ typedef struct cand {
     char ran[IC_PLAN_TEXT_MAX]; /* rank 0: the plan as it ran, its parameters set */
     double pred;                /* rank 0: the fitted model's price (NaN: none) */
     int pruned;                 /* not measured: priced beyond --prune times the fastest */
+    int keep;                   /* a parameter the local search set: never pruned */
     ic_stats_t s;
 } cand_t;
 
@@ -340,7 +343,8 @@ static int param_variants(const ic_algorithm_t *alg, size_t r, int d, size_t *ou
  * plans next to the plan `from` (ns[0]), which ran as `ran` (its
  * parameters set), that are not among cs[0..nc-1] and can serve the call,
  * in this order: for a mesh plan, the steps in the reverse order, the
- * shape reversed, two neighbouring dimensions merged; one step's
+ * shape reversed, two neighbouring dimensions merged (into one line: with
+ * a k-nomial tree, its flat tree too); one step's
  * parameter changed (param_variants; a 1-D plan: its parameter), the
  * other steps' left to the model; for a mesh plan, one step's algorithm
  * replaced by another mesh step of the collective (its parameter from the
@@ -368,7 +372,7 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
     size_t *counts = ic_bench_alloc(b, (size_t)pt->p * sizeof(size_t));
     ic_coll_args_t a;
     ic_point_args(pt, &a, counts);
-    enum { NQ = 2 + 2 * IC_PLAN_MAXDIMS + 4 * IC_PLAN_MAXDIMS + IC_PLAN_MAXDIMS * 16 };
+    enum { NQ = 2 + 4 * IC_PLAN_MAXDIMS + 4 * IC_PLAN_MAXDIMS + IC_PLAN_MAXDIMS * 16 };
     ic_plan_t cand[NQ];
     unsigned char set[NQ] = {0}; /* a parameter set: written with it */
     int nq = 0;
@@ -427,8 +431,13 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
                 q.step[t].dim = 0;
                 q.step[t].param = 0;
             }
-            if (q.ndims == 1) /* a line: the 1-D plan of its algorithm */
+            if (q.ndims == 1) { /* a line: the 1-D plan of its algorithm */
                 q = ic_plan_1d(alg, 0);
+                if (alg && (alg->flags & IC_ALG_RADIX)) { /* and its flat tree */
+                    set[nq] = 1;
+                    cand[nq++] = ic_plan_1d(alg, (size_t)pt->p);
+                }
+            }
             cand[nq++] = q;
         }
     /* one step's parameter changed, the others' from the model */
@@ -462,8 +471,12 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
             ic_plan_format(&cand[i], text, sizeof(text));
         else
             ic_point_bare_text(&cand[i], text, sizeof(text));
-        if (!have_cand(cs, nc, text) && !have_cand(ns, n, text))
-            n = add_cand(ns, n, text, why);
+        if (!have_cand(cs, nc, text) && !have_cand(ns, n, text)) {
+            int n1 = add_cand(ns, n, text, why);
+            if (n1 > n)
+                ns[n].keep = set[i];
+            n = n1;
+        }
     }
     free(counts);
     return n;
@@ -714,7 +727,7 @@ static int refine(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t *
             nn = neighbours(b, pt, cs[f].text, cs[f].ran, cs, nc, ns);
             ns[0].pred = NAN; /* measured again, whatever its price */
             for (int j = 1; j < nn; j++)
-                ns[j].pred = ic_point_predict(pt, ns[j].text, m);
+                ns[j].pred = ns[j].keep ? NAN : ic_point_predict(pt, ns[j].text, m);
         }
         MPI_Bcast(&nn, 1, MPI_INT, 0, b->comm);
         if (nn <= 1)

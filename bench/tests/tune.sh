@@ -20,7 +20,10 @@ tbl=$work/tuned.tbl
 bench=bench/intercom-tune
 run_bench 4 --csv -o "$tbl" --ops "$ops" --sizes "$sizes" --reps 4 --candidates 2
 cp "$out" "$work/tune.csv"
-expect_all candidates check ok
+# every candidate ran right, or was not run (priced beyond --prune's 3x the
+# fastest: on 2 cores shared by 4 ranks, times are anything)
+bad=$(csv_col candidates check | grep -cvxE 'ok|pruned')
+[ "$bad" -eq 0 ] || fail "$bad candidates neither ok nor pruned"
 expect_positive tuned measured
 n=$(csv_rows tuned | wc -l)
 [ "$n" -eq 19 ] || fail "expected 19 winners (6 collectives x 3 sizes and the barrier), got $n"
