@@ -240,6 +240,28 @@ void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region
 void ic_pipe_bcast2(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
                     size_t seg);
 
+/* ic_pipe_bcast2 on `line` whose every position also roots an
+ * ic_pipe_bcast2 of the same vector and segment on its line `next` (a mesh
+ * plan's next dimension), streaming into it: a segment goes on along
+ * `next` in the round it goes on along `line`, instead of once the whole
+ * vector has arrived.  The other ranks of `next` run ic_pipe_bcast2_fed,
+ * fed_pos being the position of next's root on `line` counted from
+ * line's root, fed_n = line->n: their rounds then keep the feeding
+ * chain's clock (the two halves reach next's root at different times).
+ * Needs line->n >= 3, next->n >= 3 and data.count >= 2
+ * (ic_pipe_stream_ok).
+ * Cost on full-duplex links, k segments per half: (n + n' - 3 + k)(alpha +
+ * seg beta) for lines of n and n', against (n + n' - 4 + 2k)(...) for the
+ * two broadcasts one after the other. */
+void ic_pipe_bcast2_into(ic_sched_t *s, const ic_line_t *line, int root_pos, const ic_line_t *next,
+                         ic_region_t data, size_t seg);
+void ic_pipe_bcast2_fed(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
+                        size_t seg, int fed_pos, int fed_n);
+static inline int ic_pipe_stream_ok(int n, int next_n, size_t count)
+{
+    return n >= 3 && next_n >= 3 && count >= 2;
+}
+
 /* Pipelined chain combine-to-one (pipe_combine.c): the vector in segments
  * of `seg` elements (as ic_pipe_bcast) flows along a chain that ends at
  * the root, every position combining its own segment into the partial it

@@ -122,7 +122,7 @@ static int mesh_init(mesh_t *M, const ic_plan_t *pl, const ic_coll_args_t *a)
         return -1;
     for (int i = 0; i < M->k; i++)
         M->c[i] = coord(M, M->me, i);
-    M->map = malloc((size_t)M->maxd * sizeof(int));
+    M->map = malloc(2 * (size_t)M->maxd * sizeof(int)); /* two lines at once */
     M->cnt = malloc((size_t)M->k * (size_t)M->maxd * sizeof(size_t));
     M->off = malloc((size_t)M->maxd * sizeof(size_t));
     if (!M->map || !M->cnt || !M->off) {
@@ -132,18 +132,35 @@ static int mesh_init(mesh_t *M, const ic_plan_t *pl, const ic_coll_args_t *a)
     return 0;
 }
 
-/* The line of dimension i through my position. */
-static ic_line_t mesh_line(const mesh_t *M, int i)
+/* The line of dimension i through my position (its map, under a
+ * placement, in M->map's half `half`: two lines can be held at once). */
+static ic_line_t mesh_line_in(const mesh_t *M, int i, int half)
 {
     int first = M->me - M->c[i] * M->w[i];
     if (!M->order) {
         ic_line_t l = {M->d[i], first, M->w[i], NULL};
         return l;
     }
+    int *map = M->map + (half ? M->maxd : 0);
     for (int j = 0; j < M->d[i]; j++)
-        M->map[j] = M->order[first + j * M->w[i]];
-    ic_line_t l = {M->d[i], 0, 0, M->map};
+        map[j] = M->order[first + j * M->w[i]];
+    ic_line_t l = {M->d[i], 0, 0, map};
     return l;
+}
+
+static ic_line_t mesh_line(const mesh_t *M, int i)
+{
+    return mesh_line_in(M, i, 0);
+}
+
+/* Whether a broadcast's step t streams into step t + 1 (the two-chain
+ * pipeline into the two-chain pipeline: ic_pipe_bcast2_into), given that
+ * step t does not itself take a stream.  The same on every rank. */
+static int bcast_streams(const ic_plan_t *pl, const mesh_t *M, int t, size_t count)
+{
+    return t + 1 < pl->ndims && ic_plan_step_kind(pl->step[t].alg) == IC_STEP_BCAST_PIPELINE2 &&
+           ic_plan_step_kind(pl->step[t + 1].alg) == IC_STEP_BCAST_PIPELINE2 &&
+           ic_pipe_stream_ok(M->d[pl->step[t].dim], M->d[pl->step[t + 1].dim], count);
 }
 
 static size_t *step_counts(const mesh_t *M, int t)
@@ -193,6 +210,11 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
 {
     ic_region_t R[IC_PLAN_MAXDIMS], cur = whole;
     ic_coll_t coll = a->coll;
+    /* a broadcast's step fed by a stream (bcast_streams): its roots, the
+     * ranks of the previous step's line, ran it already; the others use
+     * the previous step's segment */
+    int fed = 0, was_active = 0, fed_pos = 0, fed_n = 1;
+    size_t fed_seg = 0;
     /* down */
     for (int t = 0; t < pl->ndims; t++) {
         const ic_plan_step_t *st = &pl->step[t];
@@ -203,7 +225,9 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
         R[t] = cur;
         int active = coll == IC_COLL_BCAST ? my_line_active(M, pl, t, ref, 0, 0, 1)
                                            : my_line_active(M, pl, t, ref, 1, 1, 0);
-        if (active && d > 1) {
+        int streams = coll == IC_COLL_BCAST && !fed && bcast_streams(pl, M, t, cur.count);
+        int ran = fed && was_active; /* my part of this step ran with the previous one's */
+        if (active && d > 1 && !ran) {
             ic_line_t line = mesh_line(M, dim);
             int root = ref[dim];
             ic_region_t tmp =
@@ -220,7 +244,14 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
                 ic_pipe_bcast(s, &line, root, cur, st->param);
                 break;
             case IC_STEP_BCAST_PIPELINE2:
-                ic_pipe_bcast2(s, &line, root, cur, st->param);
+                if (streams) {
+                    ic_line_t next = mesh_line_in(M, pl->step[t + 1].dim, 1);
+                    ic_pipe_bcast2_into(s, &line, root, &next, cur, st->param);
+                } else if (fed) {
+                    ic_pipe_bcast2_fed(s, &line, root, cur, fed_seg, fed_pos, fed_n);
+                } else {
+                    ic_pipe_bcast2(s, &line, root, cur, st->param);
+                }
                 break;
             case IC_STEP_BCAST_TREE:
                 ic_tree_bcast(s, &line, root, cur, st->param);
@@ -281,6 +312,11 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
         }
         if (ic_plan_step_shrinks(kind))
             cur = my_block(cur, cnt, M->c[dim]);
+        fed = streams;
+        fed_seg = st->param;
+        fed_n = d;
+        fed_pos = (M->c[dim] - ref[dim] + d) % d; /* my column's root on this line */
+        was_active = active;
     }
     /* up: the second halves of the shrinking steps, and the allreduce's
      * broadcasts after its combines */

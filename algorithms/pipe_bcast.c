@@ -46,6 +46,21 @@
  * round's two sends and sees no gain, so its closed form is a lower
  * bound (IC_ALG_COST_BOUND).  n < 3 or fewer than 2 elements: as
  * ic_pipe_bcast.  A round's four messages use four different segments.
+ *
+ * Streaming (ic_pipe_bcast2_into, ic_pipe_bcast2_fed): in a mesh plan whose
+ * broadcast step after a bidir_pipeline step is one too (compose.c), every
+ * rank of the first line roots the second step's chains on its line of the
+ * next dimension and sends segment u of the lower half on along it in the
+ * round it forwards u along the first line (its row index ja later than
+ * the root), and of the upper half jb rounds later.  The second line's
+ * other ranks shift their two chains by the same ja and jb, so every rank
+ * keeps the first line's clock and every message goes in the same round
+ * on both sides (the halves reach a column's root at different times; a
+ * column run on its own clock, both halves together, waited on one half
+ * while its root waited on it for the other: a deadlock the mesh tests
+ * found).  The pair is one chain of n + n' - 1 positions: (n + n' - 3 +
+ * k)(alpha + seg beta) for k segments per half, against (n + n' - 4 + 2k)
+ * one after the other.
  */
 #include "algorithms.h"
 
@@ -88,8 +103,61 @@ void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region
     }
 }
 
+/* The two chains of ic_pipe_bcast2 at position me of line (n >= 3, 2
+ * elements or more), in rounds of a common clock: chain A's (the lower
+ * half, rightwards) time u in round u + oa, chain B's (the upper half,
+ * leftwards) in round u + ob.  With next (this rank roots an
+ * ic_pipe_bcast2 on it, which it feeds): in round u + oa also segment u of
+ * A to position +1 of next, and in round u + ob segment u of B to position
+ * -1, once they have arrived here.  A stream of segments through a chain
+ * and on into the next line then keeps one clock: a message goes in the
+ * same round on both sides, so no rank waits for a round of another that
+ * waits for it. */
+static void bidir(ic_sched_t *s, const ic_line_t *line, int me, int root_pos, ic_region_t data,
+                  size_t seg, size_t oa, size_t ob, const ic_line_t *next)
+{
+    int n = line->n;
+    size_t len = (size_t)n, ca = data.count / 2;
+    ic_region_t A = ic_reg(data.buf, data.off, ca);
+    ic_region_t B = ic_reg(data.buf, data.off + ca, data.count - ca);
+    size_t sa = seg, sb = seg;
+    size_t ka = ic_nsegments(A.count, &sa), kb = ic_nsegments(B.count, &sb);
+    size_t ja = (size_t)((me - root_pos + n) % n), jb = (len - ja) % len;
+    int left = ic_line_rank(line, (me + n - 1) % n), right = ic_line_rank(line, (me + 1) % n);
+    int up = -1, down = -1;
+    size_t fa = chain_first(ja) + oa, fb = chain_first(jb) + ob;
+    size_t la = chain_last(ja, len, ka) + oa, lb = chain_last(jb, len, kb) + ob;
+    if (next) {
+        int mq = ic_line_pos(next, s->rank), nn = next->n;
+        up = ic_line_rank(next, (mq + 1) % nn);
+        down = ic_line_rank(next, (mq + nn - 1) % nn);
+        /* segment u of A has arrived by A's time u + ja (the root has it) */
+        if (ja + ka - 1 > la)
+            la = ja + ka - 1;
+        if (jb + kb - 1 > lb)
+            lb = jb + kb - 1;
+    }
+    for (size_t t = fa < fb ? fa : fb; t <= (la > lb ? la : lb); t++) {
+        if (t >= oa)
+            chain_round(s, t - oa, ja, len, left, right, A, sa, ka);
+        if (t >= ob)
+            chain_round(s, t - ob, jb, len, right, left, B, sb, kb);
+        if (next && t >= oa + ja && t - oa - ja < ka)
+            ic_sched_send(s, up, ic_segment(A, sa, ka, t - oa - ja));
+        if (next && t >= ob + jb && t - ob - jb < kb)
+            ic_sched_send(s, down, ic_segment(B, sb, kb, t - ob - jb));
+        ic_sched_round(s);
+    }
+}
+
 void ic_pipe_bcast2(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
                     size_t seg)
+{
+    ic_pipe_bcast2_fed(s, line, root_pos, data, seg, 0, 1);
+}
+
+void ic_pipe_bcast2_fed(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
+                        size_t seg, int fed_pos, int fed_n)
 {
     int n = line->n;
     if (n < 3 || data.count < 2) { /* one way round is as short, or nothing to split */
@@ -100,20 +168,17 @@ void ic_pipe_bcast2(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_regio
     int me = ic_pipe_start(s, line, data.count, &seg, &k);
     if (me < 0)
         return;
-    /* chain A rightwards with the lower half, chain B leftwards with the
-     * upper half; position me is index ja of A and jb of B */
-    size_t len = (size_t)n, ca = data.count / 2;
-    ic_region_t A = ic_reg(data.buf, data.off, ca);
-    ic_region_t B = ic_reg(data.buf, data.off + ca, data.count - ca);
-    size_t sa = seg, sb = seg;
-    size_t ka = ic_nsegments(A.count, &sa), kb = ic_nsegments(B.count, &sb);
-    size_t ja = (size_t)((me - root_pos + n) % n), jb = (len - ja) % len;
-    int left = ic_line_rank(line, (me + n - 1) % n), right = ic_line_rank(line, (me + 1) % n);
-    size_t fa = chain_first(ja), fb = chain_first(jb);
-    size_t la = chain_last(ja, len, ka), lb = chain_last(jb, len, kb);
-    for (size_t t = fa < fb ? fa : fb; t <= (la > lb ? la : lb); t++) {
-        chain_round(s, t, ja, len, left, right, A, sa, ka);
-        chain_round(s, t, jb, len, right, left, B, sb, kb);
-        ic_sched_round(s);
-    }
+    size_t oa = (size_t)fed_pos, ob = (size_t)((fed_n - fed_pos) % fed_n);
+    bidir(s, line, me, root_pos, data, seg, oa, ob, NULL);
+}
+
+void ic_pipe_bcast2_into(ic_sched_t *s, const ic_line_t *line, int root_pos, const ic_line_t *next,
+                         ic_region_t data, size_t seg)
+{
+    size_t k;
+    int me = ic_pipe_start(s, line, data.count, &seg, &k);
+    if (me < 0 || ic_line_pos(next, s->rank) < 0 ||
+        !ic_pipe_stream_ok(line->n, next->n, data.count))
+        return;
+    bidir(s, line, me, root_pos, data, seg, 0, 0, next);
 }

@@ -1240,6 +1240,57 @@ START_TEST(test_mesh_every_shape)
 }
 END_TEST
 
+/* A broadcast's two-chain pipeline streaming into the next step's
+ * (compose.c, ic_pipe_bcast2_into): segments of 1 to 3 elements and the
+ * model's, every root, counts around the halves' segment counts, on
+ * shapes whose lines are too short to stream (2), just long enough (3)
+ * and longer, a third step after the pair, and under a placement. */
+START_TEST(test_mesh_streams)
+{
+    scheds_setup();
+    static const char *const plans[] = {
+        "3x3:d1=bidir_pipeline(%d),d0=bidir_pipeline(%d)",
+        "3x4:d1=bidir_pipeline(%d),d0=bidir_pipeline(%d)",
+        "4x3:d0=bidir_pipeline(%d),d1=bidir_pipeline(%d)",
+        "5x3:d1=bidir_pipeline(%d),d0=bidir_pipeline(%d)",
+        "4x8:d1=bidir_pipeline(%d),d0=bidir_pipeline(%d)",
+        "2x5:d1=bidir_pipeline(%d),d0=bidir_pipeline(%d)",
+        "5x2:d0=bidir_pipeline(%d),d1=bidir_pipeline(%d)",
+        "3x3x3:d2=bidir_pipeline(%d),d1=bidir_pipeline(%d),d0=pipeline",
+        "3x3x4:d0=bidir_pipeline,d2=bidir_pipeline(%d),d1=bidir_pipeline(%d)",
+        "3x4x3:d1=bidir_pipeline(%d),d0=bidir_pipeline(%d),d2=bidir_pipeline",
+    };
+    int runs = 0;
+    for (size_t i = 0; i < sizeof(plans) / sizeof(plans[0]); i++)
+        for (int sg = 0; sg <= 3; sg++) {
+            char text[IC_PLAN_TEXT_MAX];
+            snprintf(text, sizeof(text), plans[i], sg, sg + (sg == 2)); /* unequal once */
+            for (char *z; (z = strstr(text, "(0)"));) /* 0: the model's segment */
+                memmove(z, z + 3, strlen(z + 3) + 1);
+            ic_plan_t pl;
+            const char *why = NULL;
+            ck_assert_msg(ic_plan_parse(IC_COLL_BCAST, text, &pl, &why) == 0, "%s: %s", text, why);
+            int p = 1;
+            for (int d = 0; d < pl.ndims; d++)
+                p *= pl.dims[d];
+            size_t counts[] = {0, 1, 2, 3, 7, (size_t)p + 1, 3 * (size_t)p + 2};
+            for (int root = 0; root < p; root++)
+                for (size_t ci = 0; ci < sizeof(counts) / sizeof(counts[0]); ci++) {
+                    ic_coll_args_t a = args_of(IC_COLL_BCAST, p, root, counts[ci]);
+                    ck_assert_msg(run_plan(&pl, &a, 0) == 0, "%s", msg);
+                    runs++;
+                }
+            /* placed: positions reversed */
+            for (int pos = 0; pos < p; pos++)
+                mesh_order_buf[pos] = p - 1 - pos;
+            ic_coll_args_t a = args_of(IC_COLL_BCAST, p, p / 2, 3 * (size_t)p + 2);
+            a.order = mesh_order_buf;
+            ck_assert_msg(run_plan(&pl, &a, 0) == 0, "%s (placed)", msg);
+        }
+    ck_assert(runs > 1000);
+}
+END_TEST
+
 START_TEST(test_mesh_large)
 {
     scheds_setup();
@@ -1277,6 +1328,7 @@ Suite *suite_collectives(void)
     tc = tcase_create("mesh");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_mesh_every_shape);
+    tcase_add_test(tc, test_mesh_streams);
     suite_add_tcase(s, tc);
     tc = tcase_create("mesh_large");
     tcase_set_timeout(tc, 300);
