@@ -713,22 +713,28 @@ static int refine(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t *
         memset(from, 0, TUNE_MAX_CAND);
     for (int r = 0; r < rounds; r++) {
         int f = -1, nn = 0;
-        if (b->rank == 0 && (f = fastest(cs, nc)) >= 0 && from[f]) {
-            int g = -1; /* the fastest near-tie not started from */
-            for (int j = 0; j < nc; j++)
-                if (!from[j] && usable(&cs[j]) &&
-                    cs[j].s.median <= (1 + IC_COLL_EFFECT) * cs[f].s.median &&
-                    (g < 0 || cs[j].s.median < cs[g].s.median))
-                    g = j;
-            f = g;
-        }
-        if (f >= 0 && nc + TUNE_NEIGHBOURS <= TUNE_MAX_CAND) {
+        /* a plan with nothing new next to it (a 1-D plan without a
+         * parameter) costs no round: the next near-tie is tried */
+        while (b->rank == 0 && nn <= 1) {
+            if ((f = fastest(cs, nc)) >= 0 && from[f]) {
+                int g = -1; /* the fastest near-tie not started from */
+                for (int j = 0; j < nc; j++)
+                    if (!from[j] && usable(&cs[j]) &&
+                        cs[j].s.median <= (1 + IC_COLL_EFFECT) * cs[f].s.median &&
+                        (g < 0 || cs[j].s.median < cs[g].s.median))
+                        g = j;
+                f = g;
+            }
+            if (f < 0 || nc + TUNE_NEIGHBOURS > TUNE_MAX_CAND) {
+                nn = 0;
+                break;
+            }
             from[f] = 1;
             nn = neighbours(b, pt, cs[f].text, cs[f].ran, cs, nc, ns);
-            ns[0].pred = NAN; /* measured again, whatever its price */
-            for (int j = 1; j < nn; j++)
-                ns[j].pred = ns[j].keep ? NAN : ic_point_predict(pt, ns[j].text, m);
         }
+        ns[0].pred = NAN; /* measured again, whatever its price */
+        for (int j = 1; j < nn; j++)
+            ns[j].pred = ns[j].keep ? NAN : ic_point_predict(pt, ns[j].text, m);
         MPI_Bcast(&nn, 1, MPI_INT, 0, b->comm);
         if (nn <= 1)
             break;

@@ -1265,7 +1265,7 @@ START_TEST(test_mesh_streams)
         for (int sg = 0; sg <= 3; sg++) {
             char text[IC_PLAN_TEXT_MAX];
             snprintf(text, sizeof(text), plans[i], sg, sg + (sg == 2)); /* unequal once */
-            for (char *z; (z = strstr(text, "(0)"));) /* 0: the model's segment */
+            for (char *z; (z = strstr(text, "(0)"));)                   /* 0: the model's segment */
                 memmove(z, z + 3, strlen(z + 3) + 1);
             ic_plan_t pl;
             const char *why = NULL;
