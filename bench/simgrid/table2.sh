@@ -34,8 +34,8 @@
 #                   row's and the column's broadcast, at the table's sizes,
 #                   one call per candidate), write the torus's table with the
 #                   row's and the column's rules added to FILE, and use it as
-#                   --tuned FILE (long: the 512-rank tune, with its local
-#                   search of 3 rounds, ran over 100 min of one core)
+#                   --tuned FILE (the 512-rank tune: about 9 min of one
+#                   core; the whole run about 20 min)
 #
 # Run from the source tree.  Rows: broadcast and allreduce (MPI_DOUBLE,
 # MPI_SUM) of 16 B, 1 KiB, 64 KiB, 1 MiB on all 512 nodes, and broadcasts in
