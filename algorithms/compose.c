@@ -492,8 +492,7 @@ static int vector_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t 
              * reduce's or an allreduce's), or an allreduce's distributed
              * combine (its collect then fills the rest of the
              * accumulator), unless in place (its input is then its
-             * accumulator, which the step may write).  (The copy it
-             * saves: at p = 2, 2 MiB, 12 % of the call.) */
+             * accumulator, which the step may write) */
             ic_step_kind_t k0 = ic_plan_step_kind(pl->step[0].alg);
             ro = M->d[pl->step[0].dim] > 1 &&
                  ((a->coll == IC_COLL_REDUCE && (k0 == IC_STEP_REDUCE_DCOMBINE ||
