@@ -153,16 +153,6 @@ static ic_line_t mesh_line(const mesh_t *M, int i)
     return mesh_line_in(M, i, 0);
 }
 
-/* Whether a broadcast's step t streams into step t + 1 (the two-chain
- * pipeline into the two-chain pipeline: ic_pipe_bcast2_into), given that
- * step t does not itself take a stream.  The same on every rank. */
-static int bcast_streams(const ic_plan_t *pl, const mesh_t *M, int t, size_t count)
-{
-    return t + 1 < pl->ndims && ic_plan_step_kind(pl->step[t].alg) == IC_STEP_BCAST_PIPELINE2 &&
-           ic_plan_step_kind(pl->step[t + 1].alg) == IC_STEP_BCAST_PIPELINE2 &&
-           ic_pipe_stream_ok(M->d[pl->step[t].dim], M->d[pl->step[t + 1].dim], count);
-}
-
 static size_t *step_counts(const mesh_t *M, int t)
 {
     return M->cnt + (size_t)t * (size_t)M->maxd;
@@ -210,7 +200,7 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
 {
     ic_region_t R[IC_PLAN_MAXDIMS], cur = whole;
     ic_coll_t coll = a->coll;
-    /* a broadcast's step fed by a stream (bcast_streams): its roots, the
+    /* a broadcast's step fed by a stream (ic_plan_streams): its roots, the
      * ranks of the previous step's line, ran it already; the others use
      * the previous step's segment */
     int fed = 0, was_active = 0, fed_pos = 0, fed_n = 1;
@@ -225,7 +215,7 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
         R[t] = cur;
         int active = coll == IC_COLL_BCAST ? my_line_active(M, pl, t, ref, 0, 0, 1)
                                            : my_line_active(M, pl, t, ref, 1, 1, 0);
-        int streams = coll == IC_COLL_BCAST && !fed && bcast_streams(pl, M, t, cur.count);
+        int streams = !fed && ic_plan_streams(pl, coll, t, cur.count);
         int ran = fed && was_active; /* my part of this step ran with the previous one's */
         if (active && d > 1 && !ran) {
             ic_line_t line = mesh_line(M, dim);

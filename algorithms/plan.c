@@ -448,6 +448,14 @@ double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int
     return alg->cost(&b, &ms);
 }
 
+int ic_plan_streams(const ic_plan_t *pl, ic_coll_t coll, int t, size_t count)
+{
+    return coll == IC_COLL_BCAST && t + 1 < pl->ndims &&
+           ic_plan_step_kind(pl->step[t].alg) == IC_STEP_BCAST_PIPELINE2 &&
+           ic_plan_step_kind(pl->step[t + 1].alg) == IC_STEP_BCAST_PIPELINE2 &&
+           ic_pipe_stream_ok(pl->dims[pl->step[t].dim], pl->dims[pl->step[t + 1].dim], count);
+}
+
 int ic_plan_step_share(const ic_plan_t *pl, int t, const ic_algorithm_t *alg,
                        const ic_coll_args_t *a, const ic_model_t *m)
 {
@@ -513,14 +521,10 @@ static double walk(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m, 
         const ic_algorithm_t *alg = pl->step[t].alg;
         size_t param = pl->step[t].param;
         v = ic_plan_step_input(a, d, v);
-        /* a broadcast's two-chain pipeline streaming into the next
-         * step's (compose.c): one chain of d + d' - 1 positions, whose
-         * segment both steps take */
-        int d2 = t + 1 < pl->ndims ? pl->dims[pl->step[t + 1].dim] : 0;
-        int streams = a->coll == IC_COLL_BCAST && d2 > 0 &&
-                      ic_plan_step_kind(alg) == IC_STEP_BCAST_PIPELINE2 &&
-                      ic_plan_step_kind(pl->step[t + 1].alg) == IC_STEP_BCAST_PIPELINE2 &&
-                      ic_pipe_stream_ok(d, d2, (size_t)(v + 0.5));
+        /* a step streaming into the next: one chain of d + d' - 1
+         * positions, whose segment both steps take */
+        int streams = ic_plan_streams(pl, a->coll, t, (size_t)(v + 0.5));
+        int d2 = streams ? pl->dims[pl->step[t + 1].dim] : 0;
         cost += ic_plan_step_cost(alg, a, streams ? d + d2 - 1 : d, v, &param, m,
                                   ic_plan_step_share(pl, t, alg, a, m));
         if (resolve)

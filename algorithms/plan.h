@@ -121,6 +121,13 @@ int ic_plan_format(const ic_plan_t *pl, char *buf, size_t len);
 
 ic_step_kind_t ic_plan_step_kind(const ic_algorithm_t *alg);
 
+/* Whether step t of mesh plan pl, for collective coll on count elements,
+ * streams into step t + 1: a broadcast's two-chain pipeline followed by
+ * another (ic_pipe_bcast2_into; compose.c builds it, ic_plan_cost prices
+ * the pair as one chain of d + d' - 1 positions).  The caller makes sure
+ * step t is not itself fed by a stream. */
+int ic_plan_streams(const ic_plan_t *pl, ic_coll_t coll, int t, size_t count);
+
 /* How many pieces the mesh plan pl (ndims >= 1) runs the reduction a in,
  * one after the other, so that every rank's scratch stays within the
  * message (ic_reduce_pieces, from a->bounded_from elements on): reduce and

@@ -548,12 +548,11 @@ static double prune_best(const ic_point_t *pt, int ok, const double *t, int n, d
     return best;
 }
 
-/* Whether this rank's last call of candidate text ran right and as forced:
- * no errors since e0, the result that of the vendor. */
-static int ran_right(const ic_point_t *pt, const char *text, const char *ref, int errors, int e0)
+/* Whether this rank's last call went wrong: errors since e0, or a result
+ * other than the vendor's (ref). */
+static int went_wrong(const ic_point_t *pt, const char *ref, int errors, int e0)
 {
-    return errors == e0 && ic_point_ran_as(pt->c, text) &&
-           !(pt->cmp_bytes && memcmp(pt->out[IC_LIB_IC], ref, pt->cmp_bytes) != 0);
+    return errors != e0 || (pt->cmp_bytes && memcmp(pt->out[IC_LIB_IC], ref, pt->cmp_bytes) != 0);
 }
 
 /* Rounds of interleaved blocks (method, 4) for the candidates j with
@@ -589,19 +588,18 @@ static void run_rounds(ic_bench_t *b, const ic_point_t *pt, const char *ref, can
 #endif
             for (int i = 0; i < blk; i++)
                 t[i] = ic_point_timed(pt, IC_LIB_IC, errors, b->o.settle);
-            int right = ran_right(pt, cs[j].text, ref, *errors, e0);
-            other[j] += !ic_point_ran_as(pt->c, cs[j].text);
+            int as = ic_point_ran_as(pt->c, cs[j].text), wrong = went_wrong(pt, ref, *errors, e0);
+            other[j] += !as;
             if (b->rank == 0)
                 snprintf(cs[j].ran, sizeof(cs[j].ran), "%s", IC_Last_algorithm(id));
-            bad[j] += *errors != e0 ||
-                      (pt->cmp_bytes && memcmp(pt->out[IC_LIB_IC], ref, pt->cmp_bytes) != 0);
+            bad[j] += wrong;
             MPI_Reduce(t, tmax, blk, MPI_DOUBLE, MPI_MAX, 0, pt->comm);
             if (b->rank == 0) {
                 memcpy(cs[j].t + cs[j].n, tmax, (size_t)blk * sizeof(double));
                 cs[j].n += blk;
             }
             if (prune > 0 && r == 0)
-                best = prune_best(pt, right, tmax, blk, best);
+                best = prune_best(pt, as && !wrong, tmax, blk, best);
         }
     }
     IC_Set_algorithm(id, NULL);
@@ -645,7 +643,7 @@ static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t
         }
         turn += first;
         if (nwarm > 0 && prune > 0) {
-            int right = ran_right(pt, cs[j].text, ref, errors, e0);
+            int right = ic_point_ran_as(pt->c, cs[j].text) && !went_wrong(pt, ref, errors, e0);
             MPI_Reduce(&first, &fmax, 1, MPI_DOUBLE, MPI_MAX, 0, pt->comm);
             best = prune_best(pt, right, &fmax, 1, best);
         }
