@@ -41,15 +41,22 @@ void ic_cost_defaults(ic_cost_params_t *c)
 void ic_cost_defaults_node(ic_cost_params_t *c)
 {
     ic_cost_defaults(c);
-    c->alpha = 1e-6;     /* shared memory: about 1 us ...   */
-    c->beta = 1.0 / 5e9; /* ... 5 GB/s per copy ...         */
-    /* ... and 10 GB/s reduced (MPI_Reduce_local of ints in cache: 79
-     * GB/s on a current x86 core; out of cache the memory's rate bounds
-     * it).  At 2 GB/s, the earlier figure, the selector paid a second
-     * message to halve the reduction at p = 2 from 4 KiB on: reduce and
-     * allreduce at 4-16 KiB ran at 0.4-1.3 of Open MPI's speed, now at
-     * 0.9-3. */
-    c->gamma = 1.0 / 10e9;
+    /* A round of long messages between ranks of one node costs MPI's
+     * rendezvous (request, reply, the single copy) on top of the bytes:
+     * Open MPI 4.1's shared memory on a 2-core x86 VM, COMMS1 ping-pong,
+     * took 0.2 us to start a message below 2 KiB (those go through the
+     * library's own channels, shm.c), 2.3 us from 4 KiB and 5.7 us from
+     * 92 KiB on, at 6.5-10 GB/s.  Short messages decide little by alpha
+     * (every candidate of a short call pays the same few start-ups); where
+     * a plan trades a round against bytes, the round is a long message's.
+     * With 1 us, the selector paid a second round at p = 2 to halve the
+     * reduction from 20 KiB on: the reduce ran at 0.46-0.77 of Open MPI's
+     * speed at 16-256 KiB, where one round (MST, pipeline) ran at 0.94-1.07. */
+    c->alpha = 4e-6;
+    c->beta = 1.0 / 8e9;
+    /* MPI_Reduce_local of ints, MPI_SUM, in cache: 48 GB/s on the same VM
+     * (intercom-bench coll's gamma; 79 GB/s on a current x86 core). */
+    c->gamma = 1.0 / 50e9;
     c->chunk = 0; /* no queues to keep short */
     c->alpha_s = c->alpha / 2;
     c->alpha_r = c->alpha / 2;
