@@ -51,6 +51,7 @@
 #include "bench.h"
 #include "point.h"
 #include "choose.h"
+#include "table.h"
 #include "intercom.h"
 
 #include <math.h>
@@ -489,10 +490,13 @@ int ic_bench_coll(ic_bench_t *b)
         /* the library's pieces in this build (0: whole messages), for
          * tools that price its plans (bench/simgrid/table2.sh) */
         ic_report_info_num(r, "pieces", (double)m.cost.chunk, "B");
-        ic_report_info(r, "selector", "%s",
+        char tbuf[1024];
+        const char *table = ic_tuning_path(tbuf, sizeof(tbuf)); /* the library reads it */
+        ic_report_info(r, "selector", "%s%s%s",
                        b->o.selector_fit ? "InterCom chooses with this run's alpha, beta, gamma"
                                          : "InterCom's own parameters (INTERCOM_ALPHA/_BETA/"
-                                           "_GAMMA or built-in)");
+                                           "_GAMMA or built-in)",
+                       table ? "; the tuning table's rules first: " : "", table ? table : "");
         if (b->o.block > 1)
             ic_report_info(r, "block", "the libraries take turns every %d calls", b->o.block);
         if (b->o.settle > 0)
