@@ -44,9 +44,9 @@ void ic_cost_defaults_node(ic_cost_params_t *c)
     /* A round of long messages between ranks of one node costs MPI's
      * rendezvous (request, reply, the single copy) on top of the bytes:
      * Open MPI 4.1's shared memory on a 2-core x86 VM, COMMS1 ping-pong,
-     * took 0.2 us to start a message below 2 KiB (those go through the
-     * library's own channels, shm.c), 2.3 us from 4 KiB and 5.7 us from
-     * 92 KiB on, at 6.5-10 GB/s.  Short messages decide little by alpha
+     * took 0.2 us to start a message below 2 KiB (eager; the library's own
+     * channels, shm.c, take those up to 4 KiB), 2.3 us from 4 KiB and
+     * 5.7 us from 92 KiB on, at 6.5-10 GB/s.  Short messages decide little by alpha
      * (every candidate of a short call pays the same few start-ups); where
      * a plan trades a round against bytes, the round is a long message's.
      * With 1 us, the selector paid a second round at p = 2 to halve the
