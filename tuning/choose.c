@@ -98,10 +98,16 @@ typedef struct search {
  * plan met first (the registry's order, the simpler plan) should win. */
 #define TIE_MARGIN 1e-9
 
+/* Whether cost x beats cost y by more than a tie. */
+static int cheaper(double x, double y)
+{
+    return x * (1 + TIE_MARGIN) < y;
+}
+
 /* Whether a plan of cost x would enter the k cheapest. */
 static int search_admits(const search_t *S, double x)
 {
-    return S->have < S->k || x * (1 + TIE_MARGIN) < S->top_t[S->k - 1];
+    return S->have < S->k || cheaper(x, S->top_t[S->k - 1]);
 }
 
 /* Enter plan pl of cost x among the k cheapest (after every plan of equal
@@ -111,7 +117,7 @@ static void search_add(search_t *S, const ic_plan_t *pl, double x)
     if (!search_admits(S, x))
         return;
     int i = S->have < S->k ? S->have++ : S->k - 1;
-    while (i > 0 && S->top_t[i - 1] > x * (1 + TIE_MARGIN)) {
+    while (i > 0 && cheaper(x, S->top_t[i - 1])) {
         S->top[i] = S->top[i - 1];
         S->top_t[i] = S->top_t[i - 1];
         i--;
