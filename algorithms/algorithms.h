@@ -163,6 +163,30 @@ void ic_fanin_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_
 void ic_fanout_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                         const size_t *counts, ic_buf_t tmp, size_t tmpbase);
 size_t ic_fanout_window(int n, const size_t *counts);
+/* One-shot combine-to-all (fanout.c): every position sends its whole vector
+ * acc to every other in one round (the full fan-out's order), receives
+ * theirs into n - 1 vectors of tmp (from tmp.off; ic_sched_need when a
+ * scratch buffer) and combines all n in position order, the same
+ * expression on every position (keeps order, bitwise identical results).
+ * Cost (n-1)(alpha + m beta_x + m gamma) as the fan-out's bound; LogGP's
+ * overhead o < alpha makes it alpha + (n-2) o + ..., the start-ups
+ * overlapping: a win for the shortest vectors where a round costs more
+ * than a send (tori with distance-dependent latency).  Its n - 1 vectors
+ * of scratch must fit the call's allowance (ic_one_shot_fits); the
+ * composer runs recursive doubling where they do not. */
+void ic_fanout_allreduce(ic_sched_t *s, const ic_line_t *line, ic_region_t acc, ic_region_t tmp);
+/* Do the one-shot's n - 1 arriving vectors of m elements fit the scratch
+ * of a call with this bounded_from (ic_coll_args_t)?  Unbounded (0): yes;
+ * a message of at least bounded_from elements: within the message; a
+ * shorter one: within the slack (bounded_from - 1 elements) or twice the
+ * message, whichever is more. */
+static inline int ic_one_shot_fits(size_t bounded_from, int n, size_t m)
+{
+    if (bounded_from == 0 || m == 0 || n <= 2)
+        return 1;
+    size_t room = m >= bounded_from ? m : 2 * m > bounded_from - 1 ? 2 * m : bounded_from - 1;
+    return (size_t)(n - 1) <= room / m;
+}
 
 /* Collect by recursive doubling (rd_collect.c): tan-strazdins-2002's
  * bidirectional exchange; like ic_bucket_collect, in log2 n exchanges
@@ -550,6 +574,7 @@ typedef enum ic_step_kind {
     IC_STEP_ALLREDUCE_FANIN,     /* full fan-in ... fan-in collect     */
     IC_STEP_ALLREDUCE_FANOUT,    /* full fan-out ... fan-out collect   */
     IC_STEP_ALLREDUCE_RING,      /* whole vectors round the ring       */
+    IC_STEP_ALLREDUCE_ONESHOT,   /* whole vectors to all, in one round */
     IC_STEP_COLLECT_BUCKET,      /* allgather(v)                     */
     IC_STEP_COLLECT_BUCKET2,     /* ... on two counter-rotating rings */
     IC_STEP_COLLECT_BRUCK,

@@ -51,6 +51,18 @@
  *   commutative op.  For middle lengths, where p - 1 start-ups per phase
  *   cost more than the extra fold of a non-power-of-two p.
  *   Cost (p = 2^k): 2 log2 p alpha + 2 (p-1)/p n beta + (p-1)/p n gamma.
+ *
+ * "one_shot": every rank sends its whole vector to every other in one
+ *   round and combines all p in rank order (fanout.c: ic_fanout_allreduce;
+ *   keeps rank order, the same expression on every rank).  One round
+ *   instead of log2 p, at p - 1 sends per rank: for the shortest vectors
+ *   where a round costs more than a send (latency that grows with the
+ *   distance, as on a torus, or a low per-message overhead).  Cost: the
+ *   full fan-out's bound (IC_ALG_COST_BOUND: run when forced or named by a
+ *   tuning table), (p-1)(alpha + n beta_x + n gamma).  Its scratch, p - 1
+ *   vectors, stays within the call's allowance (ic_one_shot_fits: up to
+ *   INTERCOM_SCRATCH_SLACK below it, the message beyond); where it would
+ *   not, it runs as "recursive_doubling" (and is priced so).
  */
 #include "coll_common.h"
 
@@ -140,6 +152,14 @@ double ic_cost_allreduce_chain(const ic_coll_args_t *a, const ic_model_t *m)
 double ic_cost_allreduce_fanin(const ic_coll_args_t *a, const ic_model_t *m)
 {
     return ar_pattern(a, m, IC_STEP_RS_FANIN, IC_STEP_COLLECT_FANIN);
+}
+
+double ic_cost_allreduce_one_shot(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    if (!ic_one_shot_fits(a->bounded_from, a->size, a->count))
+        return ic_cost_allreduce_rd(a, m);
+    ic_terms_t t = ic_terms(a, m);
+    return (t.p - 1) * (t.a + t.n * (ic_xbeta(&t, t.n) + t.g));
 }
 
 double ic_cost_allreduce_fanout(const ic_coll_args_t *a, const ic_model_t *m)

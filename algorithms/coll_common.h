@@ -399,6 +399,7 @@ double ic_cost_allreduce_tree(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_chain(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_fanin(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_fanout(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allreduce_one_shot(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_scatter_tree(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_scatter_chain(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_scatter_fanin(const ic_coll_args_t *a, const ic_model_t *m);

@@ -89,6 +89,10 @@ const ic_algorithm_t ic_algorithms[] = {
     STEP(IC_COLL_ALLREDUCE, "full_fanout", IC_ALG_COST_BOUND, IC_STEP_ALLREDUCE_FANOUT,
          ic_cost_allreduce_fanout, NULL,
          "full fan-out of the blocks, then full fan-out collect (" TS " 3.3.7)"),
+    STEP(IC_COLL_ALLREDUCE, "one_shot", KEEPS | IC_ALG_COST_BOUND, IC_STEP_ALLREDUCE_ONESHOT,
+         ic_cost_allreduce_one_shot, NULL,
+         "whole vectors to every rank in one round, combined in rank order (shortest vectors, "
+         "tori)"),
 
     STEP(IC_COLL_ALLGATHER, "gather_bcast", KEEPS, IC_STEP_COLLECT_GB,
          ic_cost_allgather_gather_bcast, NULL, "MST gather + MST broadcast (short vectors)"),
