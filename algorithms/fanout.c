@@ -177,6 +177,13 @@ void ic_fanout_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size
     }
 }
 
+/* The one-shot's slot of position j's vector in tmp (m elements each):
+ * slot j below me, j - 1 above. */
+static ic_region_t one_shot_slot(ic_region_t tmp, int j, int me, size_t m)
+{
+    return ic_reg(tmp.buf, tmp.off + (size_t)(j < me ? j : j - 1) * m, m);
+}
+
 void ic_fanout_allreduce(ic_sched_t *s, const ic_line_t *line, ic_region_t acc, ic_region_t tmp)
 {
     int n = line->n;
@@ -187,25 +194,23 @@ void ic_fanout_allreduce(ic_sched_t *s, const ic_line_t *line, ic_region_t acc, 
     size_t m = acc.count;
     if (m > 0 && (tmp.buf == IC_BUF_SCRATCH || tmp.buf == IC_BUF_SCRATCH2))
         ic_sched_need(s, tmp.buf, tmp.off + (size_t)(n - 1) * m);
-        /* position j's vector lands in slot j (j < me) or j - 1 (j > me) */
-#define SLOT(j) ic_reg(tmp.buf, tmp.off + (size_t)((j) < me ? (j) : (j)-1) * m, m)
     for (int k = 1; k < n && m > 0; k++)
         ic_sched_send(s, ic_line_rank(line, (me + k) % n), acc);
     for (int k = 1; k < n && m > 0; k++) {
         int from = (me + n - k) % n;
-        ic_sched_recv(s, ic_line_rank(line, from), SLOT(from));
+        ic_sched_recv(s, ic_line_rank(line, from), one_shot_slot(tmp, from, me, m));
     }
     /* ((x_0 (op) x_1) (op) ...) (op) x_{n-1}, the same expression on every
      * position: positions 0 .. me-1 fold into slot 0, which then goes
      * before acc (x_me), and acc takes the rest after it */
     if (m > 0) {
+        ic_region_t first = one_shot_slot(tmp, 0, me, m);
         for (int j = 1; j < me; j++)
-            ic_sched_reduce(s, SLOT(j), SLOT(0), 0);
+            ic_sched_reduce(s, one_shot_slot(tmp, j, me, m), first, 0);
         if (me > 0)
-            ic_sched_reduce(s, SLOT(0), acc, 1);
+            ic_sched_reduce(s, first, acc, 1);
         for (int j = me + 1; j < n; j++)
-            ic_sched_reduce(s, SLOT(j), acc, 0);
+            ic_sched_reduce(s, one_shot_slot(tmp, j, me, m), acc, 0);
     }
-#undef SLOT
     ic_sched_round(s);
 }
