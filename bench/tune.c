@@ -31,9 +31,15 @@
  *      cannot hurt once the lines follow it) with, where its steps have
  *      them, their twins on two counter-rotating rings (bidir_bucket.c:
  *      both directions of a torus's links, which the model cannot
- *      price), those twins of the 1-D plans too, and the built-in choice (as it ran without
- *      a table, and with the segment sizes the fitted model sets); each
- *      forced in turn with IC_Set_algorithm.
+ *      price), and its cheapest plan of one-round steps (every position
+ *      of a line talks to every other at once: the allreduce's one_shot,
+ *      the full fan-outs; on a torus whose latency grows with the
+ *      distance, one round of a line costs about the farthest distance
+ *      once, where a step of several rounds pays a distance each round:
+ *      the model, which charges the start-ups one after another, prices
+ *      them far too high to rank them), those twins of the 1-D plans too, and the built-in choice
+ * (as it ran without a table, and with the segment sizes the fitted model sets); each forced in
+ * turn with IC_Set_algorithm.
  *   4. Measurement, rounds of: every candidate in turn (the order rotating
  *      from round to round) makes one untimed call, then a block of timed
  *      calls, each after a barrier; a call's time is that of its slowest
@@ -65,7 +71,9 @@
  *      allreduce of 1 MiB on 512 simulated ranks took over 6 minutes of
  *      wall time for one call.  A parameter the local search sets is
  *      measured whatever its price: the model prices a flat tree on the
- *      simulated Paragon 5x too high (its sender overhead per message).
+ *      simulated Paragon 5x too high (its sender overhead per message);
+ *      so is a shape's plan of one-round steps (a 16 x 32 one-shot
+ *      allreduce of 1 KiB there: priced 16.7 ms, measured 3.8).
  *   5. The table: for each collective, consecutive sizes with the same
  *      winner are one rule, which reaches half way (geometrically) to the
  *      next measured size; the first starts at 0 bytes, the last is open.
@@ -96,10 +104,10 @@
 #define TUNE_CANDIDATES 4
 #define TUNE_QUICK_CANDIDATES 3
 #define TUNE_NEIGHBOURS 32 /* new plans per round of local search, at most */
-/* model, shapes (three plans each), 1-D and their twins, built-in, local
+/* model, shapes (four plans each), 1-D and their twins, built-in, local
  * search */
 #define TUNE_MAX_CAND                                                                              \
-    (16 + 3 * IC_TUNE_SHAPES_MAX + 2 * 16 + 2 + IC_TUNE_REFINE_MAX * TUNE_NEIGHBOURS)
+    (16 + 4 * IC_TUNE_SHAPES_MAX + 2 * 16 + 2 + IC_TUNE_REFINE_MAX * TUNE_NEIGHBOURS)
 #define TUNE_ROUNDS 4 /* rounds of interleaved blocks per point */
 #define TUNE_EXTRA 2  /* more sets of rounds for near-ties, at most */
 
@@ -112,7 +120,8 @@ typedef struct cand {
     char ran[IC_PLAN_TEXT_MAX]; /* rank 0: the plan as it ran, its parameters set */
     double pred;                /* rank 0: the fitted model's price (NaN: none) */
     int pruned;                 /* not measured: priced beyond --prune times the fastest */
-    int keep;                   /* a parameter the local search set: never pruned */
+    int keep;                   /* a parameter the local search set, a plan of one-round
+                                   steps: never pruned */
     ic_stats_t s;
 } cand_t;
 
@@ -178,11 +187,49 @@ static int ring_only(const ic_algorithm_t *alg, const ic_coll_args_t *a0)
     return ok;
 }
 
+/* Whether alg, as a mesh step, sends all its messages in one round: its
+ * 1-D plan on a line of 5 ranks, unbounded scratch (its structure, not a
+ * call's size), has at most one round with messages on each rank. */
+static int one_round(const ic_algorithm_t *alg, const ic_coll_args_t *a0)
+{
+    enum { N = 5 };
+    ic_plan_t pl = ic_plan_1d(alg, 0);
+    size_t counts[N] = {1, 1, 1, 1, 1};
+    int ok = 1;
+    for (int r = 0; ok && r < N; r++) {
+        ic_coll_args_t a = *a0;
+        a.size = N;
+        a.rank = r;
+        a.root = 0;
+        a.count = N;
+        a.counts = a0->counts ? counts : NULL;
+        a.displs = NULL;
+        a.bounded_from = 0;
+        ic_sched_t s;
+        ic_sched_init(&s, r, N);
+        ok = ic_plan_build(&s, &pl, &a) == 0 && ic_sched_ok(&s) == 0;
+        int with = 0;
+        for (size_t q = 0; ok && q < ic_sched_nrounds(&s); q++) {
+            size_t n;
+            const ic_action_t *act = ic_sched_round_acts(&s, q, &n);
+            for (size_t j = 0; j < n; j++)
+                if (act[j].kind == IC_ACT_SEND || act[j].kind == IC_ACT_RECV) {
+                    with++;
+                    break;
+                }
+        }
+        ok = ok && with <= 1;
+        ic_sched_free(&s);
+    }
+    return ok;
+}
+
 /* The cheapest plan by the closed forms (model m) on the 2-D shape
- * dims[0] x dims[1] whose steps are all ring_only algorithms: traffic
- * between neighbours of each line only, which the distances of a
- * network cannot hurt once the lines follow it (a torus's rings).  0,
- * or -1 when none can serve the call. */
+ * dims[0] x dims[1] whose steps are all among the nring algorithms of
+ * `ring`: the ring_only ones (traffic between neighbours of each line
+ * only, which the distances of a network cannot hurt once the lines
+ * follow it: a torus's rings), or the one_round ones.  0, or -1 when none
+ * can serve the call. */
 static int ring_plan(const ic_coll_args_t *a, const ic_model_t *m,
                      const ic_algorithm_t *const *ring, int nring, const int *dims, ic_plan_t *best)
 {
@@ -247,6 +294,14 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
         if (alg->coll == pt->c && ic_plan_step_kind(alg) != IC_STEP_NONE && ic_alg_priced(alg) &&
             ic_alg_usable(alg, &a, NULL) && ring_only(alg, &a))
             ring[nring++] = alg;
+    /* and its cheapest plan of one-round steps, whose closed forms are
+     * bounds (not priced by the selector) */
+    const ic_algorithm_t *one[16];
+    int none = 0;
+    for (const ic_algorithm_t *alg = ic_algorithms; shapes > 0 && alg->name && none < 16; alg++)
+        if (alg->coll == pt->c && ic_plan_step_kind(alg) != IC_STEP_NONE &&
+            ic_alg_usable(alg, &a, NULL) && one_round(alg, &a))
+            one[none++] = alg;
     ic_model_t mnode, mm = ic_model_levels(&m->cost, &m->node, node_ranks, pt->p, elem, &mnode);
     for (int r = 2; shapes > 0 && r <= pt->p / 2; r++) {
         int shape[2] = {r, pt->p / r};
@@ -282,6 +337,19 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
                 ic_point_bare_text(&tw, text, sizeof(text));
                 n = add_cand(cs, n, text, "shape, two rings");
             }
+        }
+        /* ... on the shapes whose lines are at most twice the square
+         * root of p: a one-round step puts n - 1 messages of every rank
+         * of a line of n in flight at once (a 512-rank simulation of a
+         * 64-rank line's took minutes of wall time per call) */
+        int longest = shp[i].dims[0] > shp[i].dims[1] ? shp[i].dims[0] : shp[i].dims[1];
+        if (none > 0 && (double)longest * longest <= 4.0 * pt->p &&
+            ring_plan(&a, &mm, one, none, shp[i].dims, &rp) == 0) {
+            ic_point_bare_text(&rp, text, sizeof(text));
+            int n0 = n;
+            n = add_cand(cs, n, text, "shape, one round");
+            if (n > n0) /* measured whatever the model's price */
+                cs[n0].keep = 1;
         }
     }
     /* on one line: every registered algorithm that can serve the call
@@ -1091,7 +1159,7 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
             for (int j = 0; j < nc; j++)
                 MPI_Bcast(cs[j].text, IC_PLAN_TEXT_MAX, MPI_CHAR, 0, b->comm);
             for (int j = 0; b->rank == 0 && j < nc; j++)
-                cs[j].pred = ic_point_predict(&pt, cs[j].text, &m);
+                cs[j].pred = cs[j].keep ? NAN : ic_point_predict(&pt, cs[j].text, &m);
             measure(b, &pt, pt.out[IC_LIB_VENDOR], cs, nc, prune, 0);
             int nc0 = nc;
             nc = refine(b, &pt, pt.out[IC_LIB_VENDOR], cs, nc, nrefine, nb, &m, prune);
