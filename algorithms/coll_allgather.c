@@ -64,7 +64,7 @@ double ic_cost_allgather_bucket2(const ic_coll_args_t *a, const ic_model_t *m)
 double ic_cost_allgather_fanout(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);
-    return (t.p - 1) * (t.a + t.bmax * ic_xbeta(&t, t.bmax));
+    return t.p <= 1 ? 0 : ic_fanout_time(&t, m, t.bmax);
 }
 
 double ic_cost_allgather_bruck(const ic_coll_args_t *a, const ic_model_t *m)

@@ -59,7 +59,9 @@
  *   where a round costs more than a send (latency that grows with the
  *   distance, as on a torus, or a low per-message overhead).  Cost: the
  *   full fan-out's bound (IC_ALG_COST_BOUND: run when forced or named by a
- *   tuning table), (p-1)(alpha + n beta_x + n gamma).  Its scratch, p - 1
+ *   tuning table), ic_fanout_time() + (p-1) n gamma: (p-1)(alpha + n beta_x
+ *   + n gamma) in the plain model, alpha + (p-2)(o + n beta_x) + n beta_x
+ *   + (p-1) n gamma with LogGP's overhead o.  Its scratch, p - 1
  *   vectors, stays within the call's allowance (ic_one_shot_fits: up to
  *   INTERCOM_SCRATCH_SLACK below it, the message beyond); where it would
  *   not, it runs as "recursive_doubling" (and is priced so).
@@ -159,7 +161,9 @@ double ic_cost_allreduce_one_shot(const ic_coll_args_t *a, const ic_model_t *m)
     if (!ic_one_shot_fits(a->bounded_from, a->size, a->count))
         return ic_cost_allreduce_rd(a, m);
     ic_terms_t t = ic_terms(a, m);
-    return (t.p - 1) * (t.a + t.n * (ic_xbeta(&t, t.n) + t.g));
+    if (t.p <= 1 || t.n == 0)
+        return 0;
+    return ic_fanout_time(&t, m, t.n) + (t.p - 1) * t.n * t.g;
 }
 
 double ic_cost_allreduce_fanout(const ic_coll_args_t *a, const ic_model_t *m)

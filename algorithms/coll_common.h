@@ -285,6 +285,19 @@ static inline ic_terms_t ic_terms(const ic_coll_args_t *a, const ic_model_t *m)
     return t;
 }
 
+/* One round of a full fan-out on p ranks, messages of b bytes exchanged
+ * between every pair (fanout.c): every rank's receives one after the
+ * other, the last arriving alpha + b beta_x after it starts, and with
+ * LogGP's overhead o < alpha (ic_send_overhead) each earlier one keeping
+ * the ports busy only o + b beta_x: (p-2)(o + b beta_x) + alpha + b beta_x,
+ * (p-1)(alpha + b beta_x) in the plain model.  A lower bound of the cost
+ * evaluator's time (IC_ALG_COST_BOUND). */
+static inline double ic_fanout_time(const ic_terms_t *t, const ic_model_t *m, double b)
+{
+    double bx = b * ic_xbeta(t, b), o = ic_send_overhead(t->a, m->overhead);
+    return t->p <= 1 ? 0 : (t->p - 2) * (o + bx) + t->a + bx;
+}
+
 /* A step of the two counter-rotating rings (bidir_bucket.c) moving blocks
  * of at most t->bmax bytes: half a block each way on every link, an
  * exchange (at p = 2 both rings join one pair: the one-way ring's step,
