@@ -35,11 +35,10 @@
  *      of a line talks to every other at once: the allreduce's one_shot,
  *      the full fan-outs; on a torus whose latency grows with the
  *      distance, one round of a line costs about the farthest distance
- *      once, where a step of several rounds pays a distance each round:
- *      the model, which charges the start-ups one after another, prices
- *      them far too high to rank them), those twins of the 1-D plans too, and the built-in choice
- * (as it ran without a table, and with the segment sizes the fitted model sets); each forced in
- * turn with IC_Set_algorithm.
+ *      once, where a step of several rounds pays a distance each round,
+ *      which the model, knowing no distances, cannot see), those twins of the 1-D plans too, and
+ * the built-in choice (as it ran without a table, and with the segment sizes the fitted model
+ * sets); each forced in turn with IC_Set_algorithm.
  *   4. Measurement, rounds of: every candidate in turn (the order rotating
  *      from round to round) makes one untimed call, then a block of timed
  *      calls, each after a barrier; a call's time is that of its slowest
@@ -72,8 +71,9 @@
  *      wall time for one call.  A parameter the local search sets is
  *      measured whatever its price: the model prices a flat tree on the
  *      simulated Paragon 5x too high (its sender overhead per message);
- *      so is a shape's plan of one-round steps (a 16 x 32 one-shot
- *      allreduce of 1 KiB there: priced 16.7 ms, measured 3.8).
+ *      so is a shape's plan of one-round steps (the fan-outs' prices are
+ *      lower bounds, and only those of the one-shot allreduce and the
+ *      allgather's full fan-out read LogGP's overhead).
  *   5. The table: for each collective, consecutive sizes with the same
  *      winner are one rule, which reaches half way (geometrically) to the
  *      next measured size; the first starts at 0 bytes, the last is open.
