@@ -36,9 +36,10 @@
  *      the full fan-outs; on a torus whose latency grows with the
  *      distance, one round of a line costs about the farthest distance
  *      once, where a step of several rounds pays a distance each round,
- *      which the model, knowing no distances, cannot see), those twins of the 1-D plans too, and
- * the built-in choice (as it ran without a table, and with the segment sizes the fitted model
- * sets); each forced in turn with IC_Set_algorithm.
+ *      which the model, knowing no distances, cannot see), those twins
+ *      of the 1-D plans too, and the built-in choice (as it ran without
+ *      a table, and with the segment sizes the fitted model sets); each
+ *      forced in turn with IC_Set_algorithm.
  *   4. Measurement, rounds of: every candidate in turn (the order rotating
  *      from round to round) makes one untimed call, then a block of timed
  *      calls, each after a barrier; a call's time is that of its slowest
