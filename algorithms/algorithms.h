@@ -172,8 +172,8 @@ size_t ic_fanout_window(int n, const size_t *counts);
  * overhead o < alpha makes it alpha + (n-2) o + ..., the start-ups
  * overlapping: a win for the shortest vectors where a round costs more
  * than a send (tori with distance-dependent latency).  Its n - 1 vectors
- * of scratch must fit the call's allowance (ic_one_shot_fits); the
- * composer runs recursive doubling where they do not. */
+ * of scratch must fit the call's allowance (ic_one_shot_fits): where they
+ * do not, the plan cannot serve the call (ic_alg_room). */
 void ic_fanout_allreduce(ic_sched_t *s, const ic_line_t *line, ic_region_t acc, ic_region_t tmp);
 /* Do the one-shot's n - 1 arriving vectors of m elements fit the scratch
  * of a call with this bounded_from (ic_coll_args_t)?  Unbounded (0): yes;
@@ -637,6 +637,11 @@ const ic_algorithm_t *ic_alg_find(ic_coll_t c, const char *name);
 /* Can algorithm `alg` serve this call?  If not and why != NULL, *why says
  * why in a few words. */
 int ic_alg_usable(const ic_algorithm_t *alg, const ic_coll_args_t *a, const char **why);
+/* Does alg's scratch fit the call's allowance (a->bounded_from) on a line
+ * of n ranks whose vector has `count` elements?  NULL, or why not.  Only
+ * the one-shot allreduce can outgrow it (ic_one_shot_fits); ic_alg_usable
+ * asks on the line of all ranks, ic_plan_usable on every step's line. */
+const char *ic_alg_room(const ic_algorithm_t *alg, const ic_coll_args_t *a, int n, size_t count);
 
 #ifdef __cplusplus
 }

@@ -62,9 +62,10 @@
  *   tuning table), ic_fanout_time() + (p-1) n gamma: (p-1)(alpha + n beta_x
  *   + n gamma) in the plain model, alpha + (p-2)(o + n beta_x) + n beta_x
  *   + (p-1) n gamma with LogGP's overhead o.  Its scratch, p - 1
- *   vectors, stays within the call's allowance (ic_one_shot_fits: up to
- *   INTERCOM_SCRATCH_SLACK below it, the message beyond); where it would
- *   not, it runs as "recursive_doubling" (and is priced so).
+ *   vectors, must stay within the call's allowance (ic_one_shot_fits: up
+ *   to INTERCOM_SCRATCH_SLACK below it, the message beyond); where it
+ *   would not, the plan cannot serve the call (ic_alg_room): a forced one
+ *   gives way to the selector, a table's rule to the model.
  */
 #include "coll_common.h"
 
@@ -158,8 +159,6 @@ double ic_cost_allreduce_fanin(const ic_coll_args_t *a, const ic_model_t *m)
 
 double ic_cost_allreduce_one_shot(const ic_coll_args_t *a, const ic_model_t *m)
 {
-    if (!ic_one_shot_fits(a->bounded_from, a->size, a->count))
-        return ic_cost_allreduce_rd(a, m);
     ic_terms_t t = ic_terms(a, m);
     if (t.p <= 1 || t.n == 0)
         return 0;

@@ -296,11 +296,8 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
             case IC_STEP_ALLREDUCE_RD:
                 ic_rd_allreduce(s, &line, cur, tmp);
                 break;
-            case IC_STEP_ALLREDUCE_ONESHOT: /* recursive doubling beyond its scratch */
-                if (ic_one_shot_fits(a->bounded_from, d, cur.count))
-                    ic_fanout_allreduce(s, &line, cur, tmp);
-                else
-                    ic_rd_allreduce(s, &line, cur, tmp);
+            case IC_STEP_ALLREDUCE_ONESHOT: /* where it fits (ic_plan_usable) */
+                ic_fanout_allreduce(s, &line, cur, tmp);
                 break;
             default:
                 break;

@@ -331,14 +331,22 @@ int ic_plan_usable(const ic_plan_t *pl, const ic_coll_args_t *a, const char **wh
     else if (ic_plan_ranks(pl) != a->size)
         no = "the mesh does not have the communicator's size";
     else {
+        double v = ic_plan_start(a); /* the elements a step's lines see */
         for (int t = 0; t < pl->ndims && !no; t++) {
             const ic_algorithm_t *alg = pl->step[t].alg;
+            int d = pl->dims[pl->step[t].dim];
             if (!alg || alg->coll != a->coll || ic_plan_step_kind(alg) == IC_STEP_NONE)
                 no = "a step is not a mesh step of this collective";
             else if (!a->commutative && !(alg->flags & IC_ALG_KEEPS_ORDER))
                 no = "needs a commutative op";
             else if (!a->exact && (alg->flags & IC_ALG_EXACT_OP))
                 no = IC_ALG_EXACT_WHY;
+            else {
+                v = ic_plan_step_input(a, d, v);
+                if (d > 1)
+                    no = ic_alg_room(alg, a, d, (size_t)(v + 0.5));
+                v = ic_plan_step_output(a, alg, d, v);
+            }
         }
         if (!no && !a->commutative && ic_coll_reduces(a->coll)) {
             /* Rank order is kept when the combining runs along the fastest

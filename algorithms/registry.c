@@ -277,7 +277,17 @@ int ic_alg_usable(const ic_algorithm_t *alg, const ic_coll_args_t *a, const char
         no = "needs a commutative op";
     else if (!a->exact && (alg->flags & IC_ALG_EXACT_OP))
         no = IC_ALG_EXACT_WHY;
+    else
+        no = ic_alg_room(alg, a, a->size, a->count);
     if (no && why)
         *why = no;
     return no == NULL;
+}
+
+const char *ic_alg_room(const ic_algorithm_t *alg, const ic_coll_args_t *a, int n, size_t count)
+{
+    if (alg->step == IC_STEP_ALLREDUCE_ONESHOT && !ic_one_shot_fits(a->bounded_from, n, count))
+        return "the p - 1 vectors arriving at once need more scratch than "
+               "INTERCOM_SCRATCH_SLACK allows";
+    return NULL;
 }

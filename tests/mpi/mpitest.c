@@ -5,6 +5,8 @@
  */
 #include "mpitest.h"
 
+#include "choose.h" /* the scratch rule of the one-shot allreduce (ic_one_shot_fits) */
+
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -357,7 +359,41 @@ static int plan_ok(IC_Coll coll, const char *text, long *ranks)
     return 1;
 }
 
-void mt_check_alg(const mt_case_t *c, IC_Coll coll, int any_order)
+/* May the library decline forced plan `text` (parameters stripped) for an
+ * allreduce of `bytes` per rank on `size` ranks?  The one-shot allreduce
+ * receives the other vectors of its line at once; where they would not fit
+ * the call's scratch allowance (INTERCOM_SCRATCH_SLACK) a plan with it
+ * cannot serve the call and automatic selection runs (ic_alg_room).  A
+ * 1-D plan: the library's rule itself (in bytes it is the same for every
+ * element size).  A mesh step's line sees at most the whole vector: where
+ * the whole fits on every one-shot step the plan must run; elsewhere it
+ * may give way. */
+static int may_give_way(const char *text, int size, long bytes)
+{
+    if (bytes <= 0 || !strstr(text, "one_shot"))
+        return 0;
+    const char *v = getenv("INTERCOM_SCRATCH_SLACK");
+    char *end = NULL;
+    double d = v && *v ? strtod(v, &end) : -1;
+    size_t from = ic_bounded_from(d >= 0 && !*end ? (size_t)d : IC_SCRATCH_SLACK, 1);
+    const char *colon = strchr(text, ':');
+    if (!colon)
+        return !ic_one_shot_fits(from, size, (size_t)bytes);
+    long dims[16];
+    int k = 0;
+    for (const char *q = text; q < colon && k < 16; k++) {
+        dims[k] = strtol(q, &end, 10);
+        q = *end == 'x' ? end + 1 : end;
+    }
+    for (const char *q = strstr(colon, "=one_shot"); q; q = strstr(q + 1, "=one_shot")) {
+        long t = strtol(q - 1, NULL, 10); /* "dT=one_shot" */
+        if (t >= 0 && t < k && !ic_one_shot_fits(from, (int)dims[t], (size_t)bytes))
+            return 1;
+    }
+    return 0;
+}
+
+void mt_check_alg(const mt_case_t *c, IC_Coll coll, int any_order, long bytes)
 {
     char last[200], forced[200];
     long ranks = 0, franks = 0;
@@ -373,7 +409,8 @@ void mt_check_alg(const mt_case_t *c, IC_Coll coll, int any_order)
     int size = 0;
     MPI_Comm_size(c->comm, &size);
     /* a mesh plan of another size cannot serve this communicator */
-    if (strcmp(last, forced) != 0 && (franks == 0 || franks == size))
+    if (strcmp(last, forced) != 0 && (franks == 0 || franks == size) &&
+        !may_give_way(forced, size, bytes))
         mt_fail(c, "forced algorithm '%s' but '%s' ran", c->alg, last);
 }
 

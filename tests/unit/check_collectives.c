@@ -986,8 +986,8 @@ END_TEST
  * position appends its segment to the partial: the partial and a copy of
  * its segment), and any algorithm for fewer elements than ranks.  The
  * one-shot allreduce receives p - 1 vectors at once: unbounded, that much;
- * bounded, it runs as recursive doubling beyond the slack (within the
- * message). */
+ * bounded, it cannot serve a call whose vectors would not fit the slack
+ * (ic_alg_room), and it is not built for one. */
 static int scratch_twice(const ic_algorithm_t *alg, const ic_coll_args_t *a)
 {
     int rs = alg->coll == IC_COLL_REDUCE_SCATTER || alg->coll == IC_COLL_REDUCE_SCATTER_BLOCK;
@@ -1008,6 +1008,8 @@ static void check_scratch(const ic_algorithm_t *alg, ic_coll_args_t *a, size_t m
     size_t cap = (scratch_twice(alg, a) && !a->bounded_from) || msg < (size_t)p ? 2 * msg : msg;
     if (!strcmp(alg->name, "one_shot") && !a->bounded_from)
         cap = (size_t)(p - 1) * msg;
+    if (ic_alg_room(alg, a, p, a->count))
+        return; /* it cannot serve this call (ic_alg_usable) */
     for (int r = 0; r < p; r++) {
         a->rank = r;
         a->sendcount = a->counts ? a->counts[r] : 0;
@@ -1067,6 +1069,42 @@ START_TEST(test_scratch_at_most_message)
                         }
                 }
     }
+}
+END_TEST
+
+/* The one-shot allreduce's p - 1 arriving vectors against the scratch
+ * allowance (ic_alg_room): on a line of all ranks (ic_alg_usable) and on
+ * each step's line, with the vector that reaches it (ic_plan_usable). */
+START_TEST(test_one_shot_room)
+{
+    const ic_algorithm_t *os = ic_alg_find(IC_COLL_ALLREDUCE, "one_shot");
+    ck_assert_ptr_nonnull(os);
+    ic_coll_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.coll = IC_COLL_ALLREDUCE;
+    a.commutative = 1;
+    a.size = 16;
+    a.count = 100;
+    a.bounded_from = 0; /* unbounded: always */
+    ck_assert(ic_alg_usable(os, &a, NULL));
+    a.bounded_from = 1001; /* a slack of 1000 elements: 15 x 100 > 1000 */
+    ck_assert(!ic_alg_usable(os, &a, NULL));
+    a.count = 60; /* 15 x 60 <= 1000 */
+    ck_assert(ic_alg_usable(os, &a, NULL));
+    a.count = 2000; /* beyond the slack: within the message, 15 x 2000 > 2000 */
+    ck_assert(!ic_alg_usable(os, &a, NULL));
+    /* 4 x 4: after a 4-line's distributed combine the other 4-line sees a
+     * quarter of the vector (3 x 50 <= 1000); first, the whole (3 x 400) */
+    ic_plan_t pl;
+    a.count = 400;
+    ck_assert_int_eq(
+        ic_plan_parse(IC_COLL_ALLREDUCE, "4x4:d1=dcombine_collect,d0=one_shot", &pl, NULL), 0);
+    ck_assert(ic_plan_usable(&pl, &a, NULL));
+    ck_assert_int_eq(
+        ic_plan_parse(IC_COLL_ALLREDUCE, "4x4:d1=one_shot,d0=dcombine_collect", &pl, NULL), 0);
+    const char *why = NULL;
+    ck_assert(!ic_plan_usable(&pl, &a, &why));
+    ck_assert_ptr_nonnull(why);
 }
 END_TEST
 
@@ -1320,6 +1358,7 @@ Suite *suite_collectives(void)
     tcase_add_test(tc, test_packed_paths_direct);
     tcase_add_test(tc, test_send_input);
     tcase_add_test(tc, test_scratch_at_most_message);
+    tcase_add_test(tc, test_one_shot_room);
     suite_add_tcase(s, tc);
     tc = tcase_create("sim");
     tcase_set_timeout(tc, 300); /* x8 under the sanitizers (tests/Makefile.inc) */
