@@ -103,8 +103,7 @@ void ic_bucket_dcombine2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, siz
         maxa = lower(counts, j) > maxa ? lower(counts, j) : maxa;
         maxb = upper(counts, j) > maxb ? upper(counts, j) : maxb;
     }
-    if (tmp == IC_BUF_SCRATCH || tmp == IC_BUF_SCRATCH2)
-        ic_sched_need(s, tmp, tmpbase + maxa + maxb);
+    ic_sched_need(s, tmp, tmpbase + maxa + maxb);
 
     size_t total = ic_blocks_total(counts, n);
     int right = ic_line_rank(line, (me + 1) % n);

@@ -54,8 +54,7 @@ void ic_bruck_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t
     rot[0] = 0;
     for (int j = 0; j < n; j++)
         rot[j + 1] = rot[j] + counts[(me + j) % n];
-    if (tmp == IC_BUF_SCRATCH || tmp == IC_BUF_SCRATCH2)
-        ic_sched_need(s, tmp, tmpbase + total);
+    ic_sched_need(s, tmp, tmpbase + total);
 
     size_t mine = offs ? offs[me] : ic_blocks_prefix(counts, me);
     if (counts[me] > 0)

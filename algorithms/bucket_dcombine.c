@@ -46,8 +46,7 @@ void ic_bucket_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size
     for (int j = 0; j < n; j++)
         if (counts[j] > maxb)
             maxb = counts[j];
-    if (tmp == IC_BUF_SCRATCH || tmp == IC_BUF_SCRATCH2)
-        ic_sched_need(s, tmp, tmpbase + maxb);
+    ic_sched_need(s, tmp, tmpbase + maxb);
 
     /* Block offsets are tracked as the block indices step down by one (mod n),
      * so the whole schedule takes O(n) time. */
@@ -118,8 +117,7 @@ void ic_bucket_dcombine_ro(ic_sched_t *s, const ic_line_t *line, ic_buf_t in, co
             tsize[k % 2] = c;
     }
     size_t toff[2] = {tmpbase, tmpbase + tsize[0]};
-    if (tmp == IC_BUF_SCRATCH || tmp == IC_BUF_SCRATCH2)
-        ic_sched_need(s, tmp, tmpbase + tsize[0] + tsize[1]);
+    ic_sched_need(s, tmp, tmpbase + tsize[0] + tsize[1]);
 
     int right = ic_line_rank(line, (me + 1) % n);
     int left = ic_line_rank(line, (me + n - 1) % n);

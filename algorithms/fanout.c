@@ -107,7 +107,7 @@ static void fanin(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t bas
     send_blocks(s, line, me, buf, base, counts, 0, me, own);
     ic_sched_round(s);
     ic_region_t mine = ic_reg(buf, base + ic_blocks_prefix(counts, me), counts[me]);
-    if (!own && counts[me] > 0 && (tmp == IC_BUF_SCRATCH || tmp == IC_BUF_SCRATCH2))
+    if (!own && counts[me] > 0)
         ic_sched_need(s, tmp, tmpbase + counts[me]);
     for (int k = 1; k < n; k++) {
         int from = (me + k) % n;
@@ -158,7 +158,7 @@ void ic_fanout_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size
         return;
     size_t w = ic_fanout_window(n, counts), c = counts[me];
     ic_region_t mine = ic_reg(buf, base + ic_blocks_prefix(counts, me), c);
-    if (c > 0 && (tmp == IC_BUF_SCRATCH || tmp == IC_BUF_SCRATCH2))
+    if (c > 0)
         ic_sched_need(s, tmp, tmpbase + w * c);
     for (size_t k0 = 1; k0 < (size_t)n; k0 += w) {
         size_t k1 = k0 + w < (size_t)n ? k0 + w : (size_t)n;
@@ -192,7 +192,7 @@ void ic_fanout_allreduce(ic_sched_t *s, const ic_line_t *line, ic_region_t acc, 
     if (me < 0 || n <= 1)
         return;
     size_t m = acc.count;
-    if (m > 0 && (tmp.buf == IC_BUF_SCRATCH || tmp.buf == IC_BUF_SCRATCH2))
+    if (m > 0)
         ic_sched_need(s, tmp.buf, tmp.off + (size_t)(n - 1) * m);
     for (int k = 1; k < n && m > 0; k++)
         ic_sched_send(s, ic_line_rank(line, (me + k) % n), acc);

@@ -70,7 +70,7 @@ void ic_mst_combine_ro(ic_sched_t *s, const ic_line_t *line, int root_pos, const
     int tmp_recvs = 0;
     for (int i = 0; i < k; i++)
         tmp_recvs += st[i].role == IC_MST_SEND && !(direct && i == first);
-    if (tmp_recvs && (tmp.buf == IC_BUF_SCRATCH || tmp.buf == IC_BUF_SCRATCH2))
+    if (tmp_recvs)
         ic_sched_need(s, tmp.buf, tmp.off + acc.count);
     for (int i = k - 1; i >= 0; i--) {
         if (st[i].role == IC_MST_SEND) {

@@ -44,8 +44,7 @@ void ic_rd_allreduce(ic_sched_t *s, const ic_line_t *line, ic_region_t acc, ic_r
     if (me < 0 || n <= 1)
         return;
     ic_region_t in = ic_reg(tmp.buf, tmp.off, acc.count);
-    if (tmp.buf == IC_BUF_SCRATCH || tmp.buf == IC_BUF_SCRATCH2)
-        ic_sched_need(s, tmp.buf, tmp.off + acc.count);
+    ic_sched_need(s, tmp.buf, tmp.off + acc.count);
     int pof2 = 1;
     while (pof2 <= n / 2)
         pof2 *= 2;

@@ -105,7 +105,7 @@ void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t b
         }
         ic_sched_round(s);
     }
-    if (need > 0 && (tmp == IC_BUF_SCRATCH || tmp == IC_BUF_SCRATCH2))
+    if (need > 0)
         ic_sched_need(s, tmp, tmpbase + need);
     free(vpre);
 }

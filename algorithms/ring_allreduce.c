@@ -39,7 +39,7 @@ void ic_ring_allreduce(ic_sched_t *s, const ic_line_t *line, ic_region_t acc, ic
         return;
     size_t m = acc.count;
     ic_region_t slot = ic_reg(tmp.buf, tmp.off, m), x = in ? *in : ic_reg(tmp.buf, tmp.off + m, m);
-    if (m > 0 && (tmp.buf == IC_BUF_SCRATCH || tmp.buf == IC_BUF_SCRATCH2))
+    if (m > 0)
         ic_sched_need(s, tmp.buf, tmp.off + (in ? m : 2 * m));
     if (!in && m > 0) {
         ic_sched_copy(s, acc, x);

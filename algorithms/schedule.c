@@ -120,7 +120,7 @@ void ic_sched_copy(ic_sched_t *s, ic_region_t src, ic_region_t dst)
 
 void ic_sched_need(ic_sched_t *s, ic_buf_t b, size_t n)
 {
-    if (s->scratch[b] < n)
+    if ((b == IC_BUF_SCRATCH || b == IC_BUF_SCRATCH2) && s->scratch[b] < n)
         s->scratch[b] = n;
 }
 

@@ -108,7 +108,8 @@ void ic_sched_send(ic_sched_t *s, int peer, ic_region_t src);
 void ic_sched_recv(ic_sched_t *s, int peer, ic_region_t dst);
 void ic_sched_reduce(ic_sched_t *s, ic_region_t src, ic_region_t dst, int src_first);
 void ic_sched_copy(ic_sched_t *s, ic_region_t src, ic_region_t dst);
-/* Ensure scratch buffer b (IC_BUF_SCRATCH or IC_BUF_SCRATCH2) holds n elements. */
+/* Ensure scratch buffer b (IC_BUF_SCRATCH or IC_BUF_SCRATCH2) holds n
+ * elements; nothing for a user buffer (a primitive's temporary may be one). */
 void ic_sched_need(ic_sched_t *s, ic_buf_t b, size_t n);
 /* Let sends of a copy of the input read the input itself: a COPY from SEND
  * to a region R moves as late as it may, and the sends of exactly R before
