@@ -386,7 +386,10 @@ static int may_give_way(const char *text, int size, long bytes)
         q = *end == 'x' ? end + 1 : end;
     }
     for (const char *q = strstr(colon, "=one_shot"); q; q = strstr(q + 1, "=one_shot")) {
-        long t = strtol(q - 1, NULL, 10); /* "dT=one_shot" */
+        const char *dt = q; /* "dT=one_shot": T's digits follow the 'd' */
+        while (dt > colon && dt[-1] != 'd')
+            dt--;
+        long t = strtol(dt, NULL, 10);
         if (t >= 0 && t < k && !ic_one_shot_fits(from, (int)dims[t], (size_t)bytes))
             return 1;
     }
