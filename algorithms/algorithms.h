@@ -637,6 +637,9 @@ const ic_algorithm_t *ic_alg_find(ic_coll_t c, const char *name);
 /* Can algorithm `alg` serve this call?  If not and why != NULL, *why says
  * why in a few words. */
 int ic_alg_usable(const ic_algorithm_t *alg, const ic_coll_args_t *a, const char **why);
+/* Can alg combine with the call's op (its order, its exactness)?  NULL, or
+ * why not: the part of ic_alg_usable a mesh step meets on any line. */
+const char *ic_alg_op(const ic_algorithm_t *alg, const ic_coll_args_t *a);
 /* Does alg's scratch fit the call's allowance (a->bounded_from) on a line
  * of n ranks whose vector has `count` elements?  NULL, or why not.  Only
  * the one-shot allreduce can outgrow it (ic_one_shot_fits); ic_alg_usable

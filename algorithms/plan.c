@@ -337,14 +337,9 @@ int ic_plan_usable(const ic_plan_t *pl, const ic_coll_args_t *a, const char **wh
             int d = pl->dims[pl->step[t].dim];
             if (!alg || alg->coll != a->coll || ic_plan_step_kind(alg) == IC_STEP_NONE)
                 no = "a step is not a mesh step of this collective";
-            else if (!a->commutative && !(alg->flags & IC_ALG_KEEPS_ORDER))
-                no = "needs a commutative op";
-            else if (!a->exact && (alg->flags & IC_ALG_EXACT_OP))
-                no = IC_ALG_EXACT_WHY;
-            else {
+            else if (!(no = ic_alg_op(alg, a))) {
                 v = ic_plan_step_input(a, d, v);
-                if (d > 1)
-                    no = ic_alg_room(alg, a, d, (size_t)(v + 0.5));
+                no = ic_alg_room(alg, a, d, (size_t)(v + 0.5));
                 v = ic_plan_step_output(a, alg, d, v);
             }
         }

@@ -273,15 +273,20 @@ int ic_alg_usable(const ic_algorithm_t *alg, const ic_coll_args_t *a, const char
         no = "algorithm of another collective";
     else if (a->size < 1)
         no = "empty communicator";
-    else if (!a->commutative && !(alg->flags & IC_ALG_KEEPS_ORDER))
-        no = "needs a commutative op";
-    else if (!a->exact && (alg->flags & IC_ALG_EXACT_OP))
-        no = IC_ALG_EXACT_WHY;
-    else
+    else if (!(no = ic_alg_op(alg, a)))
         no = ic_alg_room(alg, a, a->size, a->count);
     if (no && why)
         *why = no;
     return no == NULL;
+}
+
+const char *ic_alg_op(const ic_algorithm_t *alg, const ic_coll_args_t *a)
+{
+    if (!a->commutative && !(alg->flags & IC_ALG_KEEPS_ORDER))
+        return "needs a commutative op";
+    if (!a->exact && (alg->flags & IC_ALG_EXACT_OP))
+        return IC_ALG_EXACT_WHY;
+    return NULL;
 }
 
 const char *ic_alg_room(const ic_algorithm_t *alg, const ic_coll_args_t *a, int n, size_t count)

@@ -291,21 +291,19 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
     /* and on each of those shapes the cheapest plan of ring steps */
     const ic_algorithm_t *ring[16];
     int nring = 0;
-    /* a step's scratch on its line is the plan's to check (ring_plan's
-     * ic_plan_usable): here only whether the step can serve the call's op */
-    ic_coll_args_t anyline = a;
-    anyline.bounded_from = 0;
+    /* (steps that serve the call's op; each plan's scratch on its lines is
+     * ring_plan's ic_plan_usable) */
     for (const ic_algorithm_t *alg = ic_algorithms; shapes > 0 && alg->name && nring < 16; alg++)
         if (alg->coll == pt->c && ic_plan_step_kind(alg) != IC_STEP_NONE && ic_alg_priced(alg) &&
-            ic_alg_usable(alg, &anyline, NULL) && ring_only(alg, &a))
+            !ic_alg_op(alg, &a) && ring_only(alg, &a))
             ring[nring++] = alg;
     /* and its cheapest plan of one-round steps, whose closed forms are
      * bounds (not priced by the selector) */
     const ic_algorithm_t *one[16];
     int none = 0;
     for (const ic_algorithm_t *alg = ic_algorithms; shapes > 0 && alg->name && none < 16; alg++)
-        if (alg->coll == pt->c && ic_plan_step_kind(alg) != IC_STEP_NONE &&
-            ic_alg_usable(alg, &anyline, NULL) && one_round(alg, &a))
+        if (alg->coll == pt->c && ic_plan_step_kind(alg) != IC_STEP_NONE && !ic_alg_op(alg, &a) &&
+            one_round(alg, &a))
             one[none++] = alg;
     ic_model_t mnode, mm = ic_model_levels(&m->cost, &m->node, node_ranks, pt->p, elem, &mnode);
     for (int r = 2; shapes > 0 && r <= pt->p / 2; r++) {
