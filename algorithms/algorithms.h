@@ -193,6 +193,10 @@ static inline int ic_one_shot_fits(size_t bounded_from, int n, size_t m)
  * (+ a fold and an unfold when n is not a power of two). */
 void ic_rd_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                    const size_t *counts);
+/* The same collect from the layout ic_rh_dcombine(..., near = 1) leaves
+ * (block ic_rh_block(n, p, 1) on position p), partners far first. */
+void ic_rd_collect_near(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                        const size_t *counts);
 
 /* n broadcasts (collect) or n combines-to-one (distributed combine, keeps
  * position order) in turn, MST (chain == 0) or chain (repeated.c:
@@ -365,10 +369,20 @@ void ic_bruck_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t
  * vectors in, block p complete on position p), in log2 n steps (plus a fold
  * and an unfold when n is not a power of two).  Needs a commutative op; tmp
  * receives partner data (at most the total at tmpbase; a scratch tmp is
- * declared with the size the schedule really uses).
+ * declared with the size the schedule really uses).  near != 0: partners
+ * 1, 2, 4, ... apart instead of n/2, n/4, ..., 1, and block
+ * ic_rh_block(n, p, 1) complete on position p.
  * Cost (n = 2^k) k alpha + (n-1)/n m (beta + gamma). */
 void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                    const size_t *counts, ic_buf_t tmp, size_t tmpbase);
+                    const size_t *counts, ic_buf_t tmp, size_t tmpbase, int near);
+/* The block that position pos of a line of n holds after ic_rh_dcombine
+ * (pos itself unless near). */
+int ic_rh_block(int n, int pos, int near);
+/* The first block of each of the halving's 2^k virtual blocks (vstart[w],
+ * 2^k + 1 entries, the last n), and their packed offsets for `counts`
+ * (malloc'd, 2^k + 1 entries; NULL when out of memory). */
+void ic_rh_vblocks(int n, int near, int *vstart);
+size_t *ic_rh_vprefix(int n, int near, const size_t *counts);
 
 /* ------------------------------------------------- composed collectives */
 

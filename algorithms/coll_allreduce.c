@@ -109,7 +109,16 @@ double ic_cost_allreduce_halving_doubling(const ic_coll_args_t *a, const ic_mode
     return c;
 }
 
-/* Recursive halving, then recursive doubling (rd_collect.c): the
+/* "recursive_halving_doubling": recursive halving with the partners 1, 2,
+ * 4, ... apart first (rh_dcombine.c, near first: the halves of the vector
+ * between neighbours, only the last, smallest pieces between distant
+ * ranks), then the doubling that mirrors it (rd_collect.c,
+ * ic_rd_collect_near: partners far first).  On 512 ranks of a simulated
+ * cluster of 8-rank nodes (bench/simgrid/README.md) the far-first order
+ * took 4.5 times as long at 1 MiB: its first exchange sends half the
+ * vector out of every node at once.  In a mesh plan a line's positions
+ * keep permuted blocks in between (ic_plan_step_block).
+ * Cost: either order's (alpha-beta has no distance), with the
  * halving's fold (alpha + n (beta + gamma)) and unfold (alpha + n/p beta)
  * when p is not a power of two, the doubling's in ic_rd_collect_cost. */
 double ic_cost_allreduce_rhrd(const ic_coll_args_t *a, const ic_model_t *m)

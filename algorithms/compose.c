@@ -268,7 +268,8 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
                 break;
             case IC_STEP_ALLREDUCE_RH:
             case IC_STEP_ALLREDUCE_RHRD:
-                ic_rh_dcombine(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0);
+                ic_rh_dcombine(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0,
+                               kind == IC_STEP_ALLREDUCE_RHRD);
                 break;
             case IC_STEP_ALLREDUCE_TREE:
             case IC_STEP_ALLREDUCE_CHAIN:
@@ -304,7 +305,7 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
             }
         }
         if (ic_plan_step_shrinks(kind))
-            cur = my_block(cur, cnt, M->c[dim]);
+            cur = my_block(cur, cnt, ic_plan_step_block(kind, d, M->c[dim]));
         fed = streams;
         fed_seg = st->param;
         fed_n = d;
@@ -340,7 +341,7 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
             ic_bruck_collect(s, &line, R[t].buf, R[t].off, cnt, NULL, IC_BUF_SCRATCH, 0);
             break;
         case IC_STEP_ALLREDUCE_RHRD:
-            ic_rd_collect(s, &line, R[t].buf, R[t].off, cnt);
+            ic_rd_collect_near(s, &line, R[t].buf, R[t].off, cnt);
             break;
         case IC_STEP_ALLREDUCE_TREE:
         case IC_STEP_ALLREDUCE_CHAIN:
@@ -752,7 +753,7 @@ static void rs_steps(ic_sched_t *s, const ic_plan_t *pl, mesh_t *M, const qlayou
             ic_bucket_dcombine2(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0);
             break;
         case IC_STEP_RS_RH:
-            ic_rh_dcombine(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0);
+            ic_rh_dcombine(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0, 0);
             break;
         case IC_STEP_RS_MST:
             ic_mst_combine(s, &line, 0, ic_reg(IC_BUF_SCRATCH, base, tl),

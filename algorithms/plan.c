@@ -25,6 +25,11 @@ int ic_plan_step_shrinks(ic_step_kind_t k)
            k == IC_STEP_ALLREDUCE_FANOUT;
 }
 
+int ic_plan_step_block(ic_step_kind_t k, int d, int c)
+{
+    return ic_rh_block(d, c, k == IC_STEP_ALLREDUCE_RHRD);
+}
+
 const ic_algorithm_t *ic_alg_two_rings(const ic_algorithm_t *alg)
 {
     static const ic_step_kind_t twins[][2] = {

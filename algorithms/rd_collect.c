@@ -24,6 +24,12 @@
  *   step 0:  P1 <-> P2              P1 {0,1,2}  P2 {0,1,2}
  *   unfold:  1 -> 0 (block 2)       everyone {0,1,2}
  *
+ * ic_rd_collect_near mirrors the near-first recursive halving
+ * (rh_dcombine.c): from its permuted layout (block ic_rh_block(n, p, 1) on
+ * position p), partners 2^(k-1), ..., 2, 1 apart exchange what they hold,
+ * the halving's ranges of virtual blocks in reverse, so that the smallest
+ * messages travel farthest; the same fold and unfold, the same cost.
+ *
  * Restrictions: none (any n, any counts; empty messages are not sent).
  * Block j of counts[j] elements at base + prefix(j) of buf, as
  * ic_bucket_collect.
@@ -33,6 +39,8 @@
  * first steps move up to twice as much (coll_allgather.c: an estimate).
  */
 #include "algorithms.h"
+
+#include <stdlib.h>
 
 /* The first position of virtual position v (rem positions folded away). */
 static int first_pos(int v, int rem)
@@ -89,4 +97,65 @@ void ic_rd_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t ba
         send_range(s, peer, buf, base, counts, even + 1, n, recv);
         ic_sched_round(s);
     }
+}
+
+void ic_rd_collect_near(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                        const size_t *counts)
+{
+    int n = line->n;
+    int me = ic_line_pos(line, s->rank);
+    ic_sched_round(s);
+    if (me < 0 || n <= 1)
+        return;
+    int pof2 = 1, k = 0;
+    while (pof2 <= n / 2) {
+        pof2 *= 2;
+        k++;
+    }
+    int rem = n - pof2;
+    int folded = me < 2 * rem;
+    int v = folded ? (me % 2 ? me / 2 : -1) : me - rem; /* virtual position */
+    size_t *vpre = ic_rh_vprefix(n, 1, counts);
+    if (!vpre) {
+        s->oom = 1;
+        return;
+    }
+    int even = folded ? ic_rh_block(n, me - me % 2, 1) : 0; /* the fold pair's first block */
+    if (folded) {
+        if (v < 0)
+            send_range(s, ic_line_rank(line, me + 1), buf, base, counts, even, even + 1, 0);
+        else
+            send_range(s, ic_line_rank(line, me - 1), buf, base, counts, even, even + 1, 1);
+        ic_sched_round(s);
+    }
+    /* the halving's ranges of virtual blocks before each of its steps
+     * (mask 1, 2, ...), replayed backwards */
+    int lo[32], hi[32];
+    lo[0] = 0;
+    hi[0] = pof2;
+    for (int i = 0; v >= 0 && i < k; i++) {
+        int mid = lo[i] + (hi[i] - lo[i]) / 2, up = (v >> i) & 1;
+        lo[i + 1] = up ? mid : lo[i];
+        hi[i + 1] = up ? hi[i] : mid;
+    }
+    for (int i = k - 1; v >= 0 && i >= 0; i--) {
+        int mask = 1 << i, pv = v ^ mask;
+        int peer = ic_line_rank(line, pv < rem ? 2 * pv + 1 : pv + rem);
+        int olo = lo[i + 1] == lo[i] ? hi[i + 1] : lo[i],
+            ohi = lo[i + 1] == lo[i] ? hi[i] : lo[i + 1];
+        size_t ml = vpre[hi[i + 1]] - vpre[lo[i + 1]], ol = vpre[ohi] - vpre[olo];
+        if (ml > 0)
+            ic_sched_send(s, peer, ic_reg(buf, base + vpre[lo[i + 1]], ml));
+        if (ol > 0)
+            ic_sched_recv(s, peer, ic_reg(buf, base + vpre[olo], ol));
+        ic_sched_round(s);
+    }
+    if (folded) {
+        int recv = v < 0;
+        int peer = ic_line_rank(line, recv ? me + 1 : me - 1);
+        send_range(s, peer, buf, base, counts, 0, even, recv);
+        send_range(s, peer, buf, base, counts, even + 1, n, recv);
+        ic_sched_round(s);
+    }
+    free(vpre);
 }

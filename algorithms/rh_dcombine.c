@@ -26,16 +26,89 @@
  * receives partner data: the schedule asks for the largest receive (about
  * half the vector; the whole one on the positions that take a fold).
  *
- * Cost (n = 2^k, even blocks): k alpha + (n-1)/n m (beta + gamma); when n
- * is not a power of two add alpha + m (beta + gamma) for the fold and
- * alpha + (m/n) beta for the unfold.
+ * Near first (near != 0): the same halving with the partners in the other
+ * order, mask = 1, 2, ..., 2^(k-1): the largest exchange, half the vector,
+ * goes to the nearest position, and only the last, smallest ones travel
+ * far (where ranks are numbered by node or along a row of a torus, the
+ * big halves stay inside the node or on the neighbour link; the far-first
+ * order sends half the vector out of every node at once).  Each range of
+ * virtual blocks stays contiguous if virtual position v ends with virtual
+ * block bitreverse(v) (k bits) instead of v: the result is permuted, block
+ * ic_rh_block(n, p, 1) on position p, and the collect that mirrors the
+ * halving (ic_rd_collect_near) gathers it back.  With a fold, virtual
+ * block w covers two blocks when its owner bitreverse(w) is a folded pair
+ * (ic_rh_vblocks).
+ * Trace, n = 4, near first:
+ *   mask 1:  P0 <-> P1, P2 <-> P3: P0, P2 keep blocks 0-1, P1, P3 keep 2-3
+ *   mask 2:  P0 <-> P2, P1 <-> P3: P0 block 0, P2 block 1, P1 block 2, ...
+ *
+ * Cost (n = 2^k, even blocks, either order): k alpha + (n-1)/n m (beta +
+ * gamma); when n is not a power of two add alpha + m (beta + gamma) for
+ * the fold and alpha + (m/n) beta for the unfold.  (Alpha-beta has no
+ * distance: the order shows on machines whose links are shared.)
  */
 #include "algorithms.h"
 
 #include <stdlib.h>
 
+static int fold_pof2(int n)
+{
+    int pof2 = 1;
+    while (pof2 <= n / 2)
+        pof2 *= 2;
+    return pof2;
+}
+
+static int bitrev(int v, int pof2)
+{
+    int r = 0;
+    for (int m = 1; m < pof2; m <<= 1)
+        r = (r << 1) | ((v & m) != 0);
+    return r;
+}
+
+void ic_rh_vblocks(int n, int near, int *vstart)
+{
+    int pof2 = fold_pof2(n), rem = n - pof2;
+    vstart[0] = 0;
+    for (int w = 0; w < pof2; w++)
+        vstart[w + 1] = vstart[w] + 1 + ((near ? bitrev(w, pof2) : w) < rem);
+}
+
+int ic_rh_block(int n, int pos, int near)
+{
+    if (!near || n <= 1)
+        return pos;
+    int pof2 = fold_pof2(n), rem = n - pof2;
+    int v = pos < 2 * rem ? pos / 2 : pos - rem, w = bitrev(v, pof2), b = 0;
+    for (int u = 0; u < w; u++) /* vstart[w] of ic_rh_vblocks */
+        b += 1 + (bitrev(u, pof2) < rem);
+    return b + (pos < 2 * rem && pos % 2);
+}
+
+size_t *ic_rh_vprefix(int n, int near, const size_t *counts)
+{
+    int pof2 = fold_pof2(n);
+    int *vstart = malloc(((size_t)pof2 + 1) * sizeof(int));
+    size_t *vpre = malloc(((size_t)pof2 + 1) * sizeof(size_t));
+    if (!vstart || !vpre) {
+        free(vstart);
+        free(vpre);
+        return NULL;
+    }
+    ic_rh_vblocks(n, near, vstart);
+    vpre[0] = 0;
+    for (int w = 0; w < pof2; w++) {
+        vpre[w + 1] = vpre[w];
+        for (int j = vstart[w]; j < vstart[w + 1]; j++)
+            vpre[w + 1] += counts[j];
+    }
+    free(vstart);
+    return vpre;
+}
+
 void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                    const size_t *counts, ic_buf_t tmp, size_t tmpbase)
+                    const size_t *counts, ic_buf_t tmp, size_t tmpbase, int near)
 {
     int n = line->n;
     int me = ic_line_pos(line, s->rank);
@@ -44,38 +117,31 @@ void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t b
         return;
     size_t total = ic_blocks_total(counts, n);
     size_t need = 0; /* the largest receive into tmp */
-    int pof2 = 1;
-    while (pof2 <= n / 2)
-        pof2 *= 2;
+    int pof2 = fold_pof2(n);
     int rem = n - pof2;
     int folded = me < 2 * rem;
     int v = folded ? (me % 2 ? me / 2 : -1) : me - rem;
 
     /* vpre[w]: packed offset of virtual block w (pof2 + 1 entries). */
-    size_t *vpre = malloc(((size_t)pof2 + 1) * sizeof(size_t));
+    size_t *vpre = ic_rh_vprefix(n, near, counts);
     if (!vpre) {
         s->oom = 1;
         return;
     }
-    vpre[0] = 0;
-    for (int w = 0; w < pof2; w++)
-        vpre[w + 1] =
-            vpre[w] + counts[w < rem ? 2 * w : w + rem] + (w < rem ? counts[2 * w + 1] : 0);
 
     ic_region_t all = ic_reg(buf, base, total);
-    if (folded && v < 0)
+    if (folded && v < 0 && total > 0)
         ic_sched_send(s, ic_line_rank(line, me + 1), all);
-    if (folded && v >= 0) {
+    if (folded && v >= 0 && total > 0) {
         need = total;
         ic_sched_recv(s, ic_line_rank(line, me - 1), ic_reg(tmp, tmpbase, total));
-        if (total > 0)
-            ic_sched_reduce(s, ic_reg(tmp, tmpbase, total), all, 1);
+        ic_sched_reduce(s, ic_reg(tmp, tmpbase, total), all, 1);
     }
     ic_sched_round(s);
 
     int lo = 0, hi = pof2; /* my current range of virtual blocks */
-    for (int mask = pof2 / 2; v >= 0 && mask >= 1; mask /= 2) {
-        int mid = lo + mask;
+    for (int i = 1; v >= 0 && i < pof2; i *= 2) {
+        int mask = near ? i : pof2 / 2 / i, mid = lo + (hi - lo) / 2;
         int keep_lo = (v & mask) ? mid : lo, keep_hi = (v & mask) ? hi : mid;
         int give_lo = (v & mask) ? lo : mid, give_hi = (v & mask) ? mid : hi;
         int peer = ic_line_rank(line, (v ^ mask) < rem ? 2 * (v ^ mask) + 1 : (v ^ mask) + rem);
@@ -94,8 +160,9 @@ void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t b
     }
 
     if (folded) {
-        /* the block of position 2i = me - 1 (or me when I am 2i) */
-        int even = v < 0 ? me : me - 1;
+        /* the first of the two blocks of the pair's virtual block */
+        int pair = v < 0 ? me / 2 : v;
+        int even = ic_rh_block(n, 2 * pair, near);
         size_t off = ic_blocks_prefix(counts, even);
         if (counts[even] > 0) {
             if (v < 0)

@@ -947,6 +947,81 @@ START_TEST(test_dcombine)
 }
 END_TEST
 
+/* Recursive halving in either order (rh_dcombine.c): position q ends with
+ * block ic_rh_block(n, q, near), combined over every position (a
+ * permutation of the blocks); near first, the collect that mirrors it
+ * (ic_rd_collect_near) then leaves the whole combined vector everywhere.
+ * On a power of two with even blocks, a position's largest message goes
+ * to the nearest partner (q ^ 1) near first and to the farthest (q ^ n/2)
+ * far first: what the order is for. */
+static void run_halving(int kind, int n, int pat, int near, int collect)
+{
+    fixture_t f;
+    ic_sim_t sim;
+    fixture_make(&f, kind, n);
+    snprintf(ctx, sizeof(ctx), "halving %s n=%d pat=%d near=%d collect=%d", kind_name(kind), n, pat,
+             near, collect);
+    size_t *counts = make_counts(n, pat);
+    size_t total = ic_blocks_total(counts, n), recvlen = BASE + total + 1;
+    sim_begin(&sim, &f, recvlen, 0);
+    for (int q = 0; q < n; q++)
+        for (size_t j = 0; j < total; j++)
+            *ic_sim_at(&sim, IC_BUF_RECV, ic_line_rank(&f.line, q), BASE + j) =
+                ic_sim_data(q, (int)j);
+    for (int r = 0; r < f.p; r++) {
+        ic_rh_dcombine(&sim.scheds[r], &f.line, IC_BUF_RECV, BASE, counts, IC_BUF_SCRATCH2, 1,
+                       near);
+        if (collect)
+            ic_rd_collect_near(&sim.scheds[r], &f.line, IC_BUF_RECV, BASE, counts);
+    }
+    sim_finish(&sim, &f, recvlen);
+    char *seen = calloc((size_t)n + 1, 1);
+    CHECK(seen != NULL);
+    for (int q = 0; q < n; q++) {
+        int r = ic_line_rank(&f.line, q), b = ic_rh_block(n, q, near);
+        CHECK(b >= 0 && b < n && !seen[b]);
+        seen[b] = 1;
+        CHECK(near || b == q);
+        size_t lo = collect ? 0 : ic_blocks_prefix(counts, b);
+        size_t hi = collect ? total : lo + counts[b];
+        for (size_t j = lo; j < hi; j++)
+            CHECK_SIM(&sim,
+                      ic_sim_expect_reduced(&sim, IC_BUF_RECV, r, BASE + j, 0, n - 1, (int)j) == 0);
+        CHECK(is_marker(&sim, IC_BUF_RECV, r, BASE + total));
+        if (pat != PAT_EVEN || kind != LINE_IDENTITY || (n & (n - 1)) || n < 4)
+            continue;
+        size_t big = 0;
+        int to = -1;
+        for (size_t i = 0; i < sim.scheds[r].nacts; i++) {
+            const ic_action_t *x = &sim.scheds[r].acts[i];
+            if (x->kind == IC_ACT_SEND && x->src.count > big) {
+                big = x->src.count;
+                to = x->peer;
+            }
+        }
+        CHECK_EQ(to, near ? (q ^ 1) : (q ^ (n / 2)));
+    }
+    free(seen);
+    free(counts);
+    sim_end(&sim);
+    fixture_free(&f);
+}
+
+START_TEST(test_halving_orders)
+{
+    for (int n = 1; n <= 40; n++)
+        for (int pat = 0; pat < NPAT; pat++)
+            for (int kind = 0; kind < LINE_KINDS; kind++)
+                for (int v = 0; v < 3; v++)
+                    run_halving(kind, n, pat, v > 0, v == 2);
+    static const int big[] = {97, 128, 255};
+    for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+        run_halving(LINE_IDENTITY, big[i], PAT_EVEN, 1, 1);
+        run_halving(LINE_MAPPED, big[i], PAT_FEW, 1, 0);
+    }
+}
+END_TEST
+
 /* Primitives concatenate: combine-to-one then broadcast (short allreduce)
  * on a column of a 3 x n mesh, in one schedule per rank. */
 START_TEST(test_concat)
@@ -1011,5 +1086,6 @@ Suite *suite_primitives(void)
     add_case(s, "concat", test_concat, 60);
     add_case(s, "collect", test_collect, 60);
     add_case(s, "dcombine", test_dcombine, 60);
+    add_case(s, "halving_orders", test_halving_orders, 60);
     return s;
 }
