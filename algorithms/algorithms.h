@@ -189,14 +189,12 @@ static inline int ic_one_shot_fits(size_t bounded_from, int n, size_t m)
 }
 
 /* Collect by recursive doubling (rd_collect.c): tan-strazdins-2002's
- * bidirectional exchange; like ic_bucket_collect, in log2 n exchanges
- * (+ a fold and an unfold when n is not a power of two). */
+ * bidirectional exchange, partners far first; like ic_bucket_collect in
+ * log2 n exchanges (+ a fold and an unfold when n is not a power of two),
+ * but from the layout ic_rh_dcombine(..., near = 1) leaves: block
+ * ic_rh_block(n, p, 1) on position p. */
 void ic_rd_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                    const size_t *counts);
-/* The same collect from the layout ic_rh_dcombine(..., near = 1) leaves
- * (block ic_rh_block(n, p, 1) on position p), partners far first. */
-void ic_rd_collect_near(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                        const size_t *counts);
 
 /* n broadcasts (collect) or n combines-to-one (distributed combine, keeps
  * position order) in turn, MST (chain == 0) or chain (repeated.c:

@@ -35,6 +35,12 @@
  *   vectors.
  *   Cost: ceil(log2 p) alpha + (p-1)/p n beta.
  *
+ * "bidirectional_exchange" (rd_collect.c): recursive doubling with the
+ *   partners far first, so the largest exchanges are between neighbours;
+ *   its blocks in the packed copy in the order that leaves every range a
+ *   position holds contiguous (ic_rh_block: bit-reversed positions), so it
+ *   works on SCRATCH unless the line has fewer than 4 positions.
+ *
  * (n = total elements gathered.)  Restrictions: none.
  */
 #include "coll_common.h"

@@ -113,7 +113,7 @@ double ic_cost_allreduce_halving_doubling(const ic_coll_args_t *a, const ic_mode
  * 4, ... apart first (rh_dcombine.c, near first: the halves of the vector
  * between neighbours, only the last, smallest pieces between distant
  * ranks), then the doubling that mirrors it (rd_collect.c,
- * ic_rd_collect_near: partners far first).  On 512 ranks of a simulated
+ * ic_rd_collect: partners far first).  On 512 ranks of a simulated
  * cluster of 8-rank nodes (bench/simgrid/README.md) the far-first order
  * took 4.5 times as long at 1 MiB: its first exchange sends half the
  * vector out of every node at once.  In a mesh plan a line's positions

@@ -38,8 +38,11 @@
  *   Cost: (p-1) alpha + (p-1)/p n (beta + gamma).
  *
  * "recursive_halving": the distributed combine by recursive halving
- *   (rh_dcombine.c).  Not in mitra-1995; log2 p start-ups instead of p - 1.
- *   Needs a commutative op.
+ *   (rh_dcombine.c), partners 1, 2, 4, ... apart (near first: the
+ *   largest exchanges between neighbours), so the copy in SCRATCH puts
+ *   position p's block where that order ends it, at ic_rh_block(p, p, 1)
+ *   of the line (compose.c, qlayout_init).  Not in mitra-1995; log2 p
+ *   start-ups instead of p - 1.  Needs a commutative op.
  *   Cost (p = 2^k): log2 p alpha + (p-1)/p n (beta + gamma).
  *
  * (n = sum of the block counts.)

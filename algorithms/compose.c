@@ -341,7 +341,7 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
             ic_bruck_collect(s, &line, R[t].buf, R[t].off, cnt, NULL, IC_BUF_SCRATCH, 0);
             break;
         case IC_STEP_ALLREDUCE_RHRD:
-            ic_rd_collect_near(s, &line, R[t].buf, R[t].off, cnt);
+            ic_rd_collect(s, &line, R[t].buf, R[t].off, cnt);
             break;
         case IC_STEP_ALLREDUCE_TREE:
         case IC_STEP_ALLREDUCE_CHAIN:
@@ -542,8 +542,12 @@ static int qlayout_init(qlayout_t *Q, const ic_plan_t *pl, const ic_coll_args_t 
     Q->identity = 1;
     for (int pos = 0; pos < p; pos++) {
         size_t q = 0;
-        for (int t = 0; t < pl->ndims; t++)
-            q += (size_t)coord(M, pos, pl->step[t].dim) * Q->v[t];
+        for (int t = 0; t < pl->ndims; t++) {
+            int dim = pl->step[t].dim;
+            q += (size_t)ic_plan_step_block(ic_plan_step_kind(pl->step[t].alg), M->d[dim],
+                                            coord(M, pos, dim)) *
+                 Q->v[t];
+        }
         Q->rank_of_q[q] = rank_at(M, pos);
         if (pos == M->me)
             Q->myq = (int)q;
@@ -599,8 +603,11 @@ static size_t line_runs(const ic_plan_t *pl, const mesh_t *M, const qlayout_t *Q
                         size_t *lcnt)
 {
     size_t qb = 0;
-    for (int u = t + 1; u < pl->ndims; u++)
-        qb += (size_t)M->c[pl->step[u].dim] * Q->v[u];
+    for (int u = t + 1; u < pl->ndims; u++) {
+        int dim = pl->step[u].dim;
+        qb += (size_t)ic_plan_step_block(ic_plan_step_kind(pl->step[u].alg), M->d[dim], M->c[dim]) *
+              Q->v[u];
+    }
     int d = M->d[pl->step[t].dim];
     for (int j = 0; j < d; j++)
         lcnt[j] = Q->poff[qb + (size_t)(j + 1) * Q->v[t]] - Q->poff[qb + (size_t)j * Q->v[t]];
@@ -682,7 +689,7 @@ static int allgather_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args
         case IC_STEP_COLLECT_FANIN:
             ic_fanin_collect(s, &line, w, base, lcnt);
             break;
-        case IC_STEP_COLLECT_RD:
+        case IC_STEP_COLLECT_RD: /* from the layout of the near-first halving */
             ic_rd_collect(s, &line, w, base, lcnt);
             break;
         case IC_STEP_COLLECT_TREE:
@@ -753,7 +760,7 @@ static void rs_steps(ic_sched_t *s, const ic_plan_t *pl, mesh_t *M, const qlayou
             ic_bucket_dcombine2(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0);
             break;
         case IC_STEP_RS_RH:
-            ic_rh_dcombine(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0, 0);
+            ic_rh_dcombine(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0, 1);
             break;
         case IC_STEP_RS_MST:
             ic_mst_combine(s, &line, 0, ic_reg(IC_BUF_SCRATCH, base, tl),

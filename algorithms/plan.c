@@ -27,7 +27,8 @@ int ic_plan_step_shrinks(ic_step_kind_t k)
 
 int ic_plan_step_block(ic_step_kind_t k, int d, int c)
 {
-    return ic_rh_block(d, c, k == IC_STEP_ALLREDUCE_RHRD);
+    return ic_rh_block(
+        d, c, k == IC_STEP_ALLREDUCE_RHRD || k == IC_STEP_RS_RH || k == IC_STEP_COLLECT_RD);
 }
 
 const ic_algorithm_t *ic_alg_two_rings(const ic_algorithm_t *alg)

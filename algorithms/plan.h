@@ -144,9 +144,12 @@ int ic_plan_rs_reads_input(const ic_plan_t *pl, const ic_coll_args_t *a);
 /* Does a step of this kind shrink the vector (a long-vector step with a
  * second half on the way back)? */
 int ic_plan_step_shrinks(ic_step_kind_t k);
-/* The block of a shrinking step's vector that position c of its line of d
- * keeps for the steps after it: c, but a permutation of it for the
- * near-first halving (recursive_halving_doubling: ic_rh_block). */
+/* The block of a step's vector that belongs to position c of its line of
+ * d: the block a shrinking step leaves on c for the steps after it, the
+ * slot of c's run in a block collective's packed copy (compose.c).  c
+ * itself, but a permutation of it for the recursive halving and doubling
+ * (partners near first in the halving, far first in the doubling, each
+ * range contiguous: ic_rh_block). */
 int ic_plan_step_block(ic_step_kind_t k, int d, int c);
 
 /* The algorithm of alg's collective that runs alg's ring steps on two

@@ -4,31 +4,32 @@
  * allgather, and the doubling half of its recursive halving + recursive
  * doubling allreduce (section 3.3.2).
  *
- * Partners at distance 1, 2, 4, ... exchange everything they hold, so
- * after step j a position holds the blocks of a run of 2^(j+1) positions:
- * log2 n start-ups and (n-1)/n m bytes through every port, every message
- * an exchange (both directions between a pair at once, which the paper's
+ * Partners exchange everything they hold, doubling it each step: log2 n
+ * start-ups and (n-1)/n m bytes through every port, every message an
+ * exchange (both directions between a pair at once, which the paper's
  * contention-free switch carries at full rate).  Bruck's collect
  * (bruck_collect.c) takes as many steps for any n but sends to one
  * position and receives from another.
  *
- * n = 2^k + rem positions: first the 2 rem lowest positions fold pairwise
- * (2i sends its block to 2i + 1), leaving 2^k virtual positions; virtual
- * position v holds the blocks of positions [lo(v), lo(v + 1)) with
- * lo(v) = 2v for v < rem, v + rem otherwise, so a run of virtual positions
- * holds a run of blocks, contiguous in the packed layout: every exchange
- * is one message each way.  Finally 2i + 1 sends 2i every block but its
- * own (two messages: the blocks before it and after it).
- * Trace, n = 3 (rem = 1; {} = blocks held):
- *   fold:    0 -> 1                 P1 {0,1}  P2 {2}
- *   step 0:  P1 <-> P2              P1 {0,1,2}  P2 {0,1,2}
- *   unfold:  1 -> 0 (block 2)       everyone {0,1,2}
+ * The partners go far first, 2^(k-1), ..., 2, 1 apart, so that the
+ * messages grow as the distance shrinks: the last, largest exchange (half
+ * the vector) is between neighbours, which on ranks numbered by node or
+ * along a torus's row stays inside the node or on one link (partners 1
+ * apart first send that half across every node's link at once).  This is
+ * the mirror of the near-first recursive halving (rh_dcombine.c), and it
+ * starts from its layout: position p holds block ic_rh_block(n, p, 1)
+ * (bitreverse of the virtual position), so that every range a position
+ * holds is contiguous; the composer lays an allgather's blocks out so
+ * (compose.c, qlayout_init).  Each step replays one of the halving's
+ * splits of the range of virtual blocks, in reverse.
  *
- * ic_rd_collect_near mirrors the near-first recursive halving
- * (rh_dcombine.c): from its permuted layout (block ic_rh_block(n, p, 1) on
- * position p), partners 2^(k-1), ..., 2, 1 apart exchange what they hold,
- * the halving's ranges of virtual blocks in reverse, so that the smallest
- * messages travel farthest; the same fold and unfold, the same cost.
+ * n = 2^k + rem positions: first the 2 rem lowest positions fold pairwise
+ * (2i sends its block to 2i + 1, which holds the block after it), leaving
+ * 2^k virtual positions; finally 2i + 1 sends 2i every block but its own
+ * (two messages: the blocks before it and after it).
+ * Trace, n = 4 (layout 0 2 1 3; {} = blocks held):
+ *   mask 2:  P0 <-> P2, P1 <-> P3   P0 {0,1}  P2 {0,1}  P1 {2,3}  P3 {2,3}
+ *   mask 1:  P0 <-> P1, P2 <-> P3   everyone {0,1,2,3}
  *
  * Restrictions: none (any n, any counts; empty messages are not sent).
  * Block j of counts[j] elements at base + prefix(j) of buf, as
@@ -41,12 +42,6 @@
 #include "algorithms.h"
 
 #include <stdlib.h>
-
-/* The first position of virtual position v (rem positions folded away). */
-static int first_pos(int v, int rem)
-{
-    return v < rem ? 2 * v : v + rem;
-}
 
 static void send_range(ic_sched_t *s, int peer, ic_buf_t buf, size_t base, const size_t *counts,
                        int from, int to, int recv)
@@ -62,45 +57,6 @@ static void send_range(ic_sched_t *s, int peer, ic_buf_t buf, size_t base, const
 
 void ic_rd_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                    const size_t *counts)
-{
-    int n = line->n;
-    int me = ic_line_pos(line, s->rank);
-    ic_sched_round(s);
-    if (me < 0 || n <= 1)
-        return;
-    int pof2 = 1;
-    while (pof2 <= n / 2)
-        pof2 *= 2;
-    int rem = n - pof2;
-    int folded = me < 2 * rem;
-    int v = folded ? (me % 2 ? me / 2 : -1) : me - rem; /* virtual position */
-
-    if (folded) {
-        int even = me - me % 2;
-        if (v < 0)
-            send_range(s, ic_line_rank(line, me + 1), buf, base, counts, me, me + 1, 0);
-        else
-            send_range(s, ic_line_rank(line, me - 1), buf, base, counts, even, me, 1);
-        ic_sched_round(s);
-    }
-    for (int mask = 1; v >= 0 && mask < pof2; mask <<= 1) {
-        int g = v & ~(mask - 1), pg = (v ^ mask) & ~(mask - 1);
-        int peer = ic_line_rank(line, first_pos(v ^ mask, rem) + ((v ^ mask) < rem));
-        send_range(s, peer, buf, base, counts, first_pos(g, rem), first_pos(g + mask, rem), 0);
-        send_range(s, peer, buf, base, counts, first_pos(pg, rem), first_pos(pg + mask, rem), 1);
-        ic_sched_round(s);
-    }
-    if (folded) {
-        int even = me - me % 2, recv = v < 0;
-        int peer = ic_line_rank(line, recv ? me + 1 : me - 1);
-        send_range(s, peer, buf, base, counts, 0, even, recv);
-        send_range(s, peer, buf, base, counts, even + 1, n, recv);
-        ic_sched_round(s);
-    }
-}
-
-void ic_rd_collect_near(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                        const size_t *counts)
 {
     int n = line->n;
     int me = ic_line_pos(line, s->rank);

@@ -35,7 +35,7 @@
  * virtual blocks stays contiguous if virtual position v ends with virtual
  * block bitreverse(v) (k bits) instead of v: the result is permuted, block
  * ic_rh_block(n, p, 1) on position p, and the collect that mirrors the
- * halving (ic_rd_collect_near) gathers it back.  With a fold, virtual
+ * halving (ic_rd_collect) gathers it back.  With a fold, virtual
  * block w covers two blocks when its owner bitreverse(w) is a folded pair
  * (ic_rh_vblocks).
  * Trace, n = 4, near first:

@@ -950,7 +950,7 @@ END_TEST
 /* Recursive halving in either order (rh_dcombine.c): position q ends with
  * block ic_rh_block(n, q, near), combined over every position (a
  * permutation of the blocks); near first, the collect that mirrors it
- * (ic_rd_collect_near) then leaves the whole combined vector everywhere.
+ * (ic_rd_collect) then leaves the whole combined vector everywhere.
  * On a power of two with even blocks, a position's largest message goes
  * to the nearest partner (q ^ 1) near first and to the farthest (q ^ n/2)
  * far first: what the order is for. */
@@ -972,7 +972,7 @@ static void run_halving(int kind, int n, int pat, int near, int collect)
         ic_rh_dcombine(&sim.scheds[r], &f.line, IC_BUF_RECV, BASE, counts, IC_BUF_SCRATCH2, 1,
                        near);
         if (collect)
-            ic_rd_collect_near(&sim.scheds[r], &f.line, IC_BUF_RECV, BASE, counts);
+            ic_rd_collect(&sim.scheds[r], &f.line, IC_BUF_RECV, BASE, counts);
     }
     sim_finish(&sim, &f, recvlen);
     char *seen = calloc((size_t)n + 1, 1);
