@@ -376,6 +376,9 @@ void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t b
 /* The block that position pos of a line of n holds after ic_rh_dcombine
  * (pos itself unless near). */
 int ic_rh_block(int n, int pos, int near);
+/* The same for every position at once (block[0..n-1]); -1 when out of
+ * memory. */
+int ic_rh_blocks(int n, int near, int *block);
 /* The first block of each of the halving's 2^k virtual blocks (vstart[w],
  * 2^k + 1 entries, the last n), and their packed offsets for `counts`
  * (malloc'd, 2^k + 1 entries; NULL when out of memory). */

@@ -539,19 +539,32 @@ static int qlayout_init(qlayout_t *Q, const ic_plan_t *pl, const ic_coll_args_t 
         Q->v[t] = v;
         v *= (size_t)M->d[pl->step[t].dim];
     }
+    /* slot[t][c]: where step t's line keeps position c's run */
+    size_t nslot = 0;
+    for (int t = 0; t < pl->ndims; t++)
+        nslot += (size_t)M->d[pl->step[t].dim];
+    int *slot = malloc(nslot * sizeof(int)), *st[IC_PLAN_MAXDIMS];
+    int bad = !slot;
+    for (int t = 0, *at = slot; !bad && t < pl->ndims; at += M->d[pl->step[t].dim], t++) {
+        st[t] = at;
+        bad =
+            ic_plan_step_blocks(ic_plan_step_kind(pl->step[t].alg), M->d[pl->step[t].dim], at) != 0;
+    }
+    if (bad) {
+        free(slot);
+        qlayout_free(Q);
+        return -1;
+    }
     Q->identity = 1;
     for (int pos = 0; pos < p; pos++) {
         size_t q = 0;
-        for (int t = 0; t < pl->ndims; t++) {
-            int dim = pl->step[t].dim;
-            q += (size_t)ic_plan_step_block(ic_plan_step_kind(pl->step[t].alg), M->d[dim],
-                                            coord(M, pos, dim)) *
-                 Q->v[t];
-        }
+        for (int t = 0; t < pl->ndims; t++)
+            q += (size_t)st[t][coord(M, pos, pl->step[t].dim)] * Q->v[t];
         Q->rank_of_q[q] = rank_at(M, pos);
         if (pos == M->me)
             Q->myq = (int)q;
     }
+    free(slot);
     size_t sum = 0;
     for (int q = 0; q < p; q++) {
         Q->poff[q] = sum;

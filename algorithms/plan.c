@@ -25,10 +25,20 @@ int ic_plan_step_shrinks(ic_step_kind_t k)
            k == IC_STEP_ALLREDUCE_FANOUT;
 }
 
+/* The steps whose positions hold permuted blocks (ic_rh_block). */
+static int bit_reversed(ic_step_kind_t k)
+{
+    return k == IC_STEP_ALLREDUCE_RHRD || k == IC_STEP_RS_RH || k == IC_STEP_COLLECT_RD;
+}
+
 int ic_plan_step_block(ic_step_kind_t k, int d, int c)
 {
-    return ic_rh_block(
-        d, c, k == IC_STEP_ALLREDUCE_RHRD || k == IC_STEP_RS_RH || k == IC_STEP_COLLECT_RD);
+    return ic_rh_block(d, c, bit_reversed(k));
+}
+
+int ic_plan_step_blocks(ic_step_kind_t k, int d, int *block)
+{
+    return ic_rh_blocks(d, bit_reversed(k), block);
 }
 
 const ic_algorithm_t *ic_alg_two_rings(const ic_algorithm_t *alg)

@@ -151,6 +151,9 @@ int ic_plan_step_shrinks(ic_step_kind_t k);
  * (partners near first in the halving, far first in the doubling, each
  * range contiguous: ic_rh_block). */
 int ic_plan_step_block(ic_step_kind_t k, int d, int c);
+/* ... for every position of the line at once (block[0..d-1]); -1 when out
+ * of memory. */
+int ic_plan_step_blocks(ic_step_kind_t k, int d, int *block);
 
 /* The algorithm of alg's collective that runs alg's ring steps on two
  * counter-rotating rings (bidir_bucket.c: bucket -> bidir_bucket, ...), or

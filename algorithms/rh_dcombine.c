@@ -86,6 +86,21 @@ int ic_rh_block(int n, int pos, int near)
     return b + (pos < 2 * rem && pos % 2);
 }
 
+int ic_rh_blocks(int n, int near, int *block)
+{
+    int pof2 = fold_pof2(n), rem = n - pof2;
+    int *vstart = malloc(((size_t)pof2 + 1) * sizeof(int));
+    if (!vstart)
+        return -1;
+    ic_rh_vblocks(n, near, vstart);
+    for (int pos = 0; pos < n; pos++) {
+        int v = pos < 2 * rem ? pos / 2 : pos - rem;
+        block[pos] = near ? vstart[bitrev(v, pof2)] + (pos < 2 * rem && pos % 2) : pos;
+    }
+    free(vstart);
+    return 0;
+}
+
 size_t *ic_rh_vprefix(int n, int near, const size_t *counts)
 {
     int pof2 = fold_pof2(n);

@@ -976,10 +976,12 @@ static void run_halving(int kind, int n, int pat, int near, int collect)
     }
     sim_finish(&sim, &f, recvlen);
     char *seen = calloc((size_t)n + 1, 1);
-    CHECK(seen != NULL);
+    int *all = malloc(((size_t)n + 1) * sizeof(int));
+    CHECK(seen != NULL && all != NULL);
+    CHECK(ic_rh_blocks(n, near, all) == 0);
     for (int q = 0; q < n; q++) {
         int r = ic_line_rank(&f.line, q), b = ic_rh_block(n, q, near);
-        CHECK(b >= 0 && b < n && !seen[b]);
+        CHECK(b >= 0 && b < n && !seen[b] && all[q] == b);
         seen[b] = 1;
         CHECK(near || b == q);
         size_t lo = collect ? 0 : ic_blocks_prefix(counts, b);
@@ -1002,6 +1004,7 @@ static void run_halving(int kind, int n, int pat, int near, int collect)
         CHECK_EQ(to, near ? (q ^ 1) : (q ^ (n / 2)));
     }
     free(seen);
+    free(all);
     free(counts);
     sim_end(&sim);
     fixture_free(&f);
