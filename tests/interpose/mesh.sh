@@ -5,6 +5,8 @@
 # bcast, reduce, allreduce, allgather and reduce_scatter_block
 # (INTERCOM_<OP>_ALGORITHM); identical output, every operation served.
 sh=${SHELL:-/bin/sh}
+# (its outputs named apart from c.sh's, which compares the same program at p = 4)
+export IC_INTERPOSE_TAG=mesh
 IC_INTERPOSE_NPROCS=4 INTERCOM_MESH=2x2 \
     "$sh" tests/interpose/run-interpose.sh compare tests/interpose/icp_coll_c
 rc=$?
