@@ -53,6 +53,30 @@ static inline int ic_ceil_log2(int n)
     return k;
 }
 
+/* The fold of recursive doubling and halving (rd_allreduce.c,
+ * rd_collect.c, rh_dcombine.c): n = pof2 + rem positions, the 2 rem lowest
+ * folded pairwise (2i onto 2i + 1), leaving pof2 virtual positions.
+ * ic_fold_pof2: the largest power of two <= n; ic_fold_virtual: position
+ * me's virtual position (-1: folded away); ic_fold_real: the position that
+ * plays virtual position v. */
+static inline int ic_fold_pof2(int n)
+{
+    int pof2 = 1;
+    while (pof2 <= n / 2)
+        pof2 *= 2;
+    return pof2;
+}
+
+static inline int ic_fold_virtual(int me, int rem)
+{
+    return me < 2 * rem ? (me % 2 ? me / 2 : -1) : me - rem;
+}
+
+static inline int ic_fold_real(int v, int rem)
+{
+    return v < rem ? 2 * v + 1 : v + rem;
+}
+
 /* ------------------------------------------------------- block layouts */
 
 /*

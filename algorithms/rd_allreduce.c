@@ -30,12 +30,6 @@
  */
 #include "algorithms.h"
 
-/* Position of virtual position v (rem positions were folded away). */
-static int real_pos(int v, int rem)
-{
-    return v < rem ? 2 * v + 1 : v + rem;
-}
-
 void ic_rd_allreduce(ic_sched_t *s, const ic_line_t *line, ic_region_t acc, ic_region_t tmp)
 {
     int n = line->n;
@@ -45,15 +39,13 @@ void ic_rd_allreduce(ic_sched_t *s, const ic_line_t *line, ic_region_t acc, ic_r
         return;
     ic_region_t in = ic_reg(tmp.buf, tmp.off, acc.count);
     ic_sched_need(s, tmp.buf, tmp.off + acc.count);
-    int pof2 = 1;
-    while (pof2 <= n / 2)
-        pof2 *= 2;
+    int pof2 = ic_fold_pof2(n);
     int rem = n - pof2;
     int folded = me < 2 * rem; /* takes part in the fold and the unfold */
 
     /* Receive the partner's partial into `in` and combine, lower run first
      * (the reduce runs after the round's messages). */
-    int v = folded ? (me % 2 ? me / 2 : -1) : me - rem; /* virtual position */
+    int v = ic_fold_virtual(me, rem);
     if (folded && v < 0)
         ic_sched_send(s, ic_line_rank(line, me + 1), acc);
     if (folded && v >= 0) {
@@ -64,7 +56,7 @@ void ic_rd_allreduce(ic_sched_t *s, const ic_line_t *line, ic_region_t acc, ic_r
     ic_sched_round(s);
     for (int mask = 1; v >= 0 && mask < pof2; mask <<= 1) {
         int pv = v ^ mask;
-        int peer = ic_line_rank(line, real_pos(pv, rem));
+        int peer = ic_line_rank(line, ic_fold_real(pv, rem));
         ic_sched_send(s, peer, acc);
         ic_sched_recv(s, peer, in);
         if (acc.count > 0)

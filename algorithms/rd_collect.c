@@ -63,14 +63,10 @@ void ic_rd_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t ba
     ic_sched_round(s);
     if (me < 0 || n <= 1)
         return;
-    int pof2 = 1, k = 0;
-    while (pof2 <= n / 2) {
-        pof2 *= 2;
-        k++;
-    }
+    int pof2 = ic_fold_pof2(n), k = ic_ceil_log2(pof2);
     int rem = n - pof2;
     int folded = me < 2 * rem;
-    int v = folded ? (me % 2 ? me / 2 : -1) : me - rem; /* virtual position */
+    int v = ic_fold_virtual(me, rem);
     size_t *vpre = ic_rh_vprefix(n, 1, counts);
     if (!vpre) {
         s->oom = 1;
@@ -96,7 +92,7 @@ void ic_rd_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t ba
     }
     for (int i = k - 1; v >= 0 && i >= 0; i--) {
         int mask = 1 << i, pv = v ^ mask;
-        int peer = ic_line_rank(line, pv < rem ? 2 * pv + 1 : pv + rem);
+        int peer = ic_line_rank(line, ic_fold_real(pv, rem));
         int olo = lo[i + 1] == lo[i] ? hi[i + 1] : lo[i],
             ohi = lo[i + 1] == lo[i] ? hi[i] : lo[i + 1];
         size_t ml = vpre[hi[i + 1]] - vpre[lo[i + 1]], ol = vpre[ohi] - vpre[olo];

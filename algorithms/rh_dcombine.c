@@ -51,14 +51,6 @@
 
 #include <stdlib.h>
 
-static int fold_pof2(int n)
-{
-    int pof2 = 1;
-    while (pof2 <= n / 2)
-        pof2 *= 2;
-    return pof2;
-}
-
 static int bitrev(int v, int pof2)
 {
     int r = 0;
@@ -69,7 +61,7 @@ static int bitrev(int v, int pof2)
 
 void ic_rh_vblocks(int n, int near, int *vstart)
 {
-    int pof2 = fold_pof2(n), rem = n - pof2;
+    int pof2 = ic_fold_pof2(n), rem = n - pof2;
     vstart[0] = 0;
     for (int w = 0; w < pof2; w++)
         vstart[w + 1] = vstart[w] + 1 + ((near ? bitrev(w, pof2) : w) < rem);
@@ -79,7 +71,7 @@ int ic_rh_block(int n, int pos, int near)
 {
     if (!near || n <= 1)
         return pos;
-    int pof2 = fold_pof2(n), rem = n - pof2;
+    int pof2 = ic_fold_pof2(n), rem = n - pof2;
     int v = pos < 2 * rem ? pos / 2 : pos - rem, w = bitrev(v, pof2), b = 0;
     for (int u = 0; u < w; u++) /* vstart[w] of ic_rh_vblocks */
         b += 1 + (bitrev(u, pof2) < rem);
@@ -88,7 +80,7 @@ int ic_rh_block(int n, int pos, int near)
 
 int ic_rh_blocks(int n, int near, int *block)
 {
-    int pof2 = fold_pof2(n), rem = n - pof2;
+    int pof2 = ic_fold_pof2(n), rem = n - pof2;
     int *vstart = malloc(((size_t)pof2 + 1) * sizeof(int));
     if (!vstart)
         return -1;
@@ -103,7 +95,7 @@ int ic_rh_blocks(int n, int near, int *block)
 
 size_t *ic_rh_vprefix(int n, int near, const size_t *counts)
 {
-    int pof2 = fold_pof2(n);
+    int pof2 = ic_fold_pof2(n);
     int *vstart = malloc(((size_t)pof2 + 1) * sizeof(int));
     size_t *vpre = malloc(((size_t)pof2 + 1) * sizeof(size_t));
     if (!vstart || !vpre) {
@@ -132,10 +124,10 @@ void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t b
         return;
     size_t total = ic_blocks_total(counts, n);
     size_t need = 0; /* the largest receive into tmp */
-    int pof2 = fold_pof2(n);
+    int pof2 = ic_fold_pof2(n);
     int rem = n - pof2;
     int folded = me < 2 * rem;
-    int v = folded ? (me % 2 ? me / 2 : -1) : me - rem;
+    int v = ic_fold_virtual(me, rem);
 
     /* vpre[w]: packed offset of virtual block w (pof2 + 1 entries). */
     size_t *vpre = ic_rh_vprefix(n, near, counts);
@@ -159,7 +151,7 @@ void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t b
         int mask = near ? i : pof2 / 2 / i, mid = lo + (hi - lo) / 2;
         int keep_lo = (v & mask) ? mid : lo, keep_hi = (v & mask) ? hi : mid;
         int give_lo = (v & mask) ? lo : mid, give_hi = (v & mask) ? mid : hi;
-        int peer = ic_line_rank(line, (v ^ mask) < rem ? 2 * (v ^ mask) + 1 : (v ^ mask) + rem);
+        int peer = ic_line_rank(line, ic_fold_real(v ^ mask, rem));
         size_t klen = vpre[keep_hi] - vpre[keep_lo], glen = vpre[give_hi] - vpre[give_lo];
         if (glen > 0)
             ic_sched_send(s, peer, ic_reg(buf, base + vpre[give_lo], glen));
