@@ -856,8 +856,10 @@ void ic_exec_abandon(ic_exec_t *x, int release)
 {
     if (x->posted && x->s->unagreed && !x->known)
         drop_probed(x);
-    if (x->posted)
+    if (x->posted) {
         drop_requests(x->reqs, x->k);
+        ic_shm_release(x->shm_ops, x->nshm);
+    }
     x->posted = 0;
     x->k = 0;
     if (x->nb && release) {

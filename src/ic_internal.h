@@ -58,8 +58,9 @@ typedef struct ic_sched_key {
 } ic_sched_key_t;
 
 /* Short messages within a node through shared memory (shm.c). */
-#define IC_SHM_BYTES 4096    /* longest message through a channel          */
-#define IC_SHM_SLOTS 4       /* messages a channel holds                    */
+#define IC_SHM_BYTES 4096    /* a channel's slot: a message or a piece      */
+#define IC_SHM_SLOTS 4       /* slots of a channel                          */
+#define IC_SHM_LONG 32768    /* longest message through a channel, in pieces */
 #define IC_SHM_MAX_RANKS 256 /* ranks of a node beyond which MPI carries all */
 #define IC_SHM_SPIN 65536    /* idle polls between yields (ranks <= cores)  */
 /* The channels' lanes (shm.c: "Lanes"): at most IC_SHM_LANES, in at most
@@ -108,6 +109,8 @@ typedef struct ic_shm_op {
     size_t bytes;
     unsigned long long seq; /* its number in the channel (ic_shm_number) */
     int done;
+    size_t piece;  /* pieces moved (shm.c: "Long messages")              */
+    char *pack;    /* ... a datatype not contiguous: the message packed */
     double t0, t1; /* INTERCOM_TRACE: posted, complete (trace.c) */
     /* A message of an unagreed schedule (shm.c: "Unagreed messages"): bytes
      * is this side's own count; the slot carries the sender's length, and
@@ -296,6 +299,8 @@ int ic_shm_drain(ic_ctx_t *ctx, int peer, int tag);
 int ic_shm_poll(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, int *all);
 void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op);
 int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs, int nreqs);
+/* Free what ops[0, n) hold (a run abandoned part way). */
+void ic_shm_release(ic_shm_op_t *ops, size_t n);
 /* A waiting rank's idle poll: *idle counts them, and past the channels'
  * spin limit (0 when the node has more ranks than cores) it yields. */
 void ic_shm_idle(ic_ctx_t *ctx, int *idle);

@@ -14,7 +14,9 @@
  * bytes to a rank of its node by copying it into the next slot of that
  * rank's channel from itself and storing the message's number in the
  * slot's word (release); the receiver waits for that number (acquire),
- * copies the message out and clears the word, which frees the slot.
+ * copies the message out and clears the word, which frees the slot.  A
+ * message of up to IC_SHM_LONG bytes goes the same way in pieces of
+ * IC_SHM_BYTES ("Long messages" below); longer ones go through MPI.
  *
  * Both sides of a message decide alike: by its length in bytes, which
  * MPI's type matching makes equal on both sides, and the peer's node.
@@ -255,7 +257,7 @@ int ic_shm_local(const ic_ctx_t *ctx, int peer)
 
 int ic_shm_peer(const ic_ctx_t *ctx, int peer, size_t bytes)
 {
-    return bytes <= IC_SHM_BYTES && ic_shm_local(ctx, peer);
+    return bytes <= IC_SHM_LONG && ic_shm_local(ctx, peer);
 }
 
 /* op's channel: its lane's from or to its peer */
@@ -264,12 +266,108 @@ static size_t chan_of(const ic_shm_t *s, const ic_shm_op_t *op)
     return (size_t)op->lane * (size_t)s->nlocal + (size_t)s->local[op->peer];
 }
 
+/* Long messages.  A message of more than IC_SHM_BYTES (up to IC_SHM_LONG)
+ * goes in pieces of IC_SHM_BYTES, one slot and one number each: piece k of
+ * the message numbered seq is number seq + k, in slot (seq - 1 + k) mod
+ * IC_SHM_SLOTS.  The sender fills slots as they free up and the receiver
+ * empties them as they fill, so the two copies overlap.  Both sides cut
+ * alike (the length decides).  Slot i only ever holds numbers i + 1 mod
+ * IC_SHM_SLOTS, and a receiver waits for its exact number there, so pieces
+ * of two messages of one round may be written in any order: the receiver
+ * takes whichever came (every message of a round is posted on both sides
+ * before either waits).  A datatype that is not contiguous is packed
+ * whole first (and unpacked once all pieces are in): a piece is a range of
+ * bytes, which MPI_Pack cannot start in the middle of an element. */
+static size_t npieces(size_t bytes)
+{
+    return bytes > IC_SHM_BYTES ? (bytes + IC_SHM_BYTES - 1) / IC_SHM_BYTES : 1;
+}
+
 void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op)
 {
     ic_shm_t *s = ctx->shm;
     size_t c = chan_of(s, op);
-    op->seq = op->send ? ++s->sent[c] : ++s->got[c];
+    uint64_t *n = op->send ? &s->sent[c] : &s->got[c];
+    op->seq = *n + 1;
+    /* an unagreed receiver learns the sender's pieces from the first slot
+     * (try_unagreed); an unagreed sender longer than IC_SHM_LONG takes one
+     * slot, its data through MPI */
+    if (!op->unagreed)
+        *n += npieces(op->bytes);
+    else
+        *n += op->send && op->bytes <= IC_SHM_LONG ? npieces(op->bytes) : 1;
     op->done = 0;
+    op->piece = 0;
+    op->pack = NULL;
+}
+
+/* Slot of piece k of op's message. */
+static slot_t *slot_of(const ic_shm_t *s, const ic_shm_op_t *op, size_t k)
+{
+    size_t c = chan_of(s, op);
+    return (op->send ? s->out[c] : s->in[c]) + (op->seq - 1 + k) % IC_SHM_SLOTS;
+}
+
+/* Move op's message of `total` bytes, piece by piece from op->piece on, as
+ * far as the slots allow; a receiver that does not keep it (an unagreed
+ * message dropped) empties the slots without copying.  An unagreed
+ * sender's first slot also carries the length.  1 when the whole message
+ * has moved, 0 when a slot is not ready (*stirred: some piece moved), an
+ * MPI error code (negative) on failure. */
+static int move_pieces(ic_ctx_t *ctx, ic_shm_op_t *op, size_t total, int keep, int *stirred)
+{
+    size_t np = npieces(total);
+    int rc;
+    char *mem = op->contig ? op->buf : op->pack;
+    if (np > 1 && !mem && keep) { /* not contiguous: packed whole */
+        if (!(op->pack = malloc(total)))
+            return -MPI_ERR_NO_MEM;
+        mem = op->pack;
+        if (op->send && (rc = ic_typed_copy(ctx, op->buf, op->n, op->type, 0, op->size, mem, total,
+                                            MPI_PACKED, 1)) != MPI_SUCCESS)
+            return -rc;
+    }
+    for (; op->piece < np; op->piece++) {
+        slot_t *sl = slot_of(ctx->shm, op, op->piece);
+        uint64_t want = op->seq + op->piece;
+        size_t off = op->piece * IC_SHM_BYTES;
+        size_t len = total - off < IC_SHM_BYTES ? total - off : IC_SHM_BYTES;
+        if (op->send) {
+            if (atomic_load_explicit(&sl->seq, memory_order_acquire) != 0)
+                return 0;
+            if (np == 1)
+                rc = ic_typed_copy(ctx, op->buf, op->n, op->type, op->contig, op->size, sl->data,
+                                   total, MPI_PACKED, 1);
+            else
+                rc = (memcpy(sl->data, mem + off, len), MPI_SUCCESS);
+            if (rc != MPI_SUCCESS)
+                return -rc;
+            if (op->unagreed && op->piece == 0)
+                sl->len = (uint64_t)total;
+            atomic_store_explicit(&sl->seq, want, memory_order_release);
+        } else {
+            if (atomic_load_explicit(&sl->seq, memory_order_acquire) != want)
+                return 0;
+            rc = MPI_SUCCESS;
+            if (keep && np == 1)
+                rc = ic_typed_copy(ctx, sl->data, total, MPI_PACKED, 1, 1, op->buf, op->n, op->type,
+                                   op->contig);
+            else if (keep)
+                memcpy(mem + off, sl->data, len);
+            if (rc != MPI_SUCCESS)
+                return -rc;
+            atomic_store_explicit(&sl->seq, 0, memory_order_release);
+        }
+        *stirred = 1;
+    }
+    if (!op->send && keep && np > 1 && !op->contig &&
+        (rc = ic_typed_copy(ctx, op->pack, total, MPI_PACKED, 1, 1, op->buf, op->n, op->type, 0)) !=
+            MPI_SUCCESS)
+        return -rc;
+    free(op->pack);
+    op->pack = NULL;
+    op->done = 1;
+    return 1;
 }
 
 /* Unagreed messages.  A schedule whose sides count a message alone
@@ -277,20 +375,25 @@ void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op)
  * block sizes first) sends every message to a rank of the node through
  * the blocking lane's channel, whatever its length, so that both sides
  * take a slot and the channel's numbering holds whatever the counts.  The
- * slot carries the sender's length: a message that fits goes in it, a
- * longer one through MPI (sent first, with the tag and communicator of the
- * schedule's other messages), the slot saying so.  The receiver reads
- * that length first (stage 2) and compares it with its own count; the
- * executor learns every length of the round, from the slots and by
- * probing its MPI messages (executor.c: learn_lengths), before any
- * receiver takes data.  Then each receiver copies the slot out or posts
- * its receive (take 1, the data straight into place), or, when some
- * message of the round is not as long as its receiver's count, takes the
- * message into a buffer of its own and drops it (take 2), so that the
- * round writes nothing of the user's and ends with MPI_ERR_TRUNCATE.
- * Returns as try_op. */
-static int try_unagreed(ic_ctx_t *ctx, ic_shm_op_t *op, slot_t *sl)
+ * first slot carries the sender's length: a message up to IC_SHM_LONG
+ * goes in its pieces (above), a longer one through MPI (sent first, with
+ * the tag and communicator of the schedule's other messages), the slot
+ * saying so.  The receiver reads that length first (stage 2), compares it
+ * with its own count and, from it, numbers the message's further pieces
+ * in its channel (nothing else is numbered there meanwhile: such a
+ * schedule has one message per channel and round, and the next round is
+ * posted once this one is complete); the executor learns every length of
+ * the round, from the slots and by probing its MPI messages (executor.c:
+ * learn_lengths), before any receiver takes data.  Then each receiver
+ * copies the pieces out or posts its receive (take 1, the data straight
+ * into place), or, when some message of the round is not as long as its
+ * receiver's count, empties the slots or takes the message into a buffer
+ * of its own and drops it (take 2), so that the round writes nothing of
+ * the user's and ends with MPI_ERR_TRUNCATE.  Returns as try_op. */
+static int try_unagreed(ic_ctx_t *ctx, ic_shm_op_t *op, int *stirred)
 {
+    ic_shm_t *s = ctx->shm;
+    slot_t *sl = slot_of(s, op, 0);
     int rc, flag = 0;
     if (op->stage == 1) { /* the MPI message */
         if ((rc = PMPI_Test(&op->req, &flag, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
@@ -303,26 +406,21 @@ static int try_unagreed(ic_ctx_t *ctx, ic_shm_op_t *op, slot_t *sl)
         return 1;
     }
     if (op->send) {
-        int via = op->bytes > IC_SHM_BYTES;
+        if (op->bytes <= IC_SHM_LONG)
+            return move_pieces(ctx, op, op->bytes, 1, stirred);
         /* a long message on its way first (the receiver's receive, posted
          * once it reads the slot, finds it started) */
-        if (via && op->req == MPI_REQUEST_NULL &&
+        if (op->req == MPI_REQUEST_NULL &&
             (rc = MPI_Isend(op->buf, (int)op->n, op->type, op->peer, op->tag, ctx->comm,
                             &op->req)) != MPI_SUCCESS)
             return -rc;
         if (atomic_load_explicit(&sl->seq, memory_order_acquire) != 0)
             return 0;
-        if (!via && (rc = ic_typed_copy(ctx, op->buf, op->n, op->type, op->contig, op->size,
-                                        sl->data, op->bytes, MPI_PACKED, 1)) != MPI_SUCCESS)
-            return -rc;
-        sl->len = (uint64_t)op->bytes | (via ? SLOT_VIA_MPI : 0);
+        sl->len = (uint64_t)op->bytes | SLOT_VIA_MPI;
         atomic_store_explicit(&sl->seq, op->seq, memory_order_release);
-        if (!via) {
-            op->done = 1;
-            return 1;
-        }
+        *stirred = 1;
         op->stage = 1;
-        return try_unagreed(ctx, op, sl);
+        return try_unagreed(ctx, op, stirred);
     }
     if (op->stage == 0) { /* its length */
         if (atomic_load_explicit(&sl->seq, memory_order_acquire) != op->seq)
@@ -330,20 +428,21 @@ static int try_unagreed(ic_ctx_t *ctx, ic_shm_op_t *op, slot_t *sl)
         op->len = sl->len & ~SLOT_VIA_MPI;
         op->via = (sl->len & SLOT_VIA_MPI) != 0;
         op->mismatch = op->len != (uint64_t)op->bytes;
+        if (!op->via && npieces(op->len) > 1) { /* its further pieces' numbers */
+            size_t c = chan_of(s, op);
+            if (s->got[c] != op->seq || op->len > IC_SHM_LONG)
+                return -MPI_ERR_INTERN;
+            s->got[c] += npieces(op->len) - 1;
+        }
         op->stage = 2;
+        *stirred = 1;
     }
     if (!op->take)
         return 0; /* the round's other lengths first */
     int keep = op->take == 1 && !op->mismatch;
-    if (!op->via && keep &&
-        (rc = ic_typed_copy(ctx, sl->data, op->bytes, MPI_PACKED, 1, 1, op->buf, op->n, op->type,
-                            op->contig)) != MPI_SUCCESS)
-        return -rc;
+    if (!op->via)
+        return move_pieces(ctx, op, op->len, keep, stirred);
     atomic_store_explicit(&sl->seq, 0, memory_order_release);
-    if (!op->via) {
-        op->done = 1;
-        return 1;
-    }
     if (!keep) { /* take it whole, then drop it */
         if (op->len > (uint64_t)INT_MAX || !(op->drain = malloc(op->len ? (size_t)op->len : 1)))
             return -MPI_ERR_NO_MEM;
@@ -351,53 +450,43 @@ static int try_unagreed(ic_ctx_t *ctx, ic_shm_op_t *op, slot_t *sl)
     } else
         rc = MPI_Irecv(op->buf, (int)op->n, op->type, op->peer, op->tag, ctx->comm, &op->req);
     op->stage = 1;
-    return rc != MPI_SUCCESS ? -rc : try_unagreed(ctx, op, sl);
+    return rc != MPI_SUCCESS ? -rc : try_unagreed(ctx, op, stirred);
 }
 
-/* One attempt at op; 1 when it completed now, 0 when it must wait, an
- * MPI error code (negative) on failure. */
-static int try_op(ic_ctx_t *ctx, ic_shm_op_t *op)
+/* One attempt at op; 1 when it completed now, 0 when it must wait
+ * (*stirred: it moved on in part), an MPI error code (negative) on
+ * failure. */
+static int try_op(ic_ctx_t *ctx, ic_shm_op_t *op, int *stirred)
 {
-    ic_shm_t *s = ctx->shm;
-    size_t c = chan_of(s, op);
-    slot_t *sl = (op->send ? s->out[c] : s->in[c]) + (op->seq - 1) % IC_SHM_SLOTS;
-    int rc;
     if (op->unagreed)
-        return try_unagreed(ctx, op, sl);
-    if (op->send) {
-        if (atomic_load_explicit(&sl->seq, memory_order_acquire) != 0)
-            return 0;
-        rc = ic_typed_copy(ctx, op->buf, op->n, op->type, op->contig, op->size, sl->data, op->bytes,
-                           MPI_PACKED, 1);
-        if (rc != MPI_SUCCESS)
-            return -rc;
-        atomic_store_explicit(&sl->seq, op->seq, memory_order_release);
-    } else {
-        if (atomic_load_explicit(&sl->seq, memory_order_acquire) != op->seq)
-            return 0;
-        rc = ic_typed_copy(ctx, sl->data, op->bytes, MPI_PACKED, 1, 1, op->buf, op->n, op->type,
-                           op->contig);
-        if (rc != MPI_SUCCESS)
-            return -rc;
-        atomic_store_explicit(&sl->seq, 0, memory_order_release);
+        return try_unagreed(ctx, op, stirred);
+    return move_pieces(ctx, op, op->bytes, 1, stirred);
+}
+
+void ic_shm_release(ic_shm_op_t *ops, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(ops[i].pack);
+        free(ops[i].drain);
+        ops[i].pack = ops[i].drain = NULL;
     }
-    op->done = 1;
-    return 1;
 }
 
 /* One attempt at each of ops[0, n) not done yet: *moved of them completed
- * now (INTERCOM_TRACE: their times noted), *left are still to do. */
+ * now or moved on in part (INTERCOM_TRACE: the times of those completed
+ * noted), *left are still to do. */
 static int one_pass(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, size_t *moved, size_t *left)
 {
     *moved = *left = 0;
     for (size_t i = 0; i < n; i++) {
         if (ops[i].done)
             continue;
-        int r = try_op(ctx, &ops[i]);
+        int stirred = 0, r = try_op(ctx, &ops[i], &stirred);
         if (r < 0)
             return -r;
         if (!r) {
             ++*left;
+            *moved += stirred != 0;
             continue;
         }
         ++*moved;

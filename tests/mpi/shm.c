@@ -3,19 +3,22 @@
  * vendor MPI.
  *
  * Run at every p of IC_TEST_NPROCS on one node, so every message of up
- * to 4 KiB goes through the channels, and again by shm.sh with
- * INTERCOM_SHM=0 (all through MPI).  Each case compares every rank's
- * result with the vendor's, byte for byte:
+ * to 32 KiB goes through the channels (in pieces of a 4 KiB slot beyond
+ * one), and again by shm.sh with INTERCOM_SHM=0 (all through MPI).  Each
+ * case compares every rank's result with the vendor's, byte for byte:
  *   - many calls in a row (more than a channel's slots: a root that runs
  *     ahead waits for its slots), on MPI_COMM_WORLD, on a communicator
  *     whose ranks run the other way (its ranks are not the node's), and
  *     on the even and odd ranks (a node shared with ranks of no concern);
- *   - broadcasts of 4095, 4096 and 4097 bytes (either side of the
- *     channel's limit) and of 1 and 0 elements, the root's datatype
- *     contiguous and the others' a strided vector of the same signature,
- *     and the other way round (packed into and out of the slots);
- *   - allgatherv of uneven blocks whose rounds mix channel and MPI
- *     messages between the same ranks;
+ *   - broadcasts of 4092, 4096 and 4100 bytes (either side of a slot),
+ *     16 KiB (4 pieces: the whole channel), 32764, 32768 and 32772 bytes
+ *     (either side of the channel's limit) and of 1 and 0 elements, the
+ *     root's datatype contiguous and the others' a strided vector of the
+ *     same signature, and the other way round (packed into and out of the
+ *     slots, or whole before the pieces);
+ *   - allgatherv of uneven blocks whose rounds mix single-slot, pieced
+ *     and MPI messages between the same ranks, and of blocks of 5 pieces
+ *     (more than a channel's slots, both ways at once);
  *   - allreduce with a non-commutative user op (rank order kept) and
  *     reduce to every root;
  *   - a barrier between them all.
@@ -96,7 +99,7 @@ static void bcasts(MPI_Comm comm, MPI_Datatype strided_n, int n, int strided_roo
     free(flat);
 }
 
-static void gathers(MPI_Comm comm)
+static void gathers(MPI_Comm comm, int big)
 {
     int rank, size;
     MPI_Comm_rank(comm, &rank);
@@ -105,8 +108,12 @@ static void gathers(MPI_Comm comm)
     int total = 0;
     for (int i = 0; i < size; i++) {
         /* blocks of 1 int to 1400 ints (5600 bytes): some rounds of the
-         * ring carry blocks on both sides of the 4 KiB limit */
-        counts[i] = i % 3 == 0 ? 1 : i % 3 == 1 ? 1400 : 1023;
+         * ring carry blocks on both sides of a slot's 4 KiB; or of 5000
+         * (20000 bytes, 5 pieces) and 9000 (36000, through MPI) */
+        if (big)
+            counts[i] = i % 2 ? 9000 : 5000;
+        else
+            counts[i] = i % 3 == 0 ? 1 : i % 3 == 1 ? 1400 : 1023;
         displs[i] = total;
         total += counts[i];
     }
@@ -165,7 +172,7 @@ static void reductions(MPI_Comm comm, MPI_Op mm)
 static void run(MPI_Comm comm, const char *name, MPI_Op mm)
 {
     where = name;
-    static const int ns[] = {0, 1, 1023, 1024, 1025, 4096};
+    static const int ns[] = {0, 1, 1023, 1024, 1025, 4096, 8191, 8192, 8193};
     for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
         int n = ns[k];
         MPI_Datatype v;
@@ -175,7 +182,8 @@ static void run(MPI_Comm comm, const char *name, MPI_Op mm)
         bcasts(comm, v, n, 1);
         MPI_Type_free(&v);
     }
-    gathers(comm);
+    gathers(comm, 0);
+    gathers(comm, 1);
     reductions(comm, mm);
 }
 

@@ -6,8 +6,9 @@
  * lengths from the channels' slots and from probes).  Forced with
  * IC_Set_algorithm, at every p and root:
  *   - right counts: the vendor's answer, byte for byte, for blocks of a
- *     channel slot and far beyond one (through MPI after the slot), with
- *     uneven and empty blocks and displacements out of order;
+ *     channel slot, of several (in pieces through the channel) and beyond
+ *     the channel's limit (through MPI after the slot), with uneven and
+ *     empty blocks and displacements out of order;
  *   - one rank's count wrong (its message shorter, longer or empty where
  *     the receiver expects data): the receiver gets MPI_ERR_TRUNCATE and
  *     its receive buffer is as it was, every byte (also those the right
@@ -192,13 +193,15 @@ int main(int argc, char **argv)
     if (IC_Set_algorithm(IC_COLL_ID_GATHERV, "linear") != MPI_SUCCESS ||
         IC_Set_algorithm(IC_COLL_ID_SCATTERV, "linear") != MPI_SUCCESS)
         fail("cannot force the linear algorithms");
-    /* blocks of 12 elements (48 bytes: in a slot) and 3000 (12 KB: through
-     * MPI after the slot) */
-    static const int blocks[] = {12, 3000};
+    /* blocks of 12 elements (48 bytes: in a slot), 3000 (12 KB: in pieces
+     * through the channel; wrong, 6 KB or 24 KB) and 10000 (40 KB: through
+     * MPI after the slot; wrong, 20 KB in pieces or 80 KB) */
+    static const int blocks[] = {12, 3000, 10000};
+    const int nblocks = (int)(sizeof(blocks) / sizeof(blocks[0]));
     static const char *how[] = {"right counts", "half", "twice and one", "empty"};
     static char text[160];
     for (int nb = 0; nb < 2; nb++)
-        for (int bi = 0; bi < 2; bi++)
+        for (int bi = 0; bi < nblocks; bi++)
             for (int uneven = 0; uneven < 2; uneven++)
                 for (int root = 0; root < p; root += (p > 3 ? p - 1 : 1))
                     for (int wrong = 0; wrong < 4; wrong++) {
