@@ -36,7 +36,11 @@
  *      the full fan-outs; on a torus whose latency grows with the
  *      distance, one round of a line costs about the farthest distance
  *      once, where a step of several rounds pays a distance each round,
- *      which the model, knowing no distances, cannot see), those twins
+ *      which the model, knowing no distances, cannot see; on a shape
+ *      whose lines are short in one dimension and long in the other,
+ *      instead: one-round steps on the short lines and priced steps on
+ *      the long ones, a node's ranks all at once and the halving or
+ *      doubling across nodes), those twins
  *      of the 1-D plans too, and the built-in choice (as it ran without
  *      a table, and with the segment sizes the fitted model sets); each
  *      forced in turn with IC_Set_algorithm.
@@ -229,14 +233,21 @@ static int one_round(const ic_algorithm_t *alg, const ic_coll_args_t *a0)
     return ok;
 }
 
+/* A list of step algorithms (candidates()). */
+typedef struct alg_list {
+    const ic_algorithm_t *alg[16];
+    int n;
+} alg_list_t;
+
 /* The cheapest plan by the closed forms (model m) on the 2-D shape
- * dims[0] x dims[1] whose steps are all among the nring algorithms of
- * `ring`: the ring_only ones (traffic between neighbours of each line
+ * dims[0] x dims[1] whose step on dimension d is among the algorithms of
+ * on[d]: the ring_only ones (traffic between neighbours of each line
  * only, which the distances of a network cannot hurt once the lines
- * follow it: a torus's rings), or the one_round ones.  0, or -1 when none
- * can serve the call. */
-static int ring_plan(const ic_coll_args_t *a, const ic_model_t *m,
-                     const ic_algorithm_t *const *ring, int nring, const int *dims, ic_plan_t *best)
+ * follow it: a torus's rings), the one_round ones, or on one dimension
+ * those and on the other the priced ones.  0, or -1 when none can serve
+ * the call. */
+static int ring_plan(const ic_coll_args_t *a, const ic_model_t *m, const alg_list_t *const on[2],
+                     const int *dims, ic_plan_t *best)
 {
     double bt = -1;
     ic_plan_t pl = ic_plan_1d(NULL, 0);
@@ -245,12 +256,12 @@ static int ring_plan(const ic_coll_args_t *a, const ic_model_t *m,
     pl.dims[0] = dims[0];
     pl.dims[1] = dims[1];
     for (int first = 0; first < 2; first++)
-        for (int i = 0; i < nring; i++)
-            for (int j = 0; j < nring; j++) {
+        for (int i = 0; i < on[1 - first]->n; i++)
+            for (int j = 0; j < on[first]->n; j++) {
                 pl.step[0].dim = 1 - first;
-                pl.step[0].alg = ring[i];
+                pl.step[0].alg = on[1 - first]->alg[i];
                 pl.step[1].dim = first;
-                pl.step[1].alg = ring[j];
+                pl.step[1].alg = on[first]->alg[j];
                 if (!ic_plan_usable(&pl, a, NULL))
                     continue;
                 double x = ic_plan_cost(&pl, a, m);
@@ -292,23 +303,24 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
     int nsh = 0;
     ic_plan_t shp[IC_TUNE_SHAPES_MAX];
     double sht[IC_TUNE_SHAPES_MAX];
-    /* and on each of those shapes the cheapest plan of ring steps */
-    const ic_algorithm_t *ring[16];
-    int nring = 0;
-    /* (steps that serve the call's op; each plan's scratch on its lines is
-     * ring_plan's ic_plan_usable) */
-    for (const ic_algorithm_t *alg = ic_algorithms; shapes > 0 && alg->name && nring < 16; alg++)
-        if (alg->coll == pt->c && ic_plan_step_kind(alg) != IC_STEP_NONE && ic_alg_priced(alg) &&
-            !ic_alg_op(alg, &a) && ring_only(alg, &a))
-            ring[nring++] = alg;
-    /* and its cheapest plan of one-round steps, whose closed forms are
-     * bounds (not priced by the selector) */
-    const ic_algorithm_t *one[16];
-    int none = 0;
-    for (const ic_algorithm_t *alg = ic_algorithms; shapes > 0 && alg->name && none < 16; alg++)
-        if (alg->coll == pt->c && ic_plan_step_kind(alg) != IC_STEP_NONE && !ic_alg_op(alg, &a) &&
-            one_round(alg, &a))
-            one[none++] = alg;
+    /* and on each of those shapes the cheapest plan of ring steps, its
+     * cheapest plan of one-round steps (whose closed forms are bounds, not
+     * priced by the selector) and, where one dimension's lines are short
+     * and the other's long, one-round steps on the short lines and the
+     * priced steps on the long ones (a node's ranks all talking at once,
+     * the halving or doubling across nodes); steps that serve the call's
+     * op, each plan's scratch on its lines ring_plan's ic_plan_usable */
+    alg_list_t ring = {.n = 0}, one = {.n = 0}, priced = {.n = 0};
+    for (const ic_algorithm_t *alg = ic_algorithms; shapes > 0 && alg->name; alg++) {
+        if (alg->coll != pt->c || ic_plan_step_kind(alg) == IC_STEP_NONE || ic_alg_op(alg, &a))
+            continue;
+        if (ic_alg_priced(alg) && ring_only(alg, &a) && ring.n < 16)
+            ring.alg[ring.n++] = alg;
+        if (one_round(alg, &a) && one.n < 16)
+            one.alg[one.n++] = alg;
+        if (ic_alg_priced(alg) && priced.n < 16)
+            priced.alg[priced.n++] = alg;
+    }
     ic_model_t mnode, mm = ic_model_levels(&m->cost, &m->node, node_ranks, pt->p, elem, &mnode);
     for (int r = 2; shapes > 0 && r <= pt->p / 2; r++) {
         int shape[2] = {r, pt->p / r};
@@ -334,7 +346,8 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
         ic_point_bare_text(&shp[i], text, sizeof(text));
         n = add_cand(cs, n, text, "shape");
         ic_plan_t rp;
-        if (nring > 0 && ring_plan(&a, &mm, ring, nring, shp[i].dims, &rp) == 0) {
+        const alg_list_t *rings[2] = {&ring, &ring}, *ones[2] = {&one, &one};
+        if (ring_plan(&a, &mm, rings, shp[i].dims, &rp) == 0) {
             ic_point_bare_text(&rp, text, sizeof(text));
             n = add_cand(cs, n, text, "shape, rings");
             /* and its ring steps on two counter-rotating rings, which the
@@ -349,14 +362,25 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
          * root of p: a one-round step puts n - 1 messages of every rank
          * of a line of n in flight at once (a 512-rank simulation of a
          * 64-rank line's took minutes of wall time per call) */
-        int longest = shp[i].dims[0] > shp[i].dims[1] ? shp[i].dims[0] : shp[i].dims[1];
-        if (none > 0 && (double)longest * longest <= 4.0 * pt->p &&
-            ring_plan(&a, &mm, one, none, shp[i].dims, &rp) == 0) {
+        int shrt[2];
+        for (int d = 0; d < 2; d++)
+            shrt[d] = (double)shp[i].dims[d] * shp[i].dims[d] <= 4.0 * pt->p;
+        if (shrt[0] && shrt[1] && ring_plan(&a, &mm, ones, shp[i].dims, &rp) == 0) {
             ic_point_bare_text(&rp, text, sizeof(text));
             int n0 = n;
             n = add_cand(cs, n, text, "shape, one round");
             if (n > n0) /* measured whatever the model's price */
                 cs[n0].keep = 1;
+        }
+        if (shrt[0] != shrt[1]) {
+            const alg_list_t *mixed[2] = {shrt[0] ? &one : &priced, shrt[1] ? &one : &priced};
+            if (ring_plan(&a, &mm, mixed, shp[i].dims, &rp) == 0) {
+                ic_point_bare_text(&rp, text, sizeof(text));
+                int n0 = n;
+                n = add_cand(cs, n, text, "shape, one round on short lines");
+                if (n > n0)
+                    cs[n0].keep = 1;
+            }
         }
     }
     /* on one line: every registered algorithm that can serve the call
