@@ -467,8 +467,17 @@ void ic_shm_release(ic_shm_op_t *ops, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         free(ops[i].pack);
+        ops[i].pack = NULL;
+        if (ops[i].req != MPI_REQUEST_NULL) {
+            /* an unagreed message's MPI part still under way: cancelled
+             * and let go; a receive that MPI may still complete keeps its
+             * buffer (drain: left, as MPI may write it) */
+            MPI_Cancel(&ops[i].req);
+            PMPI_Request_free(&ops[i].req);
+            continue;
+        }
         free(ops[i].drain);
-        ops[i].pack = ops[i].drain = NULL;
+        ops[i].drain = NULL;
     }
 }
 
