@@ -335,12 +335,10 @@ static int move_pieces(ic_ctx_t *ctx, ic_shm_op_t *op, size_t total, int keep, i
         if (op->send) {
             if (atomic_load_explicit(&sl->seq, memory_order_acquire) != 0)
                 return 0;
-            if (np == 1)
-                rc = ic_typed_copy(ctx, op->buf, op->n, op->type, op->contig, op->size, sl->data,
-                                   total, MPI_PACKED, 1);
-            else
-                rc = (memcpy(sl->data, mem + off, len), MPI_SUCCESS);
-            if (rc != MPI_SUCCESS)
+            if (np > 1)
+                memcpy(sl->data, mem + off, len);
+            else if ((rc = ic_typed_copy(ctx, op->buf, op->n, op->type, op->contig, op->size,
+                                         sl->data, total, MPI_PACKED, 1)) != MPI_SUCCESS)
                 return -rc;
             if (op->unagreed && op->piece == 0)
                 sl->len = (uint64_t)total;
