@@ -95,12 +95,13 @@ void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region
     int me = ic_pipe_start(s, line, data.count, &seg, &k);
     if (me < 0)
         return;
-    size_t j = (size_t)((me - root_pos + n) % n);
+    size_t j = (size_t)((me - root_pos + n) % n), from = s->nacts;
     int prev = ic_line_rank(line, (me + n - 1) % n), next = ic_line_rank(line, (me + 1) % n);
     for (size_t t = chain_first(j); t <= chain_last(j, (size_t)n, k); t++) {
         chain_round(s, t, j, (size_t)n, prev, next, data, seg, k);
         ic_sched_round(s);
     }
+    ic_sched_stream(s, from);
 }
 
 /* The two chains of ic_pipe_bcast2 at position me of line (n >= 3, 2
@@ -125,7 +126,7 @@ static void bidir(ic_sched_t *s, const ic_line_t *line, int me, int root_pos, ic
     size_t ja = (size_t)((me - root_pos + n) % n), jb = (len - ja) % len;
     int left = ic_line_rank(line, (me + n - 1) % n), right = ic_line_rank(line, (me + 1) % n);
     int up = -1, down = -1;
-    size_t fa = chain_first(ja) + oa, fb = chain_first(jb) + ob;
+    size_t fa = chain_first(ja) + oa, fb = chain_first(jb) + ob, from = s->nacts;
     size_t la = chain_last(ja, len, ka) + oa, lb = chain_last(jb, len, kb) + ob;
     if (next) {
         int mq = ic_line_pos(next, s->rank), nn = next->n;
@@ -148,6 +149,7 @@ static void bidir(ic_sched_t *s, const ic_line_t *line, int me, int root_pos, ic
             ic_sched_send(s, down, ic_segment(B, sb, kb, t - ob - jb));
         ic_sched_round(s);
     }
+    ic_sched_stream(s, from);
 }
 
 void ic_pipe_bcast2(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,

@@ -22,6 +22,13 @@ void ic_sched_reset(ic_sched_t *s, int rank, int size)
     memset(s->scratch, 0, sizeof(s->scratch));
     s->oom = 0;
     s->unagreed = 0;
+    s->nstream = 0;
+}
+
+void ic_sched_stream(ic_sched_t *s, size_t from)
+{
+    for (size_t i = from; i < s->nacts; i++)
+        s->nstream += s->acts[i].kind == IC_ACT_SEND || s->acts[i].kind == IC_ACT_RECV;
 }
 
 void ic_sched_free(ic_sched_t *s)

@@ -95,6 +95,8 @@ typedef struct ic_sched {
                                 learns every length of a round before it
                                 takes any data (a mismatch: nothing
                                 written, MPI_ERR_TRUNCATE) */
+    size_t nstream;          /* messages whose rounds are a stream's clock,
+                                not a barrier (ic_sched_stream)          */
 } ic_sched_t;
 
 /* Lifetime. */
@@ -116,6 +118,11 @@ void ic_sched_need(ic_sched_t *s, ic_buf_t b, size_t n);
  * it read the COPY's source instead (schedule.c says why).  The data
  * every rank ends with is unchanged. */
 void ic_sched_send_input(ic_sched_t *s);
+/* The messages added since action `from` are a stream's (a pipelined
+ * chain's): their rounds are its clock, each segment forwarded as it
+ * arrives, not a barrier.  A schedule whose messages all are may run as a
+ * dataflow (src/executor.c, "Dataflow"). */
+void ic_sched_stream(ic_sched_t *s, size_t from);
 /* 0 when the schedule is complete and usable, -1 after an allocation failure. */
 int ic_sched_ok(const ic_sched_t *s);
 
