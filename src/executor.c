@@ -823,11 +823,11 @@ static void pack_steps(ic_exec_t *x)
  *     posted yet: MPI matches in posting order, so the schedule's order
  *     per peer and kind is kept;
  *   - both are receives from one peer and IC_FLOW_DEPTH such receives are
- *     under way: a receive posted is a transfer that may start, and
- *     transfers in flight together share the link (under SimGrid's fair
- *     sharing each of d segments arrives after alpha + d m beta, so a
- *     chain forwards later: on the Paragon's 512 nodes, 1 MiB, depth 2
- *     17.5 ms, 3 18.8, 4 20.2);
+ *     under way (i then waits for the first of them): a receive posted is
+ *     a transfer that may start, and transfers in flight together share
+ *     the link (under SimGrid's fair sharing each of d segments arrives
+ *     after alpha + d m beta, so a chain forwards later: on the Paragon's
+ *     512 nodes, 1 MiB in segments of 7296 B, depth 2 15.6 ms, 3 16.0);
  *   - i is a message of no elements (a barrier's) and j is of an earlier
  *     round: such a message carries only the order of the rounds.
  * The user's send and receive buffers may be one, so a region of either
@@ -853,13 +853,11 @@ static void pack_steps(ic_exec_t *x)
 #define IC_FLOW_NONE SIZE_MAX
 
 typedef struct flow_slot {
-    MPI_Request req;
     double t0; /* INTERCOM_TRACE: when it was posted */
     size_t act, round;
     size_t blk;             /* the action that held it back last time ... */
     unsigned char blkstate; /* ... and that action's state then         */
     unsigned char state;    /* 0 waiting, 1 posted, 2 done              */
-    int active;             /* its place among the posted requests      */
 } flow_slot_t;
 
 typedef struct flow {
@@ -958,6 +956,7 @@ static size_t flow_blocker(const ic_sched_t *s, const flow_t *w, size_t lo, size
     const flow_slot_t *f = w->f, *si = &f[i % IC_FLOW_RING];
     const ic_action_t *a = &s->acts[i];
     int msg = is_msg(a), under_way = 0;
+    size_t first = IC_FLOW_NONE; /* the first of them */
     for (size_t j = lo; j < end; j++) {
         const flow_slot_t *sj = &f[j % IC_FLOW_RING];
         if (j == i || sj->state == 2)
@@ -969,8 +968,10 @@ static size_t flow_blocker(const ic_sched_t *s, const flow_t *w, size_t lo, size
         if (msg && bmsg && j < i && b->kind == a->kind && b->peer == a->peer) {
             if (sj->state == 0)
                 return j; /* posted in the schedule's order */
-            if (a->kind == IC_ACT_RECV && ++under_way >= IC_FLOW_DEPTH)
-                return j;
+            if (a->kind == IC_ACT_RECV && !under_way++)
+                first = j;
+            if (a->kind == IC_ACT_RECV && under_way >= IC_FLOW_DEPTH)
+                return first; /* until the first of them is done */
         }
         if (sj->round == si->round) {
             if (msg || (!bmsg && j > i))
