@@ -151,12 +151,6 @@ int ic_sched_ok(const ic_sched_t *s)
  * nothing writes SEND (the input is never overwritten in these schedules,
  * but the pass does not assume it). */
 
-static int overlaps(const ic_region_t *x, const ic_region_t *y)
-{
-    return x->buf == y->buf && x->count > 0 && y->count > 0 && x->off < y->off + y->count &&
-           y->off < x->off + x->count;
-}
-
 /* Does x only read within r: a SEND of part of r, or a COPY of part of r
  * elsewhere?  Such a reader may read the same part of the input instead. */
 static int reads_within(const ic_action_t *x, const ic_region_t *r)
@@ -164,7 +158,7 @@ static int reads_within(const ic_action_t *x, const ic_region_t *r)
     return (x->kind == IC_ACT_SEND || x->kind == IC_ACT_COPY) && x->src.buf == r->buf &&
            x->src.count > 0 && x->src.off >= r->off &&
            x->src.off + x->src.count <= r->off + r->count &&
-           (x->kind == IC_ACT_SEND || !overlaps(&x->dst, r));
+           (x->kind == IC_ACT_SEND || !ic_regions_overlap(&x->dst, r));
 }
 
 /* Does action x read or write region r otherwise? */
@@ -174,11 +168,11 @@ static int touches(const ic_action_t *x, const ic_region_t *r)
         return 0;
     switch (x->kind) {
     case IC_ACT_SEND:
-        return overlaps(&x->src, r);
+        return ic_regions_overlap(&x->src, r);
     case IC_ACT_RECV:
-        return overlaps(&x->dst, r);
+        return ic_regions_overlap(&x->dst, r);
     default:
-        return overlaps(&x->src, r) || overlaps(&x->dst, r);
+        return ic_regions_overlap(&x->src, r) || ic_regions_overlap(&x->dst, r);
     }
 }
 
@@ -196,11 +190,6 @@ static size_t round_of(const ic_sched_t *s, size_t i)
     return lo;
 }
 
-static int is_comm(const ic_action_t *x)
-{
-    return x->kind == IC_ACT_SEND || x->kind == IC_ACT_RECV;
-}
-
 /* Does a communication of round r touch region r0 otherwise than by
  * reading exactly it? */
 static int comm_touches(const ic_sched_t *s, size_t r, const ic_region_t *r0)
@@ -208,7 +197,7 @@ static int comm_touches(const ic_sched_t *s, size_t r, const ic_region_t *r0)
     size_t n;
     const ic_action_t *x = ic_sched_round_acts(s, r, &n);
     for (size_t k = 0; k < n; k++)
-        if (is_comm(&x[k]) && touches(&x[k], r0))
+        if (ic_act_is_msg(&x[k]) && touches(&x[k], r0))
             return 1;
     return 0;
 }
@@ -296,7 +285,7 @@ void ic_sched_send_input(ic_sched_t *s)
          * one and no communication of its round touches the copy; else at
          * the end of the round before */
         size_t at, rt;
-        if (touched && !is_comm(&s->acts[j]) && !comm_touches(s, rs, &c.dst)) {
+        if (touched && !ic_act_is_msg(&s->acts[j]) && !comm_touches(s, rs, &c.dst)) {
             at = j;
             rt = rs;
         } else if (rs > rc + 1) {

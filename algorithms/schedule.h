@@ -139,6 +139,19 @@ static inline const ic_action_t *ic_sched_round_acts(const ic_sched_t *s, size_t
     return s->acts + first;
 }
 
+/* Do regions x and y of one buffer share an element? */
+static inline int ic_regions_overlap(const ic_region_t *x, const ic_region_t *y)
+{
+    return x->buf == y->buf && x->count > 0 && y->count > 0 && x->off < y->off + y->count &&
+           y->off < x->off + x->count;
+}
+
+/* Is a a message (a SEND or a RECV)? */
+static inline int ic_act_is_msg(const ic_action_t *a)
+{
+    return a->kind == IC_ACT_SEND || a->kind == IC_ACT_RECV;
+}
+
 /* Convenience constructor. */
 static inline ic_region_t ic_reg(ic_buf_t b, size_t off, size_t count)
 {

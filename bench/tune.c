@@ -425,18 +425,19 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
  * of 5776-9375 B 1.09 times the link's bandwidth and those just above
  * 0.59: on the Paragon the 1 MiB broadcast's segment of 4864 B took
  * 19.8 ms, 2432 and 9728 more, 7168 17.7). */
+#define TUNE_PARAM_VARIANTS 6 /* param_variants' answers, at most */
 static int param_variants(const ic_algorithm_t *alg, size_t r, int d, size_t *out)
 {
     if (!alg || !alg->seg_rule || r == 0)
         return 0;
     int radix = (alg->flags & IC_ALG_RADIX) != 0, n = 0;
-    size_t want[6] = {r / 2,
-                      2 * r,
-                      radix ? 2 : 0,
-                      radix ? (size_t)d : 0,
-                      radix ? 0 : 3 * r / 4,
-                      radix ? 0 : 3 * r / 2};
-    for (int i = 0; i < 6; i++) {
+    size_t want[TUNE_PARAM_VARIANTS] = {r / 2,
+                                        2 * r,
+                                        radix ? 2 : 0,
+                                        radix ? (size_t)d : 0,
+                                        radix ? 0 : 3 * r / 4,
+                                        radix ? 0 : 3 * r / 2};
+    for (int i = 0; i < TUNE_PARAM_VARIANTS; i++) {
         size_t v = want[i];
         int dup = v == r || v < (radix ? 2u : 1u) || (radix && v > (size_t)d);
         for (int k = 0; k < n; k++)
@@ -489,7 +490,7 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
     unsigned char sure[NQ] = {
         0}; /* an unpriced step on a short line: measured whatever its price */
     int nq = 0;
-    size_t v[6];
+    size_t v[TUNE_PARAM_VARIANTS];
     if (pl.ndims < 2) { /* a 1-D plan: its parameter only */
         int nv = have_ran ? param_variants(pl.alg, rp.param, pt->p, v) : 0;
         for (int i = 0; i < nv; i++) {

@@ -57,6 +57,13 @@ static size_t elems(const ic_binding_t *b, int buf, size_t count)
     return b->at[buf].ubytes ? count * b->at[buf].ubytes / (size_t)b->at[buf].size : count;
 }
 
+/* Bytes of `count` schedule units of buffer buf (0 for a datatype of
+ * size 0). */
+static size_t region_bytes(const ic_binding_t *b, int buf, size_t count)
+{
+    return elems(b, buf, count) * (size_t)(b->at[buf].size > 0 ? b->at[buf].size : 0);
+}
+
 /* In integers: a buffer of absolute addresses is bound at MPI_BOTTOM (a
  * null pointer) or below it, which pointer arithmetic does not allow. */
 static void *addr(const ic_binding_t *b, const ic_region_t *r)
@@ -455,10 +462,8 @@ static int local_actions(ic_exec_t *x, const ic_action_t *acts, size_t n)
                                          : do_copy(x->ctx, b, &p);
         }
         if (tracing)
-            ic_trace_record(a->kind, -1,
-                            elems(b, a->dst.buf, a->dst.count) *
-                                (size_t)(b->at[a->dst.buf].size > 0 ? b->at[a->dst.buf].size : 0),
-                            t0, MPI_Wtime());
+            ic_trace_record(a->kind, -1, region_bytes(b, a->dst.buf, a->dst.count), t0,
+                            MPI_Wtime());
     }
     return rc;
 }
@@ -882,34 +887,31 @@ static int flow_ok(const ic_exec_t *x)
             return 0;
         for (size_t i = 0; i < n; i++) {
             const ic_action_t *a = &acts[i];
-            if (a->kind != IC_ACT_SEND && a->kind != IC_ACT_RECV)
+            if (!ic_act_is_msg(a))
                 continue;
             const ic_region_t *g = a->kind == IC_ACT_SEND ? &a->src : &a->dst;
-            size_t c = elems(b, g->buf, g->count);
             nmsg++;
-            if (!whole_piece(b, g->buf, g->count, chunk) || c > INT_MAX ||
-                to_channel(x, a->peer,
-                           c * (size_t)(b->at[g->buf].size > 0 ? b->at[g->buf].size : 0)))
+            if (!whole_piece(b, g->buf, g->count, chunk) || elems(b, g->buf, g->count) > INT_MAX ||
+                to_channel(x, a->peer, region_bytes(b, g->buf, g->count)))
                 return 0;
         }
     }
     return nmsg == s->nstream;
 }
 
-/* Do regions a and b (of one schedule) share memory? */
+/* May regions a and b (of one schedule) share memory?  Of one buffer when
+ * they overlap; of two when neither is a scratch area. */
 static int regions_meet(const ic_region_t *a, const ic_region_t *b)
 {
-    if (!a->count || !b->count)
-        return 0;
-    if (a->buf != b->buf)
-        return a->buf != IC_BUF_SCRATCH && a->buf != IC_BUF_SCRATCH2 && b->buf != IC_BUF_SCRATCH &&
-               b->buf != IC_BUF_SCRATCH2;
-    return a->off < b->off + b->count && b->off < a->off + a->count;
+    if (a->buf == b->buf)
+        return ic_regions_overlap(a, b);
+    return a->count && b->count && a->buf != IC_BUF_SCRATCH && a->buf != IC_BUF_SCRATCH2 &&
+           b->buf != IC_BUF_SCRATCH && b->buf != IC_BUF_SCRATCH2;
 }
 
 /* The regions action a reads (*nr of them) and writes (*nw), at most two each. */
-static void touches(const ic_action_t *a, const ic_region_t **rd, int *nr, const ic_region_t **wr,
-                    int *nw)
+static void accesses(const ic_action_t *a, const ic_region_t **rd, int *nr, const ic_region_t **wr,
+                     int *nw)
 {
     *nr = *nw = 0;
     if (a->kind != IC_ACT_RECV)
@@ -927,8 +929,8 @@ static int hazard(const ic_action_t *j, const ic_action_t *i)
 {
     const ic_region_t *jr[2], *jw[2], *ir[2], *iw[2];
     int njr, njw, nir, niw;
-    touches(j, jr, &njr, jw, &njw);
-    touches(i, ir, &nir, iw, &niw);
+    accesses(j, jr, &njr, jw, &njw);
+    accesses(i, ir, &nir, iw, &niw);
     for (int u = 0; u < njw; u++) {
         for (int v = 0; v < nir; v++)
             if (regions_meet(jw[u], ir[v]))
@@ -944,18 +946,13 @@ static int hazard(const ic_action_t *j, const ic_action_t *i)
     return 0;
 }
 
-static int is_msg(const ic_action_t *a)
-{
-    return a->kind == IC_ACT_SEND || a->kind == IC_ACT_RECV;
-}
-
 /* The action that holds back the waiting action i (above), the window
  * being actions lo to end - 1, or IC_FLOW_NONE: it may start. */
 static size_t flow_blocker(const ic_sched_t *s, const flow_t *w, size_t lo, size_t end, size_t i)
 {
     const flow_slot_t *f = w->f, *si = &f[i % IC_FLOW_RING];
     const ic_action_t *a = &s->acts[i];
-    int msg = is_msg(a), under_way = 0;
+    int msg = ic_act_is_msg(a), under_way = 0;
     size_t first = IC_FLOW_NONE; /* the first of them */
     for (size_t j = lo; j < end; j++) {
         const flow_slot_t *sj = &f[j % IC_FLOW_RING];
@@ -964,7 +961,7 @@ static size_t flow_blocker(const ic_sched_t *s, const flow_t *w, size_t lo, size
         if (sj->round > si->round)
             break;
         const ic_action_t *b = &s->acts[j];
-        int bmsg = is_msg(b);
+        int bmsg = ic_act_is_msg(b);
         if (msg && bmsg && j < i && b->kind == a->kind && b->peer == a->peer) {
             if (sj->state == 0)
                 return j; /* posted in the schedule's order */
@@ -990,7 +987,7 @@ static int flow_start(ic_exec_t *x, flow_t *w, flow_slot_t *sl)
 {
     const ic_action_t *a = &x->s->acts[sl->act];
     const ic_binding_t *b = x->b;
-    if (!is_msg(a)) {
+    if (!ic_act_is_msg(a)) {
         sl->state = 2;
         return local_actions(x, a, 1);
     }
@@ -1015,10 +1012,8 @@ static void flow_trace(const ic_exec_t *x, const flow_slot_t *sl)
     const ic_action_t *a = &x->s->acts[sl->act];
     const ic_binding_t *b = x->b;
     const ic_region_t *r = a->kind == IC_ACT_SEND ? &a->src : &a->dst;
-    size_t bytes =
-        elems(b, r->buf, r->count) * (size_t)(b->at[r->buf].size > 0 ? b->at[r->buf].size : 0);
-    ic_trace_record(a->kind, x->ctx->world ? x->ctx->world[a->peer] : a->peer, bytes, sl->t0,
-                    MPI_Wtime());
+    ic_trace_record(a->kind, x->ctx->world ? x->ctx->world[a->peer] : a->peer,
+                    region_bytes(b, r->buf, r->count), sl->t0, MPI_Wtime());
 }
 
 /* Wait for one posted message (or, calls of this process pending, move
