@@ -188,7 +188,7 @@ static ic_rtable_t *coll_table(ic_bench_t *b, const char *name, const char *titl
     ic_rtable_col(t, "vendor_iqr", "v_iqr%", IC_COL_NUM, "%.0f");
     ic_rtable_col(t, "intercom", NULL, IC_COL_SEC, NULL);
     ic_rtable_col(t, "intercom_iqr", "i_iqr%", IC_COL_NUM, "%.0f");
-    ic_rtable_col(t, "ratio", "vendor/ic", IC_COL_NUM, "%.2f");
+    ic_rtable_col(t, "ratio", "vendor/ic", IC_COL_RATIO, NULL);
     ic_rtable_col(t, "verdict", NULL, IC_COL_STR, NULL);
     if (floor) {
         ic_rtable_col(t, "bound", NULL, IC_COL_SEC, NULL);
@@ -260,12 +260,14 @@ static void coll_summary(ic_bench_t *b, ic_rtable_t *st, const ic_coll_t *ops, i
         ic_rtable_num(st, s->count[IC_CMP_NOISE]);
         ic_rtable_num(st, ic_cmp_geomean(s));
     }
+    char g[32];
     ic_report_headline(
         b->rep, "summary",
         "InterCom faster at %d of %d sizes, slower at %d, the same at %d, noise at %d; "
-        "geometric mean of vendor/InterCom %.2f (> 1: InterCom faster)",
+        "geometric mean of vendor/InterCom %s (> 1: InterCom faster)",
         all->count[IC_CMP_FASTER], ic_cmp_total(all), all->count[IC_CMP_SLOWER],
-        all->count[IC_CMP_SAME], all->count[IC_CMP_NOISE], ic_cmp_geomean(all));
+        all->count[IC_CMP_SAME], all->count[IC_CMP_NOISE],
+        ic_fmt_ratio(ic_cmp_geomean(all), g, sizeof(g)));
     ic_report_note(b->rep,
                    "ratio = vendor time / InterCom time, medians of the same run: above 1 "
                    "InterCom is faster (1.25: the vendor takes 25%% longer), below 1 slower. "
@@ -395,8 +397,8 @@ static void table2(ic_bench_t *b, const double *ratio_bcast, const double *ratio
     ic_rtable_t *t =
         ic_report_table(b->rep, "table2", "mitra-1995 Table 2 layout: vendor time / InterCom time");
     ic_rtable_col(t, "bytes", NULL, IC_COL_INT, NULL);
-    ic_rtable_col(t, "bcast_ratio", "Broadcast vendor/InterCom", IC_COL_NUM, "%.2f");
-    ic_rtable_col(t, "allreduce_ratio", "Sum-to-all vendor/InterCom", IC_COL_NUM, "%.2f");
+    ic_rtable_col(t, "bcast_ratio", "Broadcast vendor/InterCom", IC_COL_RATIO, NULL);
+    ic_rtable_col(t, "allreduce_ratio", "Sum-to-all vendor/InterCom", IC_COL_RATIO, NULL);
     ic_rtable_col(t, "bcast_vendor", NULL, IC_COL_SEC, NULL);
     ic_rtable_col(t, "bcast_intercom", NULL, IC_COL_SEC, NULL);
     ic_rtable_col(t, "allreduce_vendor", NULL, IC_COL_SEC, NULL);
@@ -530,7 +532,7 @@ int ic_bench_coll(ic_bench_t *b)
         ic_rtable_col(st, "slower", NULL, IC_COL_INT, NULL);
         ic_rtable_col(st, "same", NULL, IC_COL_INT, NULL);
         ic_rtable_col(st, "noise", NULL, IC_COL_INT, NULL);
-        ic_rtable_col(st, "geomean", NULL, IC_COL_NUM, "%.2f");
+        ic_rtable_col(st, "geomean", NULL, IC_COL_RATIO, NULL);
         t = coll_table(b, "coll", "Collectives: vendor MPI against InterCom", floor);
     }
     double *t2v = NULL, *t2i = NULL;

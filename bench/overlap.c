@@ -427,8 +427,8 @@ static ic_rtable_t *nb_table(ic_bench_t *b, ic_coll_t c)
     ic_rtable_col(t, "t_compute", NULL, IC_COL_SEC, NULL);
     ic_rtable_col(t, "t_overall", NULL, IC_COL_SEC, NULL);
     ic_rtable_col(t, "overlap", "overlap%", IC_COL_NUM, "%.1f");
-    ic_rtable_col(t, "pure_ratio", "pure v/ic", IC_COL_NUM, "%.2f");
-    ic_rtable_col(t, "overall_ratio", "overall v/ic", IC_COL_NUM, "%.2f");
+    ic_rtable_col(t, "pure_ratio", "pure v/ic", IC_COL_RATIO, NULL);
+    ic_rtable_col(t, "overall_ratio", "overall v/ic", IC_COL_RATIO, NULL);
     ic_rtable_col(t, "check", NULL, IC_COL_STR, NULL);
     ic_rtable_col(t, "iterations", NULL, IC_COL_INT | IC_COL_DETAIL, NULL);
     static const char *const q[3] = {"pure", "compute", "overall"};
@@ -724,12 +724,14 @@ int ic_bench_overlap(ic_bench_t *b)
         double m_ic = s->n ? s->ovl[1] / s->n : NAN, m_v = s->n ? s->ovl[0] / s->n : NAN;
         double g_pure = s->nratio ? exp(s->lpure / s->nratio) : NAN;
         double g_all = s->nratio ? exp(s->lall / s->nratio) : NAN;
+        char gp[32], ga[32];
         ic_report_headline(b->rep, "summary",
                            "over %s (%d points): InterCom overlap %.1f %% (vendor %.1f %%); "
-                           "geometric mean of vendor/InterCom nonblocking time %.2f alone, "
-                           "%.2f with computation (> 1: InterCom faster); lowest "
+                           "geometric mean of vendor/InterCom nonblocking time %s alone, "
+                           "%s with computation (> 1: InterCom faster); lowest "
                            "blocking/persistent %.2f (%s; > 1: persistent faster)",
-                           over, s->n, m_ic, m_v, g_pure, g_all, sum_all.worst,
+                           over, s->n, m_ic, m_v, ic_fmt_ratio(g_pure, gp, sizeof(gp)),
+                           ic_fmt_ratio(g_all, ga, sizeof(ga)), sum_all.worst,
                            sum_all.worst_at[0] ? sum_all.worst_at : "-");
         ic_report_note(b->rep, "the summary's overlap %% is the arithmetic mean of the points' "
                                "overlap (a percentage may be 0, where a geometric mean says "

@@ -252,6 +252,19 @@ const char *ic_fmt_seconds(double s, char *buf, size_t size)
     return buf;
 }
 
+const char *ic_fmt_ratio(double r, char *buf, size_t size)
+{
+    double a = fabs(r);
+    int dec = a > 0 && a < 0.1 ? 1 - (int)floor(log10(a)) : 2;
+    if (isnan(r))
+        snprintf(buf, size, "-");
+    else if (isinf(r))
+        snprintf(buf, size, "inf");
+    else
+        snprintf(buf, size, "%.*f", dec > 15 ? 15 : dec, r);
+    return buf;
+}
+
 /* Text of a cell for the text table. */
 static void cell_text(const col_t *col, const cell_t *c, char *buf, size_t size)
 {
@@ -273,6 +286,9 @@ static void cell_text(const col_t *col, const cell_t *c, char *buf, size_t size)
         break;
     case IC_COL_SEC:
         ic_fmt_seconds(c->v, buf, size);
+        break;
+    case IC_COL_RATIO:
+        ic_fmt_ratio(c->v, buf, size);
         break;
     default:
         snprintf(buf, size, col->fmt, c->v);

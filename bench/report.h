@@ -27,6 +27,7 @@ typedef enum ic_col_kind {
     IC_COL_INT,           /* integer (kept as a double)                   */
     IC_COL_SEC,           /* seconds                                      */
     IC_COL_NUM,           /* other number, printf format given per column */
+    IC_COL_RATIO,         /* a ratio: ic_fmt_ratio                        */
     IC_COL_DETAIL = 0x100 /* flag: CSV and JSON only, not the text table */
 } ic_col_kind_t;
 
@@ -83,6 +84,9 @@ void ic_report_write(const ic_report_t *r, FILE *out, ic_format_t fmt);
 
 /* "12.3 us" style rendering of seconds into buf (size >= 16). */
 const char *ic_fmt_seconds(double s, char *buf, size_t size);
+/* A ratio for the reader: two decimals, or two significant digits below 0.1
+ * (0.0052, not 0.00: a positive ratio never reads as zero). */
+const char *ic_fmt_ratio(double r, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
  */
 #include "suites.h"
 #include "fit.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -382,6 +383,24 @@ START_TEST(split_fits_nonnegative)
 }
 END_TEST
 
+/* A ratio as the reports print it: two decimals, two significant digits
+ * below 0.1, so that InterCom 200x slower reads 0.0050, never 0.00 (the
+ * quick start's summary check reads a positive mean). */
+START_TEST(ratio_text)
+{
+    char b[32];
+    ck_assert_str_eq(ic_fmt_ratio(1.234, b, sizeof(b)), "1.23");
+    ck_assert_str_eq(ic_fmt_ratio(0.5, b, sizeof(b)), "0.50");
+    ck_assert_str_eq(ic_fmt_ratio(0.1, b, sizeof(b)), "0.10");
+    ck_assert_str_eq(ic_fmt_ratio(0.05, b, sizeof(b)), "0.050");
+    ck_assert_str_eq(ic_fmt_ratio(0.00533, b, sizeof(b)), "0.0053");
+    ck_assert_str_eq(ic_fmt_ratio(172.564, b, sizeof(b)), "172.56");
+    ck_assert_str_eq(ic_fmt_ratio(0, b, sizeof(b)), "0.00");
+    ck_assert_str_eq(ic_fmt_ratio(NAN, b, sizeof(b)), "-");
+    ck_assert_str_eq(ic_fmt_ratio(INFINITY, b, sizeof(b)), "inf");
+}
+END_TEST
+
 Suite *suite_bench_fit(void)
 {
     Suite *s = suite_create("bench_fit");
@@ -404,6 +423,7 @@ Suite *suite_bench_fit(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("compare");
     tcase_add_test(tc, compare_verdicts);
+    tcase_add_test(tc, ratio_text);
     suite_add_tcase(s, tc);
     return s;
 }
