@@ -48,9 +48,19 @@
  * many (up to IC_SHM_LANES) as IC_SHM_BUDGET bytes per rank allow, and at
  * least the blocking one.
  *
+ * Waiting.  A waiting rank polls; with more ranks than cores it yields
+ * its core at once.  Otherwise it yields after IC_SHM_SPIN idle polls, or
+ * sooner: every IC_SHM_PEEK idle polls it writes the CPU it runs on into
+ * its word of the window and looks at the other ranks' words, and when
+ * one of them last polled on this CPU (ranks not bound to cores, started
+ * on one CPU, or sharing it with another job) that rank is queued behind
+ * this one, and polling on would only keep it from running; until a look
+ * sees no such rank, it then looks and yields at every idle poll.
+ *
  * Not under SimGrid's SMPI (its simulated ranks would talk for free
  * outside the simulated network), and not with INTERCOM_SHM=0.
  */
+#define _GNU_SOURCE /* sched_getcpu */
 #include "config.h"
 #include "ic_internal.h"
 
@@ -74,16 +84,21 @@ typedef struct slot {
     char pad[48];
 } slot_t;
 #define SLOT_VIA_MPI ((uint64_t)1 << 63)
+/* The CPU words, one per cache line, after node rank 0's channels. */
+#define CPU_STRIDE (64 / sizeof(int))
 _Static_assert(sizeof(slot_t) % 64 == 0, "slots start on cache lines");
 
 struct ic_shm {
-    MPI_Comm node; /* the ranks of this node in ctx->comm          */
-    MPI_Win win;   /* their channels                               */
-    int nlocal;    /* ranks on this node                           */
-    int me;        /* this rank among them                         */
-    int spin;      /* idle polls before a waiting rank yields       */
-    int nlanes;    /* lanes of channels (see above)                 */
-    int *local;    /* ctx rank -> rank on this node, -1: elsewhere */
+    MPI_Comm node;    /* the ranks of this node in ctx->comm          */
+    MPI_Win win;      /* their channels                               */
+    int nlocal;       /* ranks on this node                           */
+    int me;           /* this rank among them                         */
+    int spin;         /* idle polls before a waiting rank yields       */
+    int nlanes;       /* lanes of channels (see above)                 */
+    int *local;       /* ctx rank -> rank on this node, -1: elsewhere */
+    int shared;       /* the last look saw a rank on this one's CPU   */
+    _Atomic int *cpu; /* node rank j's CPU when it last polled, at
+                         [j * CPU_STRIDE] (-1: not known)              */
     /* per lane l and node rank j, at [l * nlocal + j]: */
     slot_t **in;    /* my channel from j                             */
     slot_t **out;   /* j's channel from me                           */
@@ -185,9 +200,10 @@ int ic_shm_setup(ic_ctx_t *ctx)
         return MPI_SUCCESS;
     }
     size_t chan = (size_t)IC_SHM_SLOTS * sizeof(slot_t), nl = (size_t)n * (size_t)s->nlanes;
+    size_t cpus = s->me == 0 ? (size_t)n * CPU_STRIDE * sizeof(int) : 0;
     slot_t *mine = NULL;
-    rc = MPI_Win_allocate_shared((MPI_Aint)(chan * nl), (int)sizeof(slot_t), MPI_INFO_NULL, s->node,
-                                 &mine, &s->win);
+    rc = MPI_Win_allocate_shared((MPI_Aint)(chan * nl + cpus), (int)sizeof(slot_t), MPI_INFO_NULL,
+                                 s->node, &mine, &s->win);
     if (rc != MPI_SUCCESS) {
         s->win = MPI_WIN_NULL;
         shm_free(s);
@@ -200,6 +216,8 @@ int ic_shm_setup(ic_ctx_t *ctx)
         slot_t *base = NULL;
         if (rc == MPI_SUCCESS)
             rc = MPI_Win_shared_query(s->win, j, &size, &disp, &base);
+        if (rc == MPI_SUCCESS && j == 0)
+            s->cpu = (_Atomic int *)(base + nl * IC_SHM_SLOTS);
         for (size_t l = 0; rc == MPI_SUCCESS && l < (size_t)s->nlanes; l++) {
             size_t at = l * (size_t)n;
             s->out[at + j] = base + (at + (size_t)s->me) * IC_SHM_SLOTS; /* j's from me */
@@ -209,6 +227,7 @@ int ic_shm_setup(ic_ctx_t *ctx)
     if (rc == MPI_SUCCESS) {
         for (size_t i = 0; i < nl * IC_SHM_SLOTS; i++)
             atomic_store_explicit(&mine[i].seq, 0, memory_order_relaxed);
+        atomic_store_explicit(&s->cpu[(size_t)s->me * CPU_STRIDE], -1, memory_order_relaxed);
         MPI_Group g, gn;
         int *ranks = malloc((size_t)ctx->size * sizeof(int));
         if (!ranks || MPI_Comm_group(ctx->comm, &g) != MPI_SUCCESS) {
@@ -528,9 +547,30 @@ int ic_shm_poll(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, int *all)
     return rc;
 }
 
+/* Whether another rank of the node last polled on the CPU this one runs
+ * on (and say where this one runs). */
+static int cpu_shared(ic_shm_t *s)
+{
+#ifdef HAVE_SCHED_GETCPU
+    int here = sched_getcpu();
+    atomic_store_explicit(&s->cpu[(size_t)s->me * CPU_STRIDE], here, memory_order_relaxed);
+    for (int j = 0; here >= 0 && j < s->nlocal; j++)
+        if (j != s->me &&
+            atomic_load_explicit(&s->cpu[(size_t)j * CPU_STRIDE], memory_order_relaxed) == here)
+            return 1;
+#else
+    (void)s;
+#endif
+    return 0;
+}
+
 void ic_shm_idle(ic_ctx_t *ctx, int *idle)
 {
-    if (++*idle > (ctx->shm ? ctx->shm->spin : IC_SHM_SPIN)) {
+    ic_shm_t *s = ctx->shm;
+    int spin = s ? s->spin : IC_SHM_SPIN;
+    ++*idle;
+    if (*idle > spin ||
+        (s && (s->shared || *idle % IC_SHM_PEEK == 0) && (s->shared = cpu_shared(s)))) {
         *idle = 0;
         sched_yield();
     }
