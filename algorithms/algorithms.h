@@ -271,6 +271,36 @@ static inline ic_region_t ic_segment(ic_region_t data, size_t seg, size_t k, siz
     return ic_reg(data.buf, data.off + off, sg + 1 == k ? data.count - off : seg);
 }
 
+/* A stream's segments (the pipelined chains of pipe_bcast.c): as
+ * ic_segment, except that when there are two segments or more and the
+ * first can be cut so, it goes in IC_STREAM_DEPTH - 1 pieces growing
+ * 1 : 2 : ... (schedule.h says why): IC_STREAM_DEPTH - 2 more segments,
+ * and (IC_STREAM_DEPTH - 2) alpha more in lock step, where a round of
+ * pieces costs what its largest piece does. */
+static inline int ic_stream_ramps(size_t count, size_t seg)
+{
+    const size_t r = IC_STREAM_DEPTH - 1; /* pieces */
+    return r > 1 && seg < count && seg >= r * (r + 1) / 2;
+}
+
+static inline size_t ic_stream_nsegments(size_t count, size_t *seg)
+{
+    size_t k = ic_nsegments(count, seg);
+    return k + (ic_stream_ramps(count, *seg) ? IC_STREAM_DEPTH - 2 : 0);
+}
+
+/* Segment sg of the k (ic_stream_nsegments) a stream cuts data into. */
+static inline ic_region_t ic_stream_segment(ic_region_t data, size_t seg, size_t k, size_t sg)
+{
+    const size_t r = IC_STREAM_DEPTH - 1, tri = r * (r + 1) / 2;
+    if (!ic_stream_ramps(data.count, seg))
+        return ic_segment(data, seg, k, sg);
+    if (sg >= r) /* the whole segments after the first */
+        return ic_segment(data, seg, k - (r - 1), sg - (r - 1));
+    size_t lo = seg * (sg * (sg + 1) / 2) / tri, hi = seg * ((sg + 1) * (sg + 2) / 2) / tri;
+    return ic_reg(data.buf, data.off + lo, hi - lo);
+}
+
 /* Pipelined chain broadcast: the vector is cut into segments of `seg`
  * elements (the last one shorter; seg == 0 or seg >= data.count: one
  * segment) that flow along the chain root, root+1, ..., root-1 (positions

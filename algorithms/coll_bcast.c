@@ -65,7 +65,9 @@ static int radix_of(const ic_coll_args_t *a)
 static double pipeline_cost(const ic_coll_args_t *a, const ic_model_t *m, size_t seg)
 {
     double k = (double)((a->count + seg - 1) / seg);
-    return ((double)a->size - 2 + k) * (m->alpha + (double)seg * (double)m->elem * m->beta);
+    double ramp = ic_stream_ramps(a->count, seg) ? IC_STREAM_DEPTH - 2 : 0; /* algorithms.h */
+    return ((double)a->size - 2 + k) * (m->alpha + (double)seg * (double)m->elem * m->beta) +
+           ramp * m->alpha;
 }
 
 static double tree_cost(const ic_coll_args_t *a, const ic_model_t *m, size_t seg)

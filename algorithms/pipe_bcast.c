@@ -27,6 +27,11 @@
  * Rounds: n - 2 + k.  A round's receive and send use different segments,
  * so no region is written while it is read.
  *
+ * The segments are a stream's (ic_stream_segment): with two or more, the
+ * first goes in IC_STREAM_DEPTH - 1 growing pieces, so that the first
+ * messages a dataflow has in flight on a link start and end apart
+ * (schedule.h); in lock step one round more, one alpha.
+ *
  * Restrictions: none (any n, root, count; count 0 sends nothing).
  *
  * ic_pipe_bcast2, "bidir_pipeline": the vector's two halves on two chains
@@ -83,9 +88,9 @@ static void chain_round(ic_sched_t *s, size_t t, size_t j, size_t len, int prev,
                         ic_region_t data, size_t seg, size_t k)
 {
     if (j > 0 && t + 1 >= j && t + 1 - j < k)
-        ic_sched_recv(s, prev, ic_segment(data, seg, k, t + 1 - j));
+        ic_sched_recv(s, prev, ic_stream_segment(data, seg, k, t + 1 - j));
     if (j + 1 < len && t >= j && t - j < k)
-        ic_sched_send(s, next, ic_segment(data, seg, k, t - j));
+        ic_sched_send(s, next, ic_stream_segment(data, seg, k, t - j));
 }
 
 void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data, size_t seg)
@@ -95,6 +100,7 @@ void ic_pipe_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region
     int me = ic_pipe_start(s, line, data.count, &seg, &k);
     if (me < 0)
         return;
+    k = ic_stream_nsegments(data.count, &seg);
     size_t j = (size_t)((me - root_pos + n) % n), from = s->nacts;
     int prev = ic_line_rank(line, (me + n - 1) % n), next = ic_line_rank(line, (me + 1) % n);
     for (size_t t = chain_first(j); t <= chain_last(j, (size_t)n, k); t++) {
@@ -122,7 +128,7 @@ static void bidir(ic_sched_t *s, const ic_line_t *line, int me, int root_pos, ic
     ic_region_t A = ic_reg(data.buf, data.off, ca);
     ic_region_t B = ic_reg(data.buf, data.off + ca, data.count - ca);
     size_t sa = seg, sb = seg;
-    size_t ka = ic_nsegments(A.count, &sa), kb = ic_nsegments(B.count, &sb);
+    size_t ka = ic_stream_nsegments(A.count, &sa), kb = ic_stream_nsegments(B.count, &sb);
     size_t ja = (size_t)((me - root_pos + n) % n), jb = (len - ja) % len;
     int left = ic_line_rank(line, (me + n - 1) % n), right = ic_line_rank(line, (me + 1) % n);
     int up = -1, down = -1;
@@ -144,9 +150,9 @@ static void bidir(ic_sched_t *s, const ic_line_t *line, int me, int root_pos, ic
         if (t >= ob)
             chain_round(s, t - ob, jb, len, right, left, B, sb, kb);
         if (next && t >= oa + ja && t - oa - ja < ka)
-            ic_sched_send(s, up, ic_segment(A, sa, ka, t - oa - ja));
+            ic_sched_send(s, up, ic_stream_segment(A, sa, ka, t - oa - ja));
         if (next && t >= ob + jb && t - ob - jb < kb)
-            ic_sched_send(s, down, ic_segment(B, sb, kb, t - ob - jb));
+            ic_sched_send(s, down, ic_stream_segment(B, sb, kb, t - ob - jb));
         ic_sched_round(s);
     }
     ic_sched_stream(s, from);

@@ -123,6 +123,14 @@ void ic_sched_send_input(ic_sched_t *s);
  * arrives, not a barrier.  A schedule whose messages all are may run as a
  * dataflow (src/executor.c, "Dataflow"). */
 void ic_sched_stream(ic_sched_t *s, size_t from);
+/* A stream's depth: the receives from one peer its dataflow keeps under
+ * way (src/executor.c); and its first segment goes in IC_STREAM_DEPTH - 1
+ * pieces that grow 1 : 2 : ... (ic_stream_segment in algorithms.h), so
+ * that the first messages in flight together on a link do not start and
+ * end together (under fair sharing, messages that start together share
+ * the link to the end and free it together: the next ones again start
+ * together, and each pays its latency anew). */
+#define IC_STREAM_DEPTH 3
 /* 0 when the schedule is complete and usable, -1 after an allocation failure. */
 int ic_sched_ok(const ic_sched_t *s);
 

@@ -830,9 +830,11 @@ static void pack_steps(ic_exec_t *x)
  *   - both are receives from one peer and IC_FLOW_DEPTH such receives are
  *     under way (i then waits for the first of them): a receive posted is
  *     a transfer that may start, and transfers in flight together share
- *     the link (under SimGrid's fair sharing each of d segments arrives
- *     after alpha + d m beta, so a chain forwards later: on the Paragon's
- *     512 nodes, 1 MiB in segments of 7296 B, depth 2 15.6 ms, 3 16.0);
+ *     the link (under SimGrid's fair sharing each of d segments that start
+ *     together arrives after alpha + d m beta, so a chain forwards later;
+ *     the stream's first segment goes in growing pieces, schedule.h, so
+ *     that they do not: on the Paragon's 512 nodes, 1 MiB in segments of
+ *     7296 B, depth 2 15.6 ms, 3 16.0, and with the pieces 15.0 and 14.1);
  *   - i is a message of no elements (a barrier's) and j is of an earlier
  *     round: such a message carries only the order of the rounds.
  * The user's send and receive buffers may be one, so a region of either
@@ -852,9 +854,9 @@ static void pack_steps(ic_exec_t *x)
  * scatter_collect 1.19 times slower and bidir_scatter_collect 1.25, while
  * 2-D plans of them ran 1.07-1.08 times faster.
  */
-#define IC_FLOW_ACTS 64  /* rounds of more actions: lock step              */
-#define IC_FLOW_RING 256 /* actions in the window at most                  */
-#define IC_FLOW_DEPTH 2  /* receives from one peer under way at most       */
+#define IC_FLOW_ACTS 64               /* rounds of more actions: lock step              */
+#define IC_FLOW_RING 256              /* actions in the window at most                  */
+#define IC_FLOW_DEPTH IC_STREAM_DEPTH /* receives from one peer under way at most */
 #define IC_FLOW_NONE SIZE_MAX
 
 typedef struct flow_slot {
