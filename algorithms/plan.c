@@ -385,6 +385,23 @@ static int is_rs(ic_coll_t c)
     return c == IC_COLL_REDUCE_SCATTER || c == IC_COLL_REDUCE_SCATTER_BLOCK;
 }
 
+/* Does step t keep its line's blocks in position order (ic_plan_step_blocks:
+ * not the bit-reversed order of a halving on 4 positions or more)? */
+static int rank_order(const ic_plan_t *pl, int t)
+{
+    ic_step_kind_t k = ic_plan_step_kind(pl->step[t].alg);
+    int d = pl->dims[pl->step[t].dim], same = 1;
+    if (!bit_reversed(k) || d <= 2)
+        return 1;
+    int *block = malloc((size_t)d * sizeof(int));
+    if (!block || ic_plan_step_blocks(k, d, block) != 0)
+        same = 0;
+    for (int c = 0; same && c < d; c++)
+        same = block[c] == c;
+    free(block);
+    return same;
+}
+
 int ic_plan_rs_reads_input(const ic_plan_t *pl, const ic_coll_args_t *a)
 {
     int k = pl->ndims;
@@ -392,7 +409,7 @@ int ic_plan_rs_reads_input(const ic_plan_t *pl, const ic_coll_args_t *a)
         ic_plan_step_kind(pl->step[k - 1].alg) != IC_STEP_RS_BUCKET || (k > 1 && a->order))
         return 0;
     for (int t = 0; t < k; t++)
-        if (pl->step[t].dim != k - 1 - t)
+        if (pl->step[t].dim != k - 1 - t || !rank_order(pl, t))
             return 0;
     /* On one line it keeps two blocks of partials.  On a mesh its blocks
      * are runs of d blocks: its partials and the run it keeps may together

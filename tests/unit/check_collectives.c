@@ -1283,6 +1283,39 @@ START_TEST(test_mesh_every_shape)
 }
 END_TEST
 
+/* Every ordered pair of step algorithms, either dimension first, on
+ * shapes whose lines are 2, 3 and 4 long: the shape sweep above pairs
+ * only neighbours in the registry's list, and a reduce_scatter whose
+ * first step reads the input in place took the blocks of a later halving
+ * step, kept in bit-reversed order on 4 positions, for rank order
+ * (2x4:d1=recursive_halving,d0=bucket gave wrong blocks). */
+START_TEST(test_mesh_pairs)
+{
+    scheds_setup();
+    static const int shapes[][2] = {{2, 4}, {4, 2}, {3, 4}, {4, 4}};
+    for (size_t k = 0; k < sizeof(mesh_colls) / sizeof(mesh_colls[0]); k++) {
+        ic_coll_t c = mesh_colls[k];
+        const ic_algorithm_t *algs[16];
+        int n = mesh_steps(c, algs);
+        for (size_t sh = 0; sh < sizeof(shapes) / sizeof(shapes[0]); sh++)
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < n; j++)
+                    for (int ord = 0; ord < 2; ord++) {
+                        ic_plan_t pl = ic_plan_1d(NULL, 0);
+                        pl.coll = c;
+                        pl.ndims = 2;
+                        pl.dims[0] = shapes[sh][0];
+                        pl.dims[1] = shapes[sh][1];
+                        pl.step[0].dim = ord ? 0 : 1;
+                        pl.step[1].dim = ord ? 1 : 0;
+                        pl.step[0].alg = algs[i];
+                        pl.step[1].alg = algs[j];
+                        mesh_plan_cases(&pl, shapes[sh][0] * shapes[sh][1], 0, 0);
+                    }
+    }
+}
+END_TEST
+
 /* A broadcast's two-chain pipeline streaming into the next step's
  * (compose.c, ic_pipe_bcast2_into): segments of 1 to 3 elements and the
  * model's, every root, counts around the halves' segment counts, on
@@ -1372,6 +1405,7 @@ Suite *suite_collectives(void)
     tc = tcase_create("mesh");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_mesh_every_shape);
+    tcase_add_test(tc, test_mesh_pairs);
     tcase_add_test(tc, test_mesh_streams);
     suite_add_tcase(s, tc);
     tc = tcase_create("mesh_large");
