@@ -854,9 +854,10 @@ static void pack_steps(ic_exec_t *x)
  * scatter_collect 1.19 times slower and bidir_scatter_collect 1.25, while
  * 2-D plans of them ran 1.07-1.08 times faster.
  */
-#define IC_FLOW_ACTS 64               /* rounds of more actions: lock step              */
-#define IC_FLOW_RING 256              /* actions in the window at most                  */
-#define IC_FLOW_DEPTH IC_STREAM_DEPTH /* receives from one peer under way at most */
+#define IC_FLOW_ACTS 64  /* rounds of more actions: lock step              */
+#define IC_FLOW_RING 256 /* actions in the window at most                  */
+/* receives from one peer under way at most (schedule.h) */
+#define IC_FLOW_DEPTH IC_STREAM_DEPTH
 #define IC_FLOW_NONE SIZE_MAX
 
 typedef struct flow_slot {
