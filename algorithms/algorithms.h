@@ -213,12 +213,14 @@ static inline int ic_one_shot_fits(size_t bounded_from, int n, size_t m)
 }
 
 /* Collect by recursive doubling (rd_collect.c): tan-strazdins-2002's
- * bidirectional exchange, partners far first; like ic_bucket_collect in
- * log2 n exchanges (+ a fold and an unfold when n is not a power of two),
- * but from the layout ic_rh_dcombine(..., near = 1) leaves: block
- * ic_rh_block(n, p, 1) on position p. */
+ * bidirectional exchange; like ic_bucket_collect in log2 n exchanges (+ a
+ * fold and an unfold when n is not a power of two), from the layout
+ * ic_rh_dcombine(..., near) leaves: block ic_rh_block(n, p, near) on
+ * position p.  near = 1: partners far first (the allgather's and the
+ * allreduce's); near = 0: near first, from the natural layout (the
+ * broadcast's, after an MST scatter). */
 void ic_rd_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                   const size_t *counts);
+                   const size_t *counts, int near);
 
 /* n broadcasts (collect) or n combines-to-one (distributed combine, keeps
  * position order) in turn, MST (chain == 0) or chain (repeated.c:
@@ -629,6 +631,7 @@ typedef enum ic_step_kind {
     IC_STEP_BCAST_KNOMIAL,
     IC_STEP_BCAST_SCATTER,       /* scatter ... collect: shrinks     */
     IC_STEP_BCAST_SCATTER2,      /* ... collect on two rings */
+    IC_STEP_BCAST_SCATTER_RD,    /* ... collect by recursive doubling */
     IC_STEP_REDUCE_MST,          /* combine to the line's root       */
     IC_STEP_REDUCE_PIPELINE,     /* ... along a chain, in segments  */
     IC_STEP_REDUCE_DCOMBINE,     /* dcombine ... gather: shrinks    */

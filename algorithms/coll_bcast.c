@@ -1,5 +1,5 @@
 /*
- * coll_bcast.c -- broadcast (mitra-1995 section 3.2), seven algorithms.
+ * coll_bcast.c -- broadcast (mitra-1995 section 3.2), eight algorithms.
  *
  * The composer (compose.c) builds them from the primitives, on the line of
  * all ranks (a 1-D plan) or along the lines of a mesh dimension (a mesh
@@ -19,6 +19,18 @@
  *     collect:  3 ring steps, each position forwards the block it received
  *   Cost: ceil(log2 p) alpha + (p-1)/p n beta   (scatter)
  *       + (p-1) alpha + (p-1)/p n beta          (collect)
+ *
+ * "scatter_doubling": the same scatter, then a collect by recursive
+ *   doubling (rd_collect.c, partners near first, 1, 2, 4, ... apart, from
+ *   the scatter's layout): ceil(log2 p) start-ups for the collect instead
+ *   of p - 1, every message an exchange.  On a switch that carries a
+ *   pair's two directions at full rate (a fat tree) it is the bucket's
+ *   bandwidth for far fewer start-ups; over TCP, where a pair's exchange
+ *   shares one connection (beta_x = 2 beta), the model prices its bytes
+ *   twice.  MPICH's long-message broadcast for powers of two.
+ *   Cost: ceil(log2 p) alpha + (p-1)/p n beta   (scatter)
+ *       + the doubling's ic_rd_collect_cost (p = 2^k: k alpha + (p-1)/p n
+ *         beta_x; otherwise a fold and an unfold more)
  *
  * "pipeline": the pipelined chain broadcast (pipe_bcast.c) with the
  *   selector's segment size a->seg.  Not in mitra-1995; it is what comes
@@ -162,6 +174,12 @@ double ic_cost_bcast_scatter_collect2(const ic_coll_args_t *a, const ic_model_t 
 {
     ic_terms_t t = ic_terms(a, m);
     return t.L * t.a + t.f * t.n * t.b + (t.p - 1) * ic_ring2_step(&t);
+}
+
+double ic_cost_bcast_scatter_doubling(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return t.L * t.a + t.f * t.n * t.b + ic_rd_collect_cost(&t, t.bmax, t.n);
 }
 
 double ic_cost_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m)

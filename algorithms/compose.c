@@ -225,6 +225,7 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
             switch (kind) {
             case IC_STEP_BCAST_SCATTER:
             case IC_STEP_BCAST_SCATTER2:
+            case IC_STEP_BCAST_SCATTER_RD:
                 ic_mst_scatter(s, &line, root, cur.buf, cur.off, cnt);
                 break;
             case IC_STEP_BCAST_MST:
@@ -341,7 +342,10 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
             ic_bruck_collect(s, &line, R[t].buf, R[t].off, cnt, NULL, IC_BUF_SCRATCH, 0);
             break;
         case IC_STEP_ALLREDUCE_RHRD:
-            ic_rd_collect(s, &line, R[t].buf, R[t].off, cnt);
+            ic_rd_collect(s, &line, R[t].buf, R[t].off, cnt, 1);
+            break;
+        case IC_STEP_BCAST_SCATTER_RD: /* the MST scatter's natural layout */
+            ic_rd_collect(s, &line, R[t].buf, R[t].off, cnt, 0);
             break;
         case IC_STEP_ALLREDUCE_TREE:
         case IC_STEP_ALLREDUCE_CHAIN:
@@ -703,7 +707,7 @@ static int allgather_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args
             ic_fanin_collect(s, &line, w, base, lcnt);
             break;
         case IC_STEP_COLLECT_RD: /* from the layout of the near-first halving */
-            ic_rd_collect(s, &line, w, base, lcnt);
+            ic_rd_collect(s, &line, w, base, lcnt, 1);
             break;
         case IC_STEP_COLLECT_TREE:
         case IC_STEP_COLLECT_CHAIN:

@@ -38,7 +38,8 @@
  *
  * Which 1-D algorithms can be a mesh step, per collective:
  *   bcast               mst, pipeline, binary_tree, knomial (keep the
- *                       vector); scatter_collect (shrinks it)
+ *                       vector); scatter_collect, scatter_doubling
+ *                       (shrink it)
  *   reduce              mst, pipeline (to the line's root); dcombine_gather
  *                       (shrinks)
  *   allreduce           mst, recursive_doubling (keep); dcombine_collect,

@@ -1,8 +1,9 @@
 /*
  * rd_collect.c -- collect by recursive doubling on a line: the
  * bidirectional exchange of tan-strazdins-2002 section 3.3.1 for
- * allgather, and the doubling half of its recursive halving + recursive
- * doubling allreduce (section 3.3.2).
+ * allgather, the doubling half of its recursive halving + recursive
+ * doubling allreduce (section 3.3.2), and the collect of the broadcast's
+ * scatter + doubling (coll_bcast.c).
  *
  * Partners exchange everything they hold, doubling it each step: log2 n
  * start-ups and (n-1)/n m bytes through every port, every message an
@@ -11,25 +12,33 @@
  * (bruck_collect.c) takes as many steps for any n but sends to one
  * position and receives from another.
  *
- * The partners go far first, 2^(k-1), ..., 2, 1 apart, so that the
- * messages grow as the distance shrinks: the last, largest exchange (half
- * the vector) is between neighbours, which on ranks numbered by node or
- * along a torus's row stays inside the node or on one link (partners 1
- * apart first send that half across every node's link at once).  This is
- * the mirror of the near-first recursive halving (rh_dcombine.c), and it
- * starts from its layout: position p holds block ic_rh_block(n, p, 1)
- * (bitreverse of the virtual position), so that every range a position
- * holds is contiguous; the composer lays an allgather's blocks out so
- * (compose.c, qlayout_init).  Each step replays one of the halving's
- * splits of the range of virtual blocks, in reverse.
+ * Each step replays one of a recursive halving's splits (rh_dcombine.c)
+ * of the range of virtual blocks, in reverse, and starts from the layout
+ * that halving leaves:
+ *   - near = 1: the partners go far first, 2^(k-1), ..., 2, 1 apart, so
+ *     that the messages grow as the distance shrinks: the last, largest
+ *     exchange (half the vector) is between neighbours, which on ranks
+ *     numbered by node or along a torus's row stays inside the node or on
+ *     one link (partners 1 apart first send that half across every node's
+ *     link at once).  The mirror of the near-first recursive halving; its
+ *     layout: position p holds block ic_rh_block(n, p, 1) (bitreverse of
+ *     the virtual position), so that every range a position holds is
+ *     contiguous; the composer lays an allgather's blocks out so
+ *     (compose.c, qlayout_init).
+ *   - near = 0: the partners go near first, 1, 2, ..., 2^(k-1) apart, from
+ *     the natural layout (block p on position p): what an MST scatter
+ *     leaves, for the broadcast's scatter + doubling.
  *
  * n = 2^k + rem positions: first the 2 rem lowest positions fold pairwise
  * (2i sends its block to 2i + 1, which holds the block after it), leaving
  * 2^k virtual positions; finally 2i + 1 sends 2i every block but its own
  * (two messages: the blocks before it and after it).
- * Trace, n = 4 (layout 0 2 1 3; {} = blocks held):
+ * Trace, n = 4, near = 1 (layout 0 2 1 3; {} = blocks held):
  *   mask 2:  P0 <-> P2, P1 <-> P3   P0 {0,1}  P2 {0,1}  P1 {2,3}  P3 {2,3}
  *   mask 1:  P0 <-> P1, P2 <-> P3   everyone {0,1,2,3}
+ * Trace, n = 4, near = 0 (layout 0 1 2 3):
+ *   mask 1:  P0 <-> P1, P2 <-> P3   P0 {0,1}  P1 {0,1}  P2 {2,3}  P3 {2,3}
+ *   mask 2:  P0 <-> P2, P1 <-> P3   everyone {0,1,2,3}
  *
  * Restrictions: none (any n, any counts; empty messages are not sent).
  * Block j of counts[j] elements at base + prefix(j) of buf, as
@@ -56,7 +65,7 @@ static void send_range(ic_sched_t *s, int peer, ic_buf_t buf, size_t base, const
 }
 
 void ic_rd_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                   const size_t *counts)
+                   const size_t *counts, int near)
 {
     int n = line->n;
     int me = ic_line_pos(line, s->rank);
@@ -67,12 +76,12 @@ void ic_rd_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t ba
     int rem = n - pof2;
     int folded = me < 2 * rem;
     int v = ic_fold_virtual(me, rem);
-    size_t *vpre = ic_rh_vprefix(n, 1, counts);
+    size_t *vpre = ic_rh_vprefix(n, near, counts);
     if (!vpre) {
         s->oom = 1;
         return;
     }
-    int even = folded ? ic_rh_block(n, me - me % 2, 1) : 0; /* the fold pair's first block */
+    int even = folded ? ic_rh_block(n, me - me % 2, near) : 0; /* the fold pair's first block */
     if (folded) {
         if (v < 0)
             send_range(s, ic_line_rank(line, me + 1), buf, base, counts, even, even + 1, 0);
@@ -81,17 +90,19 @@ void ic_rd_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t ba
         ic_sched_round(s);
     }
     /* the halving's ranges of virtual blocks before each of its steps
-     * (mask 1, 2, ...), replayed backwards */
+     * (masks 1, 2, ... near first, else pof2 / 2, ..., 1), replayed
+     * backwards */
     int lo[32], hi[32];
     lo[0] = 0;
     hi[0] = pof2;
     for (int i = 0; v >= 0 && i < k; i++) {
-        int mid = lo[i] + (hi[i] - lo[i]) / 2, up = (v >> i) & 1;
+        int mask = near ? 1 << i : pof2 >> (i + 1);
+        int mid = lo[i] + (hi[i] - lo[i]) / 2, up = (v & mask) != 0;
         lo[i + 1] = up ? mid : lo[i];
         hi[i + 1] = up ? hi[i] : mid;
     }
     for (int i = k - 1; v >= 0 && i >= 0; i--) {
-        int mask = 1 << i, pv = v ^ mask;
+        int mask = near ? 1 << i : pof2 >> (i + 1), pv = v ^ mask;
         int peer = ic_line_rank(line, ic_fold_real(pv, rem));
         int olo = lo[i + 1] == lo[i] ? hi[i + 1] : lo[i],
             ohi = lo[i + 1] == lo[i] ? hi[i] : lo[i + 1];

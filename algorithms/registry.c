@@ -36,6 +36,9 @@ const ic_algorithm_t ic_algorithms[] = {
          ic_cost_bcast_scatter_collect2, NULL,
          "scatter_collect whose collect runs on two counter-rotating rings (full-duplex "
          "neighbour links: tori)"),
+    STEP(IC_COLL_BCAST, "scatter_doubling", KEEPS | IC_ALG_COST_FOLDS, IC_STEP_BCAST_SCATTER_RD,
+         ic_cost_bcast_scatter_doubling, NULL,
+         "MST scatter + recursive-doubling collect (long vectors, switched networks)"),
     STEP(IC_COLL_BCAST, "pipeline", KEEPS | NEXT, IC_STEP_BCAST_PIPELINE, ic_cost_bcast_pipeline,
          ic_seg_bcast_pipeline, "pipelined chain broadcast in segments (long vectors)"),
     STEP(IC_COLL_BCAST, "bidir_pipeline", KEEPS | NEXT | IC_ALG_COST_BOUND, IC_STEP_BCAST_PIPELINE2,

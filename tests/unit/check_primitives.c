@@ -949,8 +949,8 @@ END_TEST
 
 /* Recursive halving in either order (rh_dcombine.c): position q ends with
  * block ic_rh_block(n, q, near), combined over every position (a
- * permutation of the blocks); near first, the collect that mirrors it
- * (ic_rd_collect) then leaves the whole combined vector everywhere.
+ * permutation of the blocks); the collect that mirrors it (ic_rd_collect
+ * with the same order) then leaves the whole combined vector everywhere.
  * On a power of two with even blocks, a position's largest message goes
  * to the nearest partner (q ^ 1) near first and to the farthest (q ^ n/2)
  * far first: what the order is for. */
@@ -972,7 +972,7 @@ static void run_halving(int kind, int n, int pat, int near, int collect)
         ic_rh_dcombine(&sim.scheds[r], &f.line, IC_BUF_RECV, BASE, counts, IC_BUF_SCRATCH2, 1,
                        near);
         if (collect)
-            ic_rd_collect(&sim.scheds[r], &f.line, IC_BUF_RECV, BASE, counts);
+            ic_rd_collect(&sim.scheds[r], &f.line, IC_BUF_RECV, BASE, counts, near);
     }
     sim_finish(&sim, &f, recvlen);
     char *seen = calloc((size_t)n + 1, 1);
@@ -1015,11 +1015,12 @@ START_TEST(test_halving_orders)
     for (int n = 1; n <= 40; n++)
         for (int pat = 0; pat < NPAT; pat++)
             for (int kind = 0; kind < LINE_KINDS; kind++)
-                for (int v = 0; v < 3; v++)
-                    run_halving(kind, n, pat, v > 0, v == 2);
+                for (int v = 0; v < 4; v++)
+                    run_halving(kind, n, pat, v & 1, v >> 1);
     static const int big[] = {97, 128, 255};
     for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
         run_halving(LINE_IDENTITY, big[i], PAT_EVEN, 1, 1);
+        run_halving(LINE_IDENTITY, big[i], PAT_EVEN, 0, 1);
         run_halving(LINE_MAPPED, big[i], PAT_FEW, 1, 0);
     }
 }
