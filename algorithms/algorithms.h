@@ -393,6 +393,16 @@ static inline int ic_binary_tree(const ic_line_t *line, int root_pos, int me, in
  * in message times (4 for n = 8). */
 int ic_tree_depth_cost(int n);
 
+/* Two-tree broadcast (two_tree.c): the lower half of the vector down one
+ * binary tree of the n - 1 other positions, the upper half down its
+ * mirror image, every position interior in at most one; each half cut into
+ * segments of `seg` elements (0 or more than the half: one segment), the
+ * root sending one segment a round, the trees alternately.  A stream
+ * (ic_sched_stream).  (2k + ic_tree_depth_cost(n - 1))(alpha + seg beta)
+ * for k segments per half, one port per rank. */
+void ic_two_tree_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
+                       size_t seg);
+
 /* k-nomial tree broadcast (radix k >= 2; k = 2 is the binomial tree of the
  * MST, k = n a flat tree): relative index j's parent clears its lowest
  * non-zero base-k digit.  For a sender busy S = o + m beta per message and
@@ -628,6 +638,7 @@ typedef enum ic_step_kind {
     IC_STEP_BCAST_PIPELINE,
     IC_STEP_BCAST_PIPELINE2, /* ... on two chains, both ways round */
     IC_STEP_BCAST_TREE,
+    IC_STEP_BCAST_TWOTREE,
     IC_STEP_BCAST_KNOMIAL,
     IC_STEP_BCAST_SCATTER,       /* scatter ... collect: shrinks     */
     IC_STEP_BCAST_SCATTER2,      /* ... collect on two rings */

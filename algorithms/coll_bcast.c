@@ -1,5 +1,5 @@
 /*
- * coll_bcast.c -- broadcast (mitra-1995 section 3.2), eight algorithms.
+ * coll_bcast.c -- broadcast (mitra-1995 section 3.2), nine algorithms.
  *
  * The composer (compose.c) builds them from the primitives, on the line of
  * all ranks (a 1-D plan) or along the lines of a mesh dimension (a mesh
@@ -50,6 +50,18 @@
  *   ic_tree_depth_cost(p) (4 for p = 8).  It never beats the MST with one
  *   segment; with many, its first segment arrives after A message times
  *   against the chain's p - 1, so on long lines it wins middle sizes.
+ *
+ * "two_tree": two pipelined binary trees (two_tree.c), the vector's halves,
+ *   every position interior in at most one: each receives n and sends at
+ *   most n bytes, like a chain, and the first segments arrive after about
+ *   2 log2 p hops instead of p - 1.  k segments of s bytes per half:
+ *   (2k + A)(alpha + s beta), A = ic_tree_depth_cost(p - 1), the root's
+ *   2k sends one after another and the last one's way down (exactly: the
+ *   root's sends 2k alpha + n beta, then A (alpha + s' beta) for s' the
+ *   shorter of the halves' last segments); a lower bound where a
+ *   position's two receives fall in one round (IC_ALG_COST_BOUND: forced
+ *   or tables only).  Its segment rule minimises that:
+ *   k = sqrt(A m beta / (4 alpha)) for the half m / 2.
  *
  * "knomial": the k-nomial tree broadcast (knomial_bcast.c), a->seg its
  *   radix k.  With S = o + n beta the sender's time per message and
@@ -203,6 +215,41 @@ double ic_cost_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m)
     if (a->size <= 1 || a->count == 0)
         return 0;
     return tree_cost(a, m, a->seg && a->seg < a->count ? a->seg : a->count);
+}
+
+/* The larger half of the vector as a call of its own. */
+static ic_coll_args_t upper_half(const ic_coll_args_t *a)
+{
+    ic_coll_args_t h = *a;
+    h.count = a->count - a->count / 2;
+    return h;
+}
+
+/* (2k + A)(alpha + (m/(2k)) beta) is least at k = sqrt(A m beta / (4 alpha)). */
+size_t ic_seg_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *md)
+{
+    ic_coll_args_t h = upper_half(a);
+    double half = (double)h.count * (double)md->elem;
+    double A = ic_tree_depth_cost(a->size - 1), k = 1;
+    if (a->size > 2 && A > 0 && md->alpha > 0 && md->beta > 0)
+        k = floor(sqrt(A * half * md->beta / (2 * md->alpha)) + 0.5);
+    return ic_seg_of_k(&h, md, k);
+}
+
+double ic_cost_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    if (a->size <= 1 || a->count == 0)
+        return 0;
+    size_t hi = a->count - a->count / 2, lo = a->count / 2;
+    size_t seg = a->seg && a->seg < hi ? a->seg : hi;
+    size_t k = (hi + seg - 1) / seg + (lo + seg - 1) / seg;
+    /* the root's sends, every element once; then the way down of the last
+     * segment, no longer than the shorter of the halves' last ones */
+    size_t last = hi - (hi - 1) / seg * seg;
+    if (lo > 0 && lo - (lo - 1) / seg * seg < last)
+        last = lo - (lo - 1) / seg * seg;
+    double A = ic_tree_depth_cost(a->size - 1), e = (double)m->elem * m->beta;
+    return (double)k * m->alpha + (double)a->count * e + A * (m->alpha + (double)last * e);
 }
 
 double ic_cost_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m)

@@ -398,6 +398,8 @@ double ic_cost_allreduce_dcombine_collect(const ic_coll_args_t *a, const ic_mode
 double ic_cost_allreduce_dcombine_collect2(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_scatter_collect2(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_scatter_doubling(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *m);
+size_t ic_seg_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allgather_bucket2(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_scatter_bucket2(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_rd(const ic_coll_args_t *a, const ic_model_t *m);

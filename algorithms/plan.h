@@ -37,9 +37,9 @@
  *   8x8x8:d2=bucket,d1=bucket,d0=bucket
  *
  * Which 1-D algorithms can be a mesh step, per collective:
- *   bcast               mst, pipeline, binary_tree, knomial (keep the
- *                       vector); scatter_collect, scatter_doubling
- *                       (shrink it)
+ *   bcast               mst, pipeline, binary_tree, two_tree, knomial
+ *                       (keep the vector); scatter_collect,
+ *                       scatter_doubling (shrink it)
  *   reduce              mst, pipeline (to the line's root); dcombine_gather
  *                       (shrinks)
  *   allreduce           mst, recursive_doubling (keep); dcombine_collect,

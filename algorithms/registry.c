@@ -47,6 +47,10 @@ const ic_algorithm_t ic_algorithms[] = {
          "tori)"),
     STEP(IC_COLL_BCAST, "binary_tree", KEEPS, IC_STEP_BCAST_TREE, ic_cost_bcast_binary_tree,
          ic_seg_bcast_binary_tree, "pipelined binary-tree broadcast (middle vectors, long lines)"),
+    STEP(IC_COLL_BCAST, "two_tree", KEEPS | IC_ALG_COST_BOUND, IC_STEP_BCAST_TWOTREE,
+         ic_cost_bcast_two_tree, ic_seg_bcast_two_tree,
+         "two pipelined binary trees, a half of the vector each, every rank interior in at most "
+         "one (long vectors, long lines; Sanders, Speck, Traff)"),
     STEP(IC_COLL_BCAST, "knomial", KEEPS | IC_ALG_RADIX, IC_STEP_BCAST_KNOMIAL,
          ic_cost_bcast_knomial, ic_radix_bcast_knomial,
          "k-nomial tree broadcast, radix from the model (short vectors, o < alpha)"),

@@ -1,0 +1,153 @@
+/*
+ * two_tree.c -- the two-tree broadcast on a line (Sanders, Speck and
+ * Traff, "Two-tree algorithms for full bandwidth broadcast, reduction and
+ * scan", Parallel Computing 35, 2009).
+ *
+ * A pipelined binary tree (tree_bcast.c) makes every interior position
+ * send each byte twice and every leaf send nothing: the time approaches
+ * 2 m beta.  A chain (pipe_bcast.c) sends each byte once from every
+ * position, m beta, but its first segment reaches the last position only
+ * after n - 1 hops.  Two binary trees over the same positions, each
+ * carrying half of the vector, with every position interior in at most
+ * one of them, give both: each position receives m bytes (a half from
+ * each tree) and sends at most m (its interior tree's half, twice), and
+ * the first segments arrive after about 2 log2 n hops.
+ *
+ * The trees.  Relative index j = (pos - root) mod n; the root (j = 0)
+ * feeds both trees, which span the other n - 1 = t positions, u = j - 1:
+ *   T1, the vector's lower half: heap order over u (u's children 2u + 1,
+ *       2u + 2), its root u = 0;
+ *   T2, the upper half: the same heap over the mirrored index h = t - 1 - u,
+ *       its root u = t - 1.
+ * T1's interior positions are u < t / 2 (rounded down), T2's u > t - 1 -
+ * t / 2: never both (for odd t the middle position is a leaf of both).
+ *
+ * The clock.  Each half is cut into segments of `seg` elements.  The root
+ * sends segment s of T1 in round 2s and of T2 in round 2s + 1.  In either
+ * tree a position that receives segment s in round R + 2s (R: its start;
+ * 0 for T1's root, 1 for T2's) sends it to its first child in round
+ * R + 2s + 1 and to its second in round R + 2s + 2, as the pipelined binary
+ * tree does; so the first child starts at R + 1, the second at R + 2.
+ * A position's rounds hold its T1 messages before its T2 messages, on
+ * both sides of every message, so that two messages between one pair in
+ * one round match in order.  Trace, n = 4, root 0, one segment per half
+ * (t = 3: T1 is u 0 -> 1, 2, positions 1 -> 2, 3; T2 is h 0 -> 1, 2,
+ * positions 3 -> 2, 1; "A" the lower half, "B" the upper):
+ *   round 0:  P0 A>P1
+ *   round 1:  P0 B>P3,  P1 A>P2
+ *   round 2:  P1 A>P3,  P3 B>P2
+ *   round 3:  P3 B>P1
+ * A round's messages use different segments or different halves.
+ *
+ * A position receives in both trees, so a round may hold two of its
+ * receives and the next none (the paper's edge colouring schedules them
+ * one a round; not done here): its schedule is a stream (ic_sched_stream),
+ * so where it runs as a dataflow (executor.c) each segment goes on as
+ * soon as it is in, whatever the rounds; in lock step such a round costs
+ * two message times.
+ *
+ * Cost, k segments of s bytes per half, c = alpha + s beta, A =
+ * ic_tree_depth_cost(n - 1): the root sends its 2k segments one after
+ * another and the last then needs A message times more to reach the
+ * latest position of its tree: (2k + A) c in the single-port model, a
+ * lower bound where a position's two receives share a round
+ * (IC_ALG_COST_BOUND; coll_bcast.c).
+ *
+ * Restrictions: none (any n, root, count; count 0 sends nothing); n = 2:
+ * the root sends both halves to the other position.
+ */
+#include "algorithms.h"
+
+/* One position's part in one of the trees: it receives segment s in round
+ * R + 2s from its parent and sends it to its first child in round
+ * R + 2s + 1 and to its second in R + 2s + 2.  The line's root is a
+ * parent with one child, one round before that child's start. */
+typedef struct tree_role {
+    long R;
+    int parent;   /* rank; -1: none (the line's root) */
+    int child[2]; /* ranks, first child first */
+    int nchild;
+    ic_region_t half; /* the tree's half of the vector */
+    size_t seg, k;    /* its segments */
+} tree_role_t;
+
+/* The start of heap index h when the heap's root starts in round r0. */
+static long heap_start(long h, long r0)
+{
+    for (; h > 0; h = (h - 1) / 2)
+        r0 += h % 2 ? 1 : 2;
+    return r0;
+}
+
+/* Position u's role (-1: the line's root) in the tree over t = n - 1
+ * positions, mirrored (T2) or not (T1). */
+static void tree_role(tree_role_t *tr, const ic_line_t *line, int root_pos, long u, long t,
+                      int mirrored, ic_region_t half, size_t seg)
+{
+    int n = line->n;
+    long r0 = mirrored ? 1 : 0;
+    tr->half = half;
+    tr->seg = seg;
+    tr->k = ic_nsegments(half.count, &tr->seg);
+    tr->nchild = 0;
+    tr->parent = -1;
+    if (u < 0) { /* one child, the tree's root */
+        long top = mirrored ? t - 1 : 0;
+        tr->R = r0 - 1;
+        tr->child[tr->nchild++] = ic_line_rank(line, (int)((top + 1 + root_pos) % n));
+        return;
+    }
+    long h = mirrored ? t - 1 - u : u;
+    tr->R = heap_start(h, r0);
+    long pu = h == 0 ? -1 : mirrored ? t - 1 - (h - 1) / 2 : (h - 1) / 2;
+    tr->parent = ic_line_rank(line, (int)((pu + 1 + root_pos) % n));
+    for (long c = 2 * h + 1; c <= 2 * h + 2 && c < t; c++) {
+        long cu = mirrored ? t - 1 - c : c;
+        tr->child[tr->nchild++] = ic_line_rank(line, (int)((cu + 1 + root_pos) % n));
+    }
+}
+
+/* The segment a role handles in round r at offset d from its clock (0:
+ * the receive, 1 and 2: the sends to the first and second child), or -1. */
+static long role_segment(const tree_role_t *tr, long r, long d)
+{
+    long x = r - tr->R - d;
+    return x >= 0 && x % 2 == 0 && (size_t)(x / 2) < tr->k ? x / 2 : -1;
+}
+
+static void role_round(ic_sched_t *s, const tree_role_t *tr, long r)
+{
+    long sg;
+    if (tr->parent >= 0 && (sg = role_segment(tr, r, 0)) >= 0)
+        ic_sched_recv(s, tr->parent, ic_segment(tr->half, tr->seg, tr->k, (size_t)sg));
+    for (int c = 0; c < tr->nchild; c++)
+        if ((sg = role_segment(tr, r, 1 + c)) >= 0)
+            ic_sched_send(s, tr->child[c], ic_segment(tr->half, tr->seg, tr->k, (size_t)sg));
+}
+
+void ic_two_tree_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
+                       size_t seg)
+{
+    int n = line->n;
+    int me = ic_line_pos(line, s->rank);
+    ic_sched_round(s);
+    if (me < 0 || n <= 1 || data.count == 0)
+        return;
+    long t = n - 1, u = (long)((me - root_pos + n) % n) - 1;
+    size_t lo = data.count - data.count / 2;
+    tree_role_t tr[2];
+    tree_role(&tr[0], line, root_pos, u, t, 0, ic_reg(data.buf, data.off, lo), seg);
+    tree_role(&tr[1], line, root_pos, u, t, 1, ic_reg(data.buf, data.off + lo, data.count - lo),
+              seg);
+    long last = 0;
+    for (int i = 0; i < 2; i++)
+        if (tr[i].k > 0 && tr[i].R + 2 * (long)tr[i].k > last)
+            last = tr[i].R + 2 * (long)tr[i].k;
+    size_t from = s->nacts;
+    for (long r = 0; r <= last; r++) {
+        role_round(s, &tr[0], r);
+        role_round(s, &tr[1], r);
+        ic_sched_round(s);
+    }
+    ic_sched_stream(s, from);
+}
