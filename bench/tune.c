@@ -31,7 +31,14 @@
  *      cannot hurt once the lines follow it) with, where its steps have
  *      them, their twins on two counter-rotating rings (bidir_bucket.c:
  *      both directions of a torus's links, which the model cannot
- *      price), and its cheapest plan of one-round steps (every position
+ *      price), on the first half of the shapes for each stream (a step
+ *      whose schedule is a stream) that is no ring step (the two trees)
+ *      its plans of that step in both dimensions, in either order (such
+ *      a plan runs as one dataflow, segments going on
+ *      into the next dimension as they arrive, which the closed forms'
+ *      sum over the steps cannot see, and the two trees' closed form is
+ *      a bound, no price to rank by),
+ *      and its cheapest plan of one-round steps (every position
  *      of a line talks to every other at once: the allreduce's one_shot,
  *      the full fan-outs; on a torus whose latency grows with the
  *      distance, one round of a line costs about the farthest distance
@@ -41,7 +48,7 @@
  *      instead: one-round steps on the short lines and priced steps on
  *      the long ones, a node's ranks all at once and the halving or
  *      doubling across nodes), those twins
- *      of the 1-D plans too, and the built-in choice (as it ran without
+ *      of the 1-D plans too, every stream on one line, and the built-in choice (as it ran without
  *      a table, and with the segment sizes the fitted model sets); each
  *      forced in turn with IC_Set_algorithm.
  *   4. Measurement, rounds of: every candidate in turn (the order rotating
@@ -233,6 +240,38 @@ static int one_round(const ic_algorithm_t *alg, const ic_coll_args_t *a0)
     return ok;
 }
 
+/* Whether alg's 1-D plan is a stream (ic_sched_stream: the pipelined
+ * chains, the two trees), which runs as a dataflow: on a line of 5 ranks,
+ * segments of one element, every message of every rank a stream's.  A
+ * mesh plan of such steps runs as one dataflow, each segment going on into
+ * the next dimension as it arrives, which the closed forms (a sum over the
+ * steps) do not price. */
+static int stream_alg(const ic_algorithm_t *alg, const ic_coll_args_t *a0)
+{
+    enum { N = 5 };
+    ic_plan_t pl = ic_plan_1d(alg, 1);
+    int ok = 1;
+    for (int r = 0; ok && r < N; r++) {
+        ic_coll_args_t a = *a0;
+        a.size = N;
+        a.rank = r;
+        a.root = 0;
+        a.count = 4 * N;
+        a.counts = NULL;
+        a.displs = NULL;
+        a.bounded_from = 0;
+        ic_sched_t s;
+        ic_sched_init(&s, r, N);
+        ok = ic_plan_build(&s, &pl, &a) == 0 && ic_sched_ok(&s) == 0;
+        size_t msgs = 0;
+        for (size_t q = 0; ok && q < s.nacts; q++)
+            msgs += s.acts[q].kind == IC_ACT_SEND || s.acts[q].kind == IC_ACT_RECV;
+        ok = ok && msgs > 0 && msgs == s.nstream;
+        ic_sched_free(&s);
+    }
+    return ok;
+}
+
 /* A list of step algorithms (candidates()). */
 typedef struct alg_list {
     const ic_algorithm_t *alg[16];
@@ -310,10 +349,12 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
      * priced steps on the long ones (a node's ranks all talking at once,
      * the halving or doubling across nodes); steps that serve the call's
      * op, each plan's scratch on its lines ring_plan's ic_plan_usable */
-    alg_list_t ring = {.n = 0}, one = {.n = 0}, priced = {.n = 0};
+    alg_list_t ring = {.n = 0}, one = {.n = 0}, priced = {.n = 0}, stream = {.n = 0};
     for (const ic_algorithm_t *alg = ic_algorithms; shapes > 0 && alg->name; alg++) {
         if (alg->coll != pt->c || ic_plan_step_kind(alg) == IC_STEP_NONE || ic_alg_op(alg, &a))
             continue;
+        if (!a.counts && !ring_only(alg, &a) && stream_alg(alg, &a) && stream.n < 16)
+            stream.alg[stream.n++] = alg;
         if (ic_alg_priced(alg) && ring_only(alg, &a) && ring.n < 16)
             ring.alg[ring.n++] = alg;
         if (one_round(alg, &a) && one.n < 16)
@@ -358,6 +399,31 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
                 n = add_cand(cs, n, text, "shape, two rings");
             }
         }
+        /* on the first half of the shapes, its plans of one stream in
+         * both dimensions (streams whose messages do not all go between
+         * neighbours, which the rings' plans have: the two trees), each
+         * run as one dataflow, each segment going on into the next
+         * dimension as it arrives, which the closed forms' sum over the
+         * steps does not see; the two trees' forms are bounds, not prices
+         * to rank them by.  Either order: the model cannot tell which
+         * dimension's lines share a link (a node's ranks, its network
+         * port). */
+        for (int j = 0; 2 * i < nsh + 1 && j < stream.n; j++)
+            for (int first = 0; first < 2; first++) {
+                rp = ic_plan_1d(NULL, 0);
+                rp.coll = a.coll;
+                rp.ndims = 2;
+                rp.dims[0] = shp[i].dims[0];
+                rp.dims[1] = shp[i].dims[1];
+                for (int t = 0; t < 2; t++) {
+                    rp.step[t].dim = t ? first : 1 - first;
+                    rp.step[t].alg = stream.alg[j];
+                }
+                if (ic_plan_usable(&rp, &a, NULL)) {
+                    ic_point_bare_text(&rp, text, sizeof(text));
+                    n = add_cand(cs, n, text, "shape, streams");
+                }
+            }
         /* ... on the shapes whose lines are at most twice the square
          * root of p: a one-round step puts n - 1 messages of every rank
          * of a line of n in flight at once (a 512-rank simulation of a
@@ -393,6 +459,15 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
     for (int i = 0; i < n1; i++) {
         ic_point_bare_text(&plans[i], text, sizeof(text));
         n = add_cand(cs, n, text, "1-D");
+    }
+    /* the streams on one line, which the selector does not rank when
+     * their closed forms are bounds (two_tree) */
+    for (int i = 0; i < stream.n; i++) {
+        ic_plan_t sp = ic_plan_1d(stream.alg[i], 0);
+        if (ic_plan_usable(&sp, &a, NULL)) {
+            ic_point_bare_text(&sp, text, sizeof(text));
+            n = add_cand(cs, n, text, "1-D, stream");
+        }
     }
     /* and their twins on two counter-rotating rings (one line: the ring
      * of all ranks) */
