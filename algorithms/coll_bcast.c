@@ -217,8 +217,8 @@ double ic_cost_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m)
     return tree_cost(a, m, a->seg && a->seg < a->count ? a->seg : a->count);
 }
 
-/* The larger half of the vector as a call of its own. */
-static ic_coll_args_t upper_half(const ic_coll_args_t *a)
+/* The larger half of the vector (two_tree.c's first) as a call of its own. */
+static ic_coll_args_t larger_half(const ic_coll_args_t *a)
 {
     ic_coll_args_t h = *a;
     h.count = a->count - a->count / 2;
@@ -228,7 +228,7 @@ static ic_coll_args_t upper_half(const ic_coll_args_t *a)
 /* (2k + A)(alpha + (m/(2k)) beta) is least at k = sqrt(A m beta / (4 alpha)). */
 size_t ic_seg_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *md)
 {
-    ic_coll_args_t h = upper_half(a);
+    ic_coll_args_t h = larger_half(a);
     double half = (double)h.count * (double)md->elem;
     double A = ic_tree_depth_cost(a->size - 1), k = 1;
     if (a->size > 2 && A > 0 && md->alpha > 0 && md->beta > 0)

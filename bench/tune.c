@@ -203,29 +203,42 @@ static int ring_only(const ic_algorithm_t *alg, const ic_coll_args_t *a0)
     return ok;
 }
 
+/* The schedule of rank r of alg's 1-D plan (parameter param) on a line of
+ * IC_PROBE_RANKS ranks, root 0, `count` elements (blocks of one element for
+ * the block collectives), unbounded scratch: its structure, not a call's
+ * size.  0 when it builds; *s is then the caller's to free. */
+enum { IC_PROBE_RANKS = 5 };
+static int probe_sched(const ic_algorithm_t *alg, size_t param, const ic_coll_args_t *a0, int r,
+                       size_t count, ic_sched_t *s)
+{
+    static const size_t ones[IC_PROBE_RANKS] = {1, 1, 1, 1, 1};
+    ic_plan_t pl = ic_plan_1d(alg, param);
+    ic_coll_args_t a = *a0;
+    a.size = IC_PROBE_RANKS;
+    a.rank = r;
+    a.root = 0;
+    a.count = a0->counts ? IC_PROBE_RANKS : count;
+    a.counts = a0->counts ? ones : NULL;
+    a.displs = NULL;
+    a.bounded_from = 0;
+    ic_sched_init(s, r, IC_PROBE_RANKS);
+    if (ic_plan_build(s, &pl, &a) == 0 && ic_sched_ok(s) == 0)
+        return 0;
+    ic_sched_free(s);
+    return -1;
+}
+
 /* Whether alg, as a mesh step, sends all its messages in one round: its
- * 1-D plan on a line of 5 ranks, unbounded scratch (its structure, not a
- * call's size), has at most one round with messages on each rank. */
+ * probe schedules have at most one round with messages on each rank. */
 static int one_round(const ic_algorithm_t *alg, const ic_coll_args_t *a0)
 {
-    enum { N = 5 };
-    ic_plan_t pl = ic_plan_1d(alg, 0);
-    size_t counts[N] = {1, 1, 1, 1, 1};
     int ok = 1;
-    for (int r = 0; ok && r < N; r++) {
-        ic_coll_args_t a = *a0;
-        a.size = N;
-        a.rank = r;
-        a.root = 0;
-        a.count = N;
-        a.counts = a0->counts ? counts : NULL;
-        a.displs = NULL;
-        a.bounded_from = 0;
+    for (int r = 0; ok && r < IC_PROBE_RANKS; r++) {
         ic_sched_t s;
-        ic_sched_init(&s, r, N);
-        ok = ic_plan_build(&s, &pl, &a) == 0 && ic_sched_ok(&s) == 0;
+        if (probe_sched(alg, 0, a0, r, IC_PROBE_RANKS, &s) != 0)
+            return 0;
         int with = 0;
-        for (size_t q = 0; ok && q < ic_sched_nrounds(&s); q++) {
+        for (size_t q = 0; q < ic_sched_nrounds(&s); q++) {
             size_t n;
             const ic_action_t *act = ic_sched_round_acts(&s, q, &n);
             for (size_t j = 0; j < n; j++)
@@ -234,39 +247,29 @@ static int one_round(const ic_algorithm_t *alg, const ic_coll_args_t *a0)
                     break;
                 }
         }
-        ok = ok && with <= 1;
+        ok = with <= 1;
         ic_sched_free(&s);
     }
     return ok;
 }
 
 /* Whether alg's 1-D plan is a stream (ic_sched_stream: the pipelined
- * chains, the two trees), which runs as a dataflow: on a line of 5 ranks,
- * segments of one element, every message of every rank a stream's.  A
- * mesh plan of such steps runs as one dataflow, each segment going on into
- * the next dimension as it arrives, which the closed forms (a sum over the
- * steps) do not price. */
+ * chains, the two trees), which runs as a dataflow: in its probe schedules
+ * (segments of one element, a vector of several) every message of every
+ * rank is a stream's.  A mesh plan of such steps runs as one dataflow,
+ * each segment going on into the next dimension as it arrives, which the
+ * closed forms (a sum over the steps) do not price. */
 static int stream_alg(const ic_algorithm_t *alg, const ic_coll_args_t *a0)
 {
-    enum { N = 5 };
-    ic_plan_t pl = ic_plan_1d(alg, 1);
     int ok = 1;
-    for (int r = 0; ok && r < N; r++) {
-        ic_coll_args_t a = *a0;
-        a.size = N;
-        a.rank = r;
-        a.root = 0;
-        a.count = 4 * N;
-        a.counts = NULL;
-        a.displs = NULL;
-        a.bounded_from = 0;
+    for (int r = 0; ok && r < IC_PROBE_RANKS; r++) {
         ic_sched_t s;
-        ic_sched_init(&s, r, N);
-        ok = ic_plan_build(&s, &pl, &a) == 0 && ic_sched_ok(&s) == 0;
+        if (probe_sched(alg, 1, a0, r, 4 * IC_PROBE_RANKS, &s) != 0)
+            return 0;
         size_t msgs = 0;
-        for (size_t q = 0; ok && q < s.nacts; q++)
+        for (size_t q = 0; q < s.nacts; q++)
             msgs += s.acts[q].kind == IC_ACT_SEND || s.acts[q].kind == IC_ACT_RECV;
-        ok = ok && msgs > 0 && msgs == s.nstream;
+        ok = msgs > 0 && msgs == s.nstream;
         ic_sched_free(&s);
     }
     return ok;
