@@ -34,12 +34,12 @@
  *      price), on the first half of the shapes for each stream (a step
  *      whose schedule is a stream) that is no ring step (the two trees)
  *      its plans of that step in both dimensions, in either order (such
- *      a plan runs as one dataflow, segments going on
- *      into the next dimension as they arrive, which the closed forms'
- *      sum over the steps cannot see, and the two trees' closed form is
- *      a bound, no price to rank by),
- *      and its cheapest plan of one-round steps (every position
- *      of a line talks to every other at once: the allreduce's one_shot,
+ *      a plan runs as one dataflow, segments going on into the next
+ *      dimension as they arrive, which the closed forms' sum over the
+ *      steps cannot see, and the two trees' closed form is a bound, no
+ *      price to rank by), and its cheapest plan of one-round steps
+ *      (every position of a line talks to every other at once: the
+ *      allreduce's one_shot,
  *      the full fan-outs; on a torus whose latency grows with the
  *      distance, one round of a line costs about the farthest distance
  *      once, where a step of several rounds pays a distance each round,
@@ -411,7 +411,7 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
          * to rank them by.  Either order: the model cannot tell which
          * dimension's lines share a link (a node's ranks, its network
          * port). */
-        for (int j = 0; 2 * i < nsh + 1 && j < stream.n; j++)
+        for (int j = 0; 2 * i < nsh && j < stream.n; j++)
             for (int first = 0; first < 2; first++) {
                 rp = ic_plan_1d(NULL, 0);
                 rp.coll = a.coll;
