@@ -79,12 +79,17 @@ static long heap_start(long h, long r0)
     return r0;
 }
 
+/* The rank at tree position u (relative index u + 1; -1: the line's root). */
+static int rank_of(const ic_line_t *line, int root_pos, long u)
+{
+    return ic_line_rank(line, (int)((u + 1 + root_pos) % line->n));
+}
+
 /* Position u's role (-1: the line's root) in the tree over t = n - 1
  * positions, mirrored (T2) or not (T1). */
 static void tree_role(tree_role_t *tr, const ic_line_t *line, int root_pos, long u, long t,
                       int mirrored, ic_region_t half, size_t seg)
 {
-    int n = line->n;
     long r0 = mirrored ? 1 : 0;
     tr->half = half;
     tr->seg = seg;
@@ -94,16 +99,16 @@ static void tree_role(tree_role_t *tr, const ic_line_t *line, int root_pos, long
     if (u < 0) { /* one child, the tree's root */
         long top = mirrored ? t - 1 : 0;
         tr->R = r0 - 1;
-        tr->child[tr->nchild++] = ic_line_rank(line, (int)((top + 1 + root_pos) % n));
+        tr->child[tr->nchild++] = rank_of(line, root_pos, top);
         return;
     }
     long h = mirrored ? t - 1 - u : u;
     tr->R = heap_start(h, r0);
     long pu = h == 0 ? -1 : mirrored ? t - 1 - (h - 1) / 2 : (h - 1) / 2;
-    tr->parent = ic_line_rank(line, (int)((pu + 1 + root_pos) % n));
+    tr->parent = rank_of(line, root_pos, pu);
     for (long c = 2 * h + 1; c <= 2 * h + 2 && c < t; c++) {
         long cu = mirrored ? t - 1 - c : c;
-        tr->child[tr->nchild++] = ic_line_rank(line, (int)((cu + 1 + root_pos) % n));
+        tr->child[tr->nchild++] = rank_of(line, root_pos, cu);
     }
 }
 
@@ -128,10 +133,9 @@ static void role_round(ic_sched_t *s, const tree_role_t *tr, long r)
 void ic_two_tree_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
                        size_t seg)
 {
-    int n = line->n;
-    int me = ic_line_pos(line, s->rank);
-    ic_sched_round(s);
-    if (me < 0 || n <= 1 || data.count == 0)
+    size_t whole = seg, k; /* the prologue's; the halves cut their own */
+    int n = line->n, me = ic_pipe_start(s, line, data.count, &whole, &k);
+    if (me < 0)
         return;
     long t = n - 1, u = (long)((me - root_pos + n) % n) - 1;
     size_t lo = data.count - data.count / 2;
