@@ -233,7 +233,7 @@ static void coll_row(ic_rtable_t *t, const ic_point_t *pt, const result_t *r, in
     }
     ic_rtable_num(t, pred);
     ic_rtable_str(t, r->alg);
-    ic_rtable_str(t, r->mismatch ? "MISMATCH" : "ok");
+    ic_rtable_str(t, r->mismatch ? "MISMATCH" : pt->shared ? "shared" : "ok");
     ic_rtable_num(t, r->v.min);
     ic_rtable_num(t, r->v.q1);
     ic_rtable_num(t, r->v.q3);

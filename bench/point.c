@@ -50,6 +50,38 @@ static int is_v(ic_coll_t c)
            c == IC_COLL_REDUCE_SCATTER;
 }
 
+/* Simulated ranks are threads of one process (SimGrid's SMPI), so a point
+ * of 16 MiB on 512 ranks would hold 24 GiB of buffers in it.  Beyond
+ * IC_POINT_SHARED_FROM bytes of vector over all ranks (the same decision on
+ * every rank) its buffers come from SMPI's shared malloc: every rank's map
+ * the same few pages, SMPI skips copying them, and the simulated times stay
+ * what they are (the network model does not look at the bytes), but the
+ * results mean nothing: the point is not compared (check "shared").  On a
+ * real machine never. */
+static int shared_point(const ic_point_t *pt)
+{
+#ifdef SMPI_H
+    return (double)pt->total * (double)pt->esz * (double)pt->p > (double)IC_POINT_SHARED_FROM;
+#else
+    (void)pt;
+    return 0;
+#endif
+}
+
+static void *point_alloc(ic_bench_t *b, const ic_point_t *pt, size_t bytes)
+{
+#ifdef SMPI_H
+    if (pt->shared) {
+        void *p = SMPI_SHARED_MALLOC(bytes ? bytes : 1);
+        if (!p)
+            return ic_bench_alloc(b, (size_t)-1); /* aborts */
+        return p;
+    }
+#endif
+    (void)pt;
+    return ic_bench_alloc(b, bytes);
+}
+
 /* Lay out a point of about `bytes` bytes; allocates the buffers. */
 void ic_point_setup(ic_bench_t *b, ic_point_t *pt, ic_coll_t c, size_t bytes, MPI_Datatype t,
                     int root)
@@ -125,20 +157,33 @@ void ic_point_setup(ic_bench_t *b, ic_point_t *pt, ic_coll_t c, size_t bytes, MP
     }
     pt->sbytes = in * pt->esz;
     pt->rbytes = out * pt->esz;
-    pt->cmp_bytes = sig ? pt->rbytes : 0;
-    pt->sbuf = ic_bench_alloc(b, pt->sbytes);
-    pt->out[0] = ic_bench_alloc(b, pt->rbytes);
-    pt->out[1] = ic_bench_alloc(b, pt->rbytes);
+    pt->shared = shared_point(pt);
+    pt->cmp_bytes = sig && !pt->shared ? pt->rbytes : 0;
+    pt->sbuf = point_alloc(b, pt, pt->sbytes);
+    pt->out[0] = point_alloc(b, pt, pt->rbytes);
+    pt->out[1] = point_alloc(b, pt, pt->rbytes);
     fill_values(pt->sbuf, in, t, me);
+}
+
+static void point_free(const ic_point_t *pt, void *buf)
+{
+#ifdef SMPI_H
+    if (pt->shared) {
+        SMPI_SHARED_FREE(buf);
+        return;
+    }
+#endif
+    (void)pt;
+    free(buf);
 }
 
 void ic_point_free(ic_point_t *pt)
 {
     free(pt->counts);
     free(pt->displs);
-    free(pt->sbuf);
-    free(pt->out[0]);
-    free(pt->out[1]);
+    point_free(pt, pt->sbuf);
+    point_free(pt, pt->out[0]);
+    point_free(pt, pt->out[1]);
 }
 
 /* Inputs in place, outputs poisoned. */

@@ -41,7 +41,13 @@ typedef struct ic_point {
     char *sbuf;                       /* input (root pattern for bcast)                */
     char *out[2];                     /* vendor / InterCom outputs                      */
     size_t sbytes, rbytes, cmp_bytes; /* cmp_bytes: 0 where the result is undefined */
+    int shared;                       /* buffers from SMPI's shared malloc (point.c) */
 } ic_point_t;
+
+/* Under SimGrid's SMPI every simulated rank's buffers live in one process:
+ * a point whose vector times the ranks exceeds this many bytes takes its
+ * buffers from SMPI's shared malloc and is not compared (point.c). */
+#define IC_POINT_SHARED_FROM ((size_t)1 << 31)
 
 /* This run's model: the library's cost parameters (tuning/cost.h) with the
  * fitted alpha, beta and gamma, the rest derived from them as the library

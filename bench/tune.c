@@ -1378,6 +1378,7 @@ int ic_bench_tune(ic_bench_t *b, const char *made_by)
                     ic_rtable_str(ct, cs[j].bad      ? "MISMATCH"
                                       : cs[j].other  ? "unusable"
                                       : cs[j].pruned ? "pruned"
+                                      : pt.shared    ? "shared"
                                                      : "ok");
                     ic_rtable_str(ct, cs[j].text);
                 }
