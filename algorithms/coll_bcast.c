@@ -225,18 +225,21 @@ static ic_coll_args_t larger_half(const ic_coll_args_t *a)
     return h;
 }
 
-/* (2k + A)(alpha + (m/(2k)) beta) is least at k = sqrt(A m beta / (4 alpha)). */
-size_t ic_seg_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *md)
+/* The two trees' segment rule and closed form, with b the time per byte
+ * of a message: beta for the broadcast, beta + gamma for the reduce (its
+ * messages run backwards, each combined).  (2k + A)(alpha + (m/(2k)) b) is
+ * least at k = sqrt(A m b / (4 alpha)). */
+size_t ic_seg_two_tree(const ic_coll_args_t *a, const ic_model_t *md, double b)
 {
     ic_coll_args_t h = larger_half(a);
     double half = (double)h.count * (double)md->elem;
     double A = ic_tree_depth_cost(a->size - 1), k = 1;
-    if (a->size > 2 && A > 0 && md->alpha > 0 && md->beta > 0)
-        k = floor(sqrt(A * half * md->beta / (2 * md->alpha)) + 0.5);
+    if (a->size > 2 && A > 0 && md->alpha > 0 && b > 0)
+        k = floor(sqrt(A * half * b / (2 * md->alpha)) + 0.5);
     return ic_seg_of_k(&h, md, k);
 }
 
-double ic_cost_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *m)
+double ic_cost_two_tree(const ic_coll_args_t *a, const ic_model_t *m, double b)
 {
     if (a->size <= 1 || a->count == 0)
         return 0;
@@ -248,8 +251,18 @@ double ic_cost_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *m)
     size_t last = hi - (hi - 1) / seg * seg;
     if (lo > 0 && lo - (lo - 1) / seg * seg < last)
         last = lo - (lo - 1) / seg * seg;
-    double A = ic_tree_depth_cost(a->size - 1), e = (double)m->elem * m->beta;
+    double A = ic_tree_depth_cost(a->size - 1), e = (double)m->elem * b;
     return (double)k * m->alpha + (double)a->count * e + A * (m->alpha + (double)last * e);
+}
+
+size_t ic_seg_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *md)
+{
+    return ic_seg_two_tree(a, md, md->beta);
+}
+
+double ic_cost_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    return ic_cost_two_tree(a, m, m->beta);
 }
 
 double ic_cost_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m)

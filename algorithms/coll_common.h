@@ -367,6 +367,7 @@ double ic_pattern_cost(ic_step_kind_t kind, const ic_terms_t *t, double b, int c
 
 /* The builders of algorithms/coll_*.c, listed in algorithms/registry.c. */
 int ic_coll_reduce_binary_tree(ic_sched_t *s, const ic_coll_args_t *a);
+int ic_coll_reduce_two_tree(ic_sched_t *s, const ic_coll_args_t *a); /* two_tree.c */
 size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_bcast_pipeline2(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);
@@ -400,6 +401,13 @@ double ic_cost_bcast_scatter_collect2(const ic_coll_args_t *a, const ic_model_t 
 double ic_cost_bcast_scatter_doubling(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *m);
+/* the two trees (coll_bcast.c) with b seconds per byte of a message */
+size_t ic_seg_two_tree(const ic_coll_args_t *a, const ic_model_t *m, double b);
+double ic_cost_two_tree(const ic_coll_args_t *a, const ic_model_t *m, double b);
+double ic_cost_reduce_two_tree(const ic_coll_args_t *a, const ic_model_t *m);
+size_t ic_seg_reduce_two_tree(const ic_coll_args_t *a, const ic_model_t *m);
+/* the segment the two-tree reduce runs for call a (coll_reduce.c) */
+size_t ic_reduce_two_tree_seg(const ic_coll_args_t *a);
 double ic_cost_allgather_bucket2(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_scatter_bucket2(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_rd(const ic_coll_args_t *a, const ic_model_t *m);

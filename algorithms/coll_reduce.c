@@ -232,3 +232,27 @@ double ic_cost_reduce_binary_tree(const ic_coll_args_t *a, const ic_model_t *m)
     double S = ic_tree_steps(a->size, k);
     return S * (m->alpha + sb * m->beta) + S * sb * m->gamma;
 }
+
+/* "two_tree": the two-tree broadcast backwards (two_tree.c), each message
+ * combined: the broadcast's form and segment rule with beta + gamma a
+ * byte, a bound as the broadcast's (IC_ALG_COST_BOUND). */
+size_t ic_seg_reduce_two_tree(const ic_coll_args_t *a, const ic_model_t *md)
+{
+    return ic_seg_two_tree(a, md, md->beta + md->gamma);
+}
+
+size_t ic_reduce_two_tree_seg(const ic_coll_args_t *a)
+{
+    size_t hi = a->count - a->count / 2;
+    size_t seg = a->seg && a->seg < hi ? a->seg : hi;
+    if (ic_reduce_pieces(a, a->count) > 1 && seg > a->count / 4)
+        seg = a->count / 4 > 0 ? a->count / 4 : 1;
+    return seg;
+}
+
+double ic_cost_reduce_two_tree(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_coll_args_t b = *a;
+    b.seg = ic_reduce_two_tree_seg(a);
+    return ic_cost_two_tree(&b, m, m->beta + m->gamma);
+}

@@ -64,6 +64,10 @@ const ic_algorithm_t ic_algorithms[] = {
         ic_seg_bcast_binary_tree, "pipelined binary-tree combine (middle vectors, long lines)"),
     STEP(IC_COLL_REDUCE, "pipeline", KEEPS | NEXT, IC_STEP_REDUCE_PIPELINE, ic_cost_reduce_pipeline,
          ic_seg_reduce_pipeline, "pipelined chain combine-to-one in segments (long vectors)"),
+    ALG(IC_COLL_REDUCE, "two_tree", IC_ALG_COST_BOUND, ic_coll_reduce_two_tree,
+        ic_cost_reduce_two_tree, ic_seg_reduce_two_tree,
+        "two pipelined binary trees combining upwards, a half of the vector each, every rank "
+        "interior in at most one (long vectors, long lines; Sanders, Speck, Traff)"),
 
     STEP(IC_COLL_ALLREDUCE, "mst", KEEPS, IC_STEP_ALLREDUCE_MST, ic_cost_allreduce_mst, NULL,
          "MST combine-to-one + MST broadcast (short vectors)"),

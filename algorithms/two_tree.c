@@ -55,8 +55,30 @@
  *
  * Restrictions: none (any n, root, count; count 0 sends nothing); n = 2:
  * the root sends both halves to the other position.
+ *
+ * The reduce (ic_coll_reduce_two_tree) is the broadcast run backwards
+ * (the paper's reduction): the same trees and the same clock, round r of
+ * the broadcast being round L - r of the reduce (L: the broadcast's last
+ * round over all positions, so that every position mirrors the same
+ * clock).  A broadcast's receive of segment s becomes the send of the
+ * partial of segment s to the parent; a send to a child becomes a receive
+ * from it, combined into the partial.  Reversed, a position hears from its
+ * second child first: that segment arrives in the partial's slot and the
+ * position's own input segment is combined into it; the first child's
+ * arrives in a second slot and is combined in; then the partial goes up.
+ * Leaves send their input as it is.  The line's root takes the two
+ * trees' partials into its result and combines its input into them (in
+ * place: into slots, combined into the result).  Segments go up last
+ * first.  The trees
+ * combine in heap order, not rank order: commutative ops only.  Slots, two
+ * per buffer (segments s and s + 1 alternate): a position is interior in
+ * one tree at most and keeps its partials in SCRATCH, its second receives
+ * in SCRATCH2; the root receives T1's partials in SCRATCH2 and T2's in
+ * SCRATCH.  Scratch within the message: two segments of a half at most.
+ * Cost: the broadcast's with beta + gamma per byte, a bound as the
+ * broadcast's.
  */
-#include "algorithms.h"
+#include "coll_common.h"
 
 /* One position's part in one of the trees: it receives segment s in round
  * R + 2s from its parent and sends it to its first child in round
@@ -69,6 +91,7 @@ typedef struct tree_role {
     int nchild;
     ic_region_t half; /* the tree's half of the vector */
     size_t seg, k;    /* its segments */
+    ic_buf_t inbox;   /* the reduce's line root: where this tree's partials arrive */
 } tree_role_t;
 
 /* The start of heap index h when the heap's root starts in round r0. */
@@ -154,4 +177,113 @@ void ic_two_tree_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_re
         ic_sched_round(s);
     }
     ic_sched_stream(s, from);
+}
+
+/* The broadcast's last round over every position of the line (n >= 2):
+ * the reduce runs the clock backwards from it. */
+static long last_round(const ic_line_t *line, int root_pos, size_t count, size_t seg)
+{
+    long t = line->n - 1, last = 0;
+    size_t lo = count - count / 2;
+    for (long u = -1; u < t; u++)
+        for (int i = 0; i < 2; i++) {
+            tree_role_t tr;
+            ic_region_t half = i ? ic_reg(IC_BUF_RECV, lo, count - lo) : ic_reg(IC_BUF_RECV, 0, lo);
+            tree_role(&tr, line, root_pos, u, t, i, half, seg);
+            if (tr.k > 0 && tr.R + 2 * (long)tr.k > last)
+                last = tr.R + 2 * (long)tr.k;
+        }
+    return last;
+}
+
+/* The slot of the role's tree in buffer b for segment sg's message (two
+ * slots, segments alternating). */
+static ic_region_t red_slot(ic_buf_t b, const tree_role_t *tr, size_t sg)
+{
+    size_t n = ic_segment(tr->half, tr->seg, tr->k, sg).count;
+    return ic_reg(b, sg % 2 * tr->seg, n);
+}
+
+/* Round r of the broadcast, backwards, for one tree's role: in is the
+ * input's half (a region of SEND or, at the root, the result), acc where
+ * the line's root combines (NULL elsewhere). */
+static void red_round(ic_sched_t *s, const tree_role_t *tr, long r, ic_region_t in,
+                      const ic_region_t *acc)
+{
+    long sg;
+    if (tr->parent >= 0 && (sg = role_segment(tr, r, 0)) >= 0) { /* the partial goes up */
+        ic_region_t up = tr->nchild ? red_slot(IC_BUF_SCRATCH, tr, (size_t)sg)
+                                    : ic_segment(in, tr->seg, tr->k, (size_t)sg);
+        ic_sched_send(s, tr->parent, up);
+    }
+    for (int c = tr->nchild - 1; c >= 0; c--) { /* the second child's first */
+        if ((sg = role_segment(tr, r, 1 + c)) < 0)
+            continue;
+        ic_region_t mine = ic_segment(in, tr->seg, tr->k, (size_t)sg);
+        if (acc) { /* the line's root: into its result */
+            ic_region_t res = ic_segment(*acc, tr->seg, tr->k, (size_t)sg);
+            if (in.buf == acc->buf) { /* in place: the input is the result */
+                ic_region_t got = red_slot(tr->inbox, tr, (size_t)sg);
+                ic_sched_recv(s, tr->child[c], got);
+                ic_sched_reduce(s, got, res, 1);
+            } else { /* the partial arrives in the result, the input joins it */
+                ic_sched_recv(s, tr->child[c], res);
+                ic_sched_reduce(s, mine, res, 1);
+            }
+        } else if (c == tr->nchild - 1) { /* the partial's slot, then the input */
+            ic_region_t part = red_slot(IC_BUF_SCRATCH, tr, (size_t)sg);
+            ic_sched_recv(s, tr->child[c], part);
+            ic_sched_reduce(s, mine, part, 1);
+        } else {
+            ic_region_t got = red_slot(IC_BUF_SCRATCH2, tr, (size_t)sg);
+            ic_sched_recv(s, tr->child[c], got);
+            ic_sched_reduce(s, got, red_slot(IC_BUF_SCRATCH, tr, (size_t)sg), 1);
+        }
+    }
+}
+
+int ic_coll_reduce_two_tree(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_line_t line = ic_coll_line(a);
+    int n = line.n, root_pos = ic_line_pos(&line, a->root);
+    int me = ic_line_pos(&line, a->rank), root = me == root_pos;
+    size_t count = a->count, lo = count - count / 2;
+    ic_region_t res = ic_reg(IC_BUF_RECV, 0, count);
+    ic_sched_round(s);
+    if (n <= 1 || count == 0) {
+        if (root && !a->in_place && count > 0)
+            ic_sched_copy(s, ic_reg(IC_BUF_SEND, 0, count), res);
+        ic_sched_round(s);
+        return ic_sched_ok(s);
+    }
+    size_t seg = ic_reduce_two_tree_seg(a);
+    long t = n - 1, u = (long)((me - root_pos + n) % n) - 1;
+    ic_region_t in = root && a->in_place ? res : ic_reg(IC_BUF_SEND, 0, count);
+    ic_region_t half[2] = {ic_reg(in.buf, 0, lo), ic_reg(in.buf, lo, count - lo)};
+    ic_region_t out[2] = {ic_reg(IC_BUF_RECV, 0, lo), ic_reg(IC_BUF_RECV, lo, count - lo)};
+    tree_role_t tr[2];
+    for (int i = 0; i < 2; i++) {
+        tree_role(&tr[i], &line, root_pos, u, t, i, half[i], seg);
+        /* the root receives each tree's partials in a buffer of their own;
+         * elsewhere only the interior tree has slots */
+        tr[i].inbox = i ? IC_BUF_SCRATCH : IC_BUF_SCRATCH2;
+        size_t slots = (tr[i].k > 1 ? 2 : 1) * tr[i].seg;
+        if (tr[i].k == 0)
+            continue;
+        if (root && a->in_place)
+            ic_sched_need(s, tr[i].inbox, slots);
+        if (!root && tr[i].nchild > 1)
+            ic_sched_need(s, IC_BUF_SCRATCH2, slots);
+        if (!root && tr[i].nchild > 0)
+            ic_sched_need(s, IC_BUF_SCRATCH, slots);
+    }
+    long L = last_round(&line, root_pos, count, seg);
+    size_t from = s->nacts;
+    for (long r = L; r >= 0; r--) {
+        for (int i = 0; i < 2; i++)
+            red_round(s, &tr[i], r, half[i], root ? &out[i] : NULL);
+        ic_sched_round(s);
+    }
+    ic_sched_stream(s, from);
+    return ic_sched_ok(s);
 }
