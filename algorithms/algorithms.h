@@ -439,6 +439,13 @@ void ic_bruck_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t
  * Cost (n = 2^k) k alpha + (n-1)/n m (beta + gamma). */
 void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                     const size_t *counts, ic_buf_t tmp, size_t tmpbase, int near);
+/* The same reading the input (in: the vector, packed as buf's, not in buf)
+ * where it is, on a line whose length is a power of two (the folds would
+ * need the whole vector in buf): buf is written only in the half a
+ * position keeps after the first step, and tmp holds a quarter of the
+ * vector at most. */
+void ic_rh_dcombine_ro(ic_sched_t *s, const ic_line_t *line, const ic_region_t *in, ic_buf_t buf,
+                       size_t base, const size_t *counts, ic_buf_t tmp, size_t tmpbase, int near);
 /* The block that position pos of a line of n holds after ic_rh_dcombine
  * (pos itself unless near). */
 int ic_rh_block(int n, int pos, int near);
@@ -646,6 +653,7 @@ typedef enum ic_step_kind {
     IC_STEP_REDUCE_MST,          /* combine to the line's root       */
     IC_STEP_REDUCE_PIPELINE,     /* ... along a chain, in segments  */
     IC_STEP_REDUCE_DCOMBINE,     /* dcombine ... gather: shrinks    */
+    IC_STEP_REDUCE_RH,           /* halving ... gather: shrinks     */
     IC_STEP_ALLREDUCE_MST,       /* combine to position 0 ... bcast  */
     IC_STEP_ALLREDUCE_RD,        /* recursive doubling: keeps         */
     IC_STEP_ALLREDUCE_DCOMBINE,  /* dcombine ... collect: shrinks */

@@ -405,6 +405,7 @@ size_t ic_seg_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_two_tree(const ic_coll_args_t *a, const ic_model_t *m, double b);
 double ic_cost_two_tree(const ic_coll_args_t *a, const ic_model_t *m, double b);
 double ic_cost_reduce_two_tree(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_reduce_halving_gather(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_reduce_two_tree(const ic_coll_args_t *a, const ic_model_t *m);
 /* the segment the two-tree reduce runs for call a (coll_reduce.c) */
 size_t ic_reduce_two_tree_seg(const ic_coll_args_t *a);

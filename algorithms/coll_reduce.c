@@ -32,6 +32,21 @@
  *   Cost: (p-1) alpha + (p-1)/p n (beta + gamma)     (distributed combine)
  *       + ceil(log2 p) alpha + (p-1)/p n beta        (gather)
  *
+ * "halving_gather": the distributed combine by recursive halving
+ *   (rh_dcombine.c, partners far first, which leaves the finished block i on
+ *   position i), then the MST gather of "dcombine_gather": Rabenseifner's
+ *   reduce (MPICH's long-message reduce).  log2 p start-ups for the combine
+ *   instead of the bucket's p - 1.  When p is a power of two the first
+ *   exchange reads the input where it is and a position keeps half the
+ *   vector (ic_rh_dcombine_ro); otherwise it works on a copy of the input
+ *   (SCRATCH), receiving in SCRATCH2, and from a->bounded_from elements on
+ *   runs on two or three pieces of the vector in turn (ic_plan_pieces),
+ *   each costing what follows.  Needs a commutative op.
+ *   Cost, p = 2^F:  (F + L) alpha + the halving's transfers + (p-1)/p n gamma
+ *                 + (p-1)/p n beta (the gather);
+ *   otherwise add alpha + n (beta + gamma) (the fold) and alpha + n/p beta
+ *   (the unfold): an estimate (IC_ALG_COST_FOLDS).
+ *
  * "pipeline": the pipelined chain combine-to-one (pipe_combine.c) with
  *   the selector's segment a->seg: k segments of s bytes flow along a
  *   chain ending at the root, each position combining its own segment
@@ -103,6 +118,30 @@ double ic_cost_reduce_dcombine_gather(const ic_coll_args_t *a, const ic_model_t 
 {
     ic_terms_t t = ic_terms(a, m);
     return (t.L + t.p - 1) * t.a + t.f * t.n * (t.bring + t.b) + t.f * t.n * t.g;
+}
+
+static double halving_gather(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    double c = (t.F + t.L) * t.a + ic_halving_beta(&t) + t.f * t.n * (t.g + t.b);
+    if (t.np2) /* the fold and the unfold */
+        c += 2 * t.a + t.n * (t.b + t.g) + t.n / t.p * t.b;
+    return c;
+}
+
+double ic_cost_reduce_halving_gather(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    int pof2 = (a->size & (a->size - 1)) == 0; /* read in place: one piece (plan.c) */
+    size_t q = pof2 ? 1 : ic_reduce_pieces(a, a->count), lo;
+    if (q == 1)
+        return halving_gather(a, m);
+    double c = 0; /* the pieces one after the other (compose.c) */
+    for (size_t j = 0; j < q; j++) {
+        ic_coll_args_t b = *a;
+        b.count = ic_reduce_piece(a->count, q, j, &lo);
+        c += halving_gather(&b, m);
+    }
+    return c;
 }
 
 /* The pipeline's chain for the call a: its hops H, and whether it returns

@@ -275,6 +275,11 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
                 ic_rh_dcombine(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0,
                                kind == IC_STEP_ALLREDUCE_RHRD);
                 break;
+            case IC_STEP_REDUCE_RH: /* far first: block j on position j, for the gather;
+                                       a first one reads the input where it is */
+                ic_rh_dcombine_ro(s, &line, t == 0 ? in : NULL, cur.buf, cur.off, cnt, tmp.buf, 0,
+                                  0);
+                break;
             case IC_STEP_ALLREDUCE_TREE:
             case IC_STEP_ALLREDUCE_CHAIN:
                 ic_repeated_dcombine(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0,
@@ -361,6 +366,7 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
             ic_fanout_collect(s, &line, R[t].buf, R[t].off, cnt);
             break;
         case IC_STEP_REDUCE_DCOMBINE:
+        case IC_STEP_REDUCE_RH:
             ic_mst_gather(s, &line, ref[dim], R[t].buf, R[t].off, cnt);
             break;
         case IC_STEP_ALLREDUCE_MST:
@@ -371,6 +377,11 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
         }
     }
     ic_sched_round(s);
+}
+
+static int is_pof2(int d)
+{
+    return d > 0 && (d & (d - 1)) == 0;
 }
 
 /* The positions [*lo, *hi) of a line of n whose blocks position me holds
@@ -405,7 +416,10 @@ static void gather_range(int n, int root, int me, int *lo, int *hi)
  *     it keeps its own block, or, when its line gathers in the first
  *     step's second half, the blocks of its subtree of that gather: the
  *     area starts at the subtree's first block, so the region's offset
- *     wraps below zero and every block of the subtree lands inside it;
+ *     wraps below zero and every block of the subtree lands inside it; a
+ *     first recursive halving on a line of a power of two (read-only too)
+ *     keeps the half of the vector its first exchange leaves it, which
+ *     holds its subtree's blocks;
  *   - otherwise a copy of its input.
  */
 static ic_region_t reduce_acc(ic_sched_t *s, const ic_plan_t *pl, const mesh_t *M, const int *ref,
@@ -435,12 +449,17 @@ static ic_region_t reduce_acc(ic_sched_t *s, const ic_plan_t *pl, const mesh_t *
         ic_sched_need(s, IC_BUF_SCRATCH, len);
         return ic_reg(IC_BUF_SCRATCH, 0, len);
     }
-    if (d > 1 && kind == IC_STEP_REDUCE_DCOMBINE) {
+    if (d > 1 && (kind == IC_STEP_REDUCE_DCOMBINE || (kind == IC_STEP_REDUCE_RH && is_pof2(d)))) {
         size_t *cnt = step_counts(M, 0);
         ic_blocks_even(cnt, d, len);
         int lo = M->c[dim], hi = lo + 1;
         if (my_line_active(M, pl, 0, ref, 1, 1, 1))
             gather_range(d, ref[dim], M->c[dim], &lo, &hi);
+        if (kind == IC_STEP_REDUCE_RH) { /* and the half its first halving keeps */
+            int h0 = M->c[dim] < d / 2 ? 0 : d / 2;
+            lo = lo < h0 ? lo : h0;
+            hi = hi > h0 + d / 2 ? hi : h0 + d / 2;
+        }
         size_t from = ic_blocks_prefix(cnt, lo), to = ic_blocks_prefix(cnt, hi);
         *ro = 1;
         if (to > from)
@@ -496,8 +515,11 @@ static int vector_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t 
              * accumulator, which the step may write) */
             ic_step_kind_t k0 = ic_plan_step_kind(pl->step[0].alg);
             ro = M->d[pl->step[0].dim] > 1 &&
-                 ((a->coll == IC_COLL_REDUCE && (k0 == IC_STEP_REDUCE_DCOMBINE ||
-                                                 (k0 == IC_STEP_REDUCE_PIPELINE && !in_place))) ||
+                 ((a->coll == IC_COLL_REDUCE &&
+                   (k0 == IC_STEP_REDUCE_DCOMBINE ||
+                    ((k0 == IC_STEP_REDUCE_PIPELINE ||
+                      (k0 == IC_STEP_REDUCE_RH && is_pof2(M->d[pl->step[0].dim]))) &&
+                     !in_place))) ||
                   ((k0 == IC_STEP_ALLREDUCE_RING || k0 == IC_STEP_REDUCE_MST ||
                     k0 == IC_STEP_ALLREDUCE_MST || k0 == IC_STEP_ALLREDUCE_DCOMBINE) &&
                    !in_place));

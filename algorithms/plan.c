@@ -19,10 +19,11 @@ int ic_plan_step_shrinks(ic_step_kind_t k)
 {
     return k == IC_STEP_BCAST_SCATTER || k == IC_STEP_BCAST_SCATTER2 ||
            k == IC_STEP_BCAST_SCATTER_RD || k == IC_STEP_REDUCE_DCOMBINE ||
-           k == IC_STEP_ALLREDUCE_DCOMBINE || k == IC_STEP_ALLREDUCE_DCOMBINE2 ||
-           k == IC_STEP_ALLREDUCE_RH || k == IC_STEP_ALLREDUCE_RHRD ||
-           k == IC_STEP_ALLREDUCE_TREE || k == IC_STEP_ALLREDUCE_CHAIN ||
-           k == IC_STEP_ALLREDUCE_FANIN || k == IC_STEP_ALLREDUCE_FANOUT;
+           k == IC_STEP_REDUCE_RH || k == IC_STEP_ALLREDUCE_DCOMBINE ||
+           k == IC_STEP_ALLREDUCE_DCOMBINE2 || k == IC_STEP_ALLREDUCE_RH ||
+           k == IC_STEP_ALLREDUCE_RHRD || k == IC_STEP_ALLREDUCE_TREE ||
+           k == IC_STEP_ALLREDUCE_CHAIN || k == IC_STEP_ALLREDUCE_FANIN ||
+           k == IC_STEP_ALLREDUCE_FANOUT;
 }
 
 /* The steps whose positions hold permuted blocks (ic_rh_block). */
@@ -421,11 +422,13 @@ int ic_plan_rs_reads_input(const ic_plan_t *pl, const ic_coll_args_t *a)
 size_t ic_plan_pieces(const ic_plan_t *pl, const ic_coll_args_t *a)
 {
     if (a->coll == IC_COLL_REDUCE) {
-        /* on one line these two read the input where it is and hold at
-         * most the vector (the pipeline's segment is cut for it,
-         * ic_reduce_pipeline_seg) */
+        /* on one line these read the input where it is and hold at most
+         * the vector (the pipeline's segment is cut for it,
+         * ic_reduce_pipeline_seg; the halving on a power of two only) */
         ic_step_kind_t k = ic_plan_step_kind(pl->step[0].alg);
-        return pl->ndims == 1 && (k == IC_STEP_REDUCE_DCOMBINE || k == IC_STEP_REDUCE_PIPELINE)
+        int pof2 = (a->size & (a->size - 1)) == 0; /* the halving's too (compose.c) */
+        return pl->ndims == 1 && (k == IC_STEP_REDUCE_DCOMBINE || k == IC_STEP_REDUCE_PIPELINE ||
+                                  (k == IC_STEP_REDUCE_RH && pof2))
                    ? 1
                    : ic_reduce_pieces(a, a->count);
     }

@@ -40,8 +40,8 @@
  *   bcast               mst, pipeline, binary_tree, two_tree, knomial
  *                       (keep the vector); scatter_collect,
  *                       scatter_doubling (shrink it)
- *   reduce              mst, pipeline (to the line's root); dcombine_gather
- *                       (shrinks)
+ *   reduce              mst, pipeline (to the line's root); dcombine_gather,
+ *                       halving_gather (shrink)
  *   allreduce           mst, recursive_doubling (keep); dcombine_collect,
  *                       halving_doubling (shrink)
  *   allgather(v)        bucket, bruck, gather_bcast

@@ -60,6 +60,10 @@ const ic_algorithm_t ic_algorithms[] = {
     STEP(IC_COLL_REDUCE, "dcombine_gather", 0, IC_STEP_REDUCE_DCOMBINE,
          ic_cost_reduce_dcombine_gather, NULL,
          "bucket distributed combine + MST gather (long vectors)"),
+    STEP(IC_COLL_REDUCE, "halving_gather", IC_ALG_COST_FOLDS, IC_STEP_REDUCE_RH,
+         ic_cost_reduce_halving_gather, NULL,
+         "recursive-halving distributed combine + MST gather (middle and long vectors; "
+         "Rabenseifner)"),
     ALG(IC_COLL_REDUCE, "binary_tree", 0, ic_coll_reduce_binary_tree, ic_cost_reduce_binary_tree,
         ic_seg_bcast_binary_tree, "pipelined binary-tree combine (middle vectors, long lines)"),
     STEP(IC_COLL_REDUCE, "pipeline", KEEPS | NEXT, IC_STEP_REDUCE_PIPELINE, ic_cost_reduce_pipeline,

@@ -117,6 +117,12 @@ size_t *ic_rh_vprefix(int n, int near, const size_t *counts)
 void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                     const size_t *counts, ic_buf_t tmp, size_t tmpbase, int near)
 {
+    ic_rh_dcombine_ro(s, line, NULL, buf, base, counts, tmp, tmpbase, near);
+}
+
+void ic_rh_dcombine_ro(ic_sched_t *s, const ic_line_t *line, const ic_region_t *in, ic_buf_t buf,
+                       size_t base, const size_t *counts, ic_buf_t tmp, size_t tmpbase, int near)
+{
     int n = line->n;
     int me = ic_line_pos(line, s->rank);
     ic_sched_round(s);
@@ -147,12 +153,32 @@ void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t b
     ic_sched_round(s);
 
     int lo = 0, hi = pof2; /* my current range of virtual blocks */
+    if (in && rem > 0) {   /* not for folds (algorithms.h): copy the input first */
+        s->oom = 1;
+        free(vpre);
+        return;
+    }
     for (int i = 1; v >= 0 && i < pof2; i *= 2) {
         int mask = near ? i : pof2 / 2 / i, mid = lo + (hi - lo) / 2;
         int keep_lo = (v & mask) ? mid : lo, keep_hi = (v & mask) ? hi : mid;
         int give_lo = (v & mask) ? lo : mid, give_hi = (v & mask) ? mid : hi;
         int peer = ic_line_rank(line, ic_fold_real(v ^ mask, rem));
         size_t klen = vpre[keep_hi] - vpre[keep_lo], glen = vpre[give_hi] - vpre[give_lo];
+        if (in && i == 1) { /* the input where it is: the partner's copy of my
+                               half arrives in place and my input joins it */
+            if (glen > 0)
+                ic_sched_send(s, peer, ic_reg(in->buf, in->off + vpre[give_lo], glen));
+            if (klen > 0) {
+                ic_region_t mine = ic_reg(buf, base + vpre[keep_lo], klen);
+                ic_sched_recv(s, peer, mine);
+                ic_sched_reduce(s, ic_reg(in->buf, in->off + vpre[keep_lo], klen), mine,
+                                v < (v ^ mask));
+            }
+            ic_sched_round(s);
+            lo = keep_lo;
+            hi = keep_hi;
+            continue;
+        }
         if (glen > 0)
             ic_sched_send(s, peer, ic_reg(buf, base + vpre[give_lo], glen));
         if (klen > 0) {

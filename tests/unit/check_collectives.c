@@ -979,13 +979,13 @@ END_TEST
  * to twice the message, below bounded_from elements (run here with 0:
  * never bounded, and 1: always), the short-vector reductions whose input
  * is read-only (MST combine-to-one in reduce and reduce_scatter, recursive
- * halving, and tan-strazdins-2002's patterns of reduce_scatter (repeated.c,
- * fanout.c): an accumulator copy of the input and a receive buffer for
- * partials; the binary-tree combine in one segment: two children's
- * partials; the two-tree combine: a partial and a child's, two segments
- * each, which can be two halves; the reduce's pipelined chain for a non-commutative op, where a
- * position appends its segment to the partial: the partial and a copy of
- * its segment), and any algorithm for fewer elements than ranks.  The
+ * halving (the reduce's halving_gather too), and tan-strazdins-2002's
+ * patterns of reduce_scatter (repeated.c, fanout.c): an accumulator copy of
+ * the input and a receive buffer for partials; the binary-tree combine in
+ * one segment: two children's partials; the two-tree combine: a partial and
+ * a child's, two segments each, which can be two halves; the reduce's
+ * pipelined chain for a non-commutative op, where a position appends its segment to the partial:
+ * the partial and a copy of its segment), and any algorithm for fewer elements than ranks.  The
  * one-shot allreduce receives p - 1 vectors at once: unbounded, that much;
  * bounded, it cannot serve a call whose vectors would not fit the slack
  * (ic_alg_room), and it is not built for one. */
@@ -996,6 +996,7 @@ static int scratch_twice(const ic_algorithm_t *alg, const ic_coll_args_t *a)
            (rs && (alg->flags & (IC_ALG_COST_ESTIMATE | IC_ALG_COST_BOUND))) ||
            (!strcmp(alg->name, "binary_tree") && alg->coll == IC_COLL_REDUCE) ||
            (!strcmp(alg->name, "two_tree") && alg->coll == IC_COLL_REDUCE) ||
+           !strcmp(alg->name, "halving_gather") ||
            (!strcmp(alg->name, "pipeline") && alg->coll == IC_COLL_REDUCE && !a->commutative) ||
            (!strcmp(alg->name, "mst") &&
             (alg->coll == IC_COLL_REDUCE || alg->coll == IC_COLL_REDUCE_SCATTER ||

@@ -1053,8 +1053,11 @@ START_TEST(test_registry_closed_forms)
                 double got = ic_estimate(alg, &a, &c, 1);
                 /* a reduce_scatter in pieces: slices of the blocks, exact
                  * when the blocks cut evenly (here the blocks are alike, so
-                 * also in place) */
-                size_t q = rs && a.bounded_from && n >= 2 ? (n % 2 ? 3 : 2) : 1;
+                 * also in place); so the reduce by halving, whose pieces
+                 * are vectors of uneven blocks unless they cut evenly */
+                int halves = alg->coll == IC_COLL_REDUCE && alg->step == IC_STEP_REDUCE_RH &&
+                             (p & (p - 1)) != 0;
+                size_t q = (rs || halves) && a.bounded_from && n >= 2 ? (n % 2 ? 3 : 2) : 1;
                 size_t blk = n / (size_t)p;
                 int exact = !(folds && (p & (p - 1))) && !(alg->seg_rule && a.seg && n % a.seg) &&
                             !combine_tree && blk % q == 0;
