@@ -446,6 +446,11 @@ void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t b
  * vector at most. */
 void ic_rh_dcombine_ro(ic_sched_t *s, const ic_line_t *line, const ic_region_t *in, ic_buf_t buf,
                        size_t base, const size_t *counts, ic_buf_t tmp, size_t tmpbase, int near);
+/* May ic_rh_dcombine_ro read the input where it is on a line of n? */
+static inline int ic_rh_reads_input(int n)
+{
+    return n > 0 && ic_fold_pof2(n) == n;
+}
 /* The block that position pos of a line of n holds after ic_rh_dcombine
  * (pos itself unless near). */
 int ic_rh_block(int n, int pos, int near);

@@ -131,8 +131,8 @@ static double halving_gather(const ic_coll_args_t *a, const ic_model_t *m)
 
 double ic_cost_reduce_halving_gather(const ic_coll_args_t *a, const ic_model_t *m)
 {
-    int pof2 = (a->size & (a->size - 1)) == 0; /* read in place: one piece (plan.c) */
-    size_t q = pof2 ? 1 : ic_reduce_pieces(a, a->count), lo;
+    /* read in place: one piece (ic_plan_pieces) */
+    size_t q = ic_rh_reads_input(a->size) ? 1 : ic_reduce_pieces(a, a->count), lo;
     if (q == 1)
         return halving_gather(a, m);
     double c = 0; /* the pieces one after the other (compose.c) */

@@ -379,11 +379,6 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
     ic_sched_round(s);
 }
 
-static int is_pof2(int d)
-{
-    return d > 0 && (d & (d - 1)) == 0;
-}
-
 /* The positions [*lo, *hi) of a line of n whose blocks position me holds
  * before it sends them on in an MST gather to root (its subtree; all
  * positions at the root). */
@@ -449,7 +444,8 @@ static ic_region_t reduce_acc(ic_sched_t *s, const ic_plan_t *pl, const mesh_t *
         ic_sched_need(s, IC_BUF_SCRATCH, len);
         return ic_reg(IC_BUF_SCRATCH, 0, len);
     }
-    if (d > 1 && (kind == IC_STEP_REDUCE_DCOMBINE || (kind == IC_STEP_REDUCE_RH && is_pof2(d)))) {
+    if (d > 1 &&
+        (kind == IC_STEP_REDUCE_DCOMBINE || (kind == IC_STEP_REDUCE_RH && ic_rh_reads_input(d)))) {
         size_t *cnt = step_counts(M, 0);
         ic_blocks_even(cnt, d, len);
         int lo = M->c[dim], hi = lo + 1;
@@ -518,7 +514,7 @@ static int vector_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t 
                  ((a->coll == IC_COLL_REDUCE &&
                    (k0 == IC_STEP_REDUCE_DCOMBINE ||
                     ((k0 == IC_STEP_REDUCE_PIPELINE ||
-                      (k0 == IC_STEP_REDUCE_RH && is_pof2(M->d[pl->step[0].dim]))) &&
+                      (k0 == IC_STEP_REDUCE_RH && ic_rh_reads_input(M->d[pl->step[0].dim]))) &&
                      !in_place))) ||
                   ((k0 == IC_STEP_ALLREDUCE_RING || k0 == IC_STEP_REDUCE_MST ||
                     k0 == IC_STEP_ALLREDUCE_MST || k0 == IC_STEP_ALLREDUCE_DCOMBINE) &&

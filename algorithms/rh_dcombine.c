@@ -134,6 +134,10 @@ void ic_rh_dcombine_ro(ic_sched_t *s, const ic_line_t *line, const ic_region_t *
     int rem = n - pof2;
     int folded = me < 2 * rem;
     int v = ic_fold_virtual(me, rem);
+    if (in && rem > 0) { /* not with folds (algorithms.h): a caller's mistake */
+        s->oom = 1;
+        return;
+    }
 
     /* vpre[w]: packed offset of virtual block w (pof2 + 1 entries). */
     size_t *vpre = ic_rh_vprefix(n, near, counts);
@@ -153,11 +157,6 @@ void ic_rh_dcombine_ro(ic_sched_t *s, const ic_line_t *line, const ic_region_t *
     ic_sched_round(s);
 
     int lo = 0, hi = pof2; /* my current range of virtual blocks */
-    if (in && rem > 0) {   /* not for folds (algorithms.h): copy the input first */
-        s->oom = 1;
-        free(vpre);
-        return;
-    }
     for (int i = 1; v >= 0 && i < pof2; i *= 2) {
         int mask = near ? i : pof2 / 2 / i, mid = lo + (hi - lo) / 2;
         int keep_lo = (v & mask) ? mid : lo, keep_hi = (v & mask) ? hi : mid;

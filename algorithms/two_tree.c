@@ -69,14 +69,14 @@
  * Leaves send their input as it is.  The line's root takes the two
  * trees' partials into its result and combines its input into them (in
  * place: into slots, combined into the result).  Segments go up last
- * first.  The trees
- * combine in heap order, not rank order: commutative ops only.  Slots, two
- * per buffer (segments s and s + 1 alternate): a position is interior in
- * one tree at most and keeps its partials in SCRATCH, its second receives
- * in SCRATCH2; the root receives T1's partials in SCRATCH2 and T2's in
- * SCRATCH.  Scratch within the message: two segments of a half at most.
- * Cost: the broadcast's with beta + gamma per byte, a bound as the
- * broadcast's.
+ * first.  The trees combine in heap order, not rank order: commutative ops
+ * only.  Slots, two per buffer (segments s and s + 1 alternate): a position
+ * is interior in one tree at most and keeps its partials in SCRATCH, its
+ * second receives in SCRATCH2; an in-place root receives T1's partials in
+ * SCRATCH2 and T2's in SCRATCH.  Four segments at most: within the message
+ * from a->bounded_from elements on, where the segment is cut to a quarter
+ * of the vector (ic_reduce_two_tree_seg), up to two halves below.  Cost:
+ * the broadcast's with beta + gamma per byte, a bound as the broadcast's.
  */
 #include "coll_common.h"
 

@@ -1056,7 +1056,7 @@ START_TEST(test_registry_closed_forms)
                  * also in place); so the reduce by halving, whose pieces
                  * are vectors of uneven blocks unless they cut evenly */
                 int halves = alg->coll == IC_COLL_REDUCE && alg->step == IC_STEP_REDUCE_RH &&
-                             (p & (p - 1)) != 0;
+                             !ic_rh_reads_input(p);
                 size_t q = (rs || halves) && a.bounded_from && n >= 2 ? (n % 2 ? 3 : 2) : 1;
                 size_t blk = n / (size_t)p;
                 int exact = !(folds && (p & (p - 1))) && !(alg->seg_rule && a.seg && n % a.seg) &&
