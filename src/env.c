@@ -38,9 +38,12 @@
  *   INTERCOM_TRACE=PREFIX         every process writes PREFIX.<world rank>:
  *                                 the start and end of each call, message,
  *                                 reduction and copy (trace.c)
- *   INTERCOM_SHM=0                every message through MPI; default 1:
- *                                 messages of up to 4 KiB between ranks of
- *                                 one node through shared memory (shm.c)
+ *   INTERCOM_SHM=0|1|2            messages between ranks of one node: 0
+ *                                 all through MPI; 1 up to 16 KiB through
+ *                                 shared memory, longer through MPI; 2
+ *                                 (default) longer ones too, read from the
+ *                                 sender in one copy where the kernel
+ *                                 allows (shm.c)
  *   INTERCOM_RANKS_PER_NODE=Q     placement (topo.c): consecutive blocks of
  *                                 Q ranks of MPI_COMM_WORLD form a node,
  *                                 instead of MPI's shared-memory domains
@@ -112,7 +115,10 @@ static void env_read(void)
     if (q != env.ranks_per_node && ic_world_rank() == 0)
         fprintf(stderr, "InterCom: ignoring INTERCOM_RANKS_PER_NODE=%g (expected a whole number)\n",
                 q);
-    env.shm = getd("INTERCOM_SHM", 1) != 0;
+    double shm = getd("INTERCOM_SHM", 2);
+    env.shm = shm == 0 || shm == 1 ? (int)shm : 2;
+    if (shm != env.shm && ic_world_rank() == 0)
+        fprintf(stderr, "InterCom: ignoring INTERCOM_SHM=%g (expected 0, 1 or 2)\n", shm);
     env.trace = getenv("INTERCOM_TRACE");
     v = getenv("INTERCOM_MESH");
     env.mesh = v && *v ? v : NULL;

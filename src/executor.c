@@ -320,7 +320,7 @@ static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j,
             if (to_channel(x, a->peer, bytes)) {
                 ic_shm_op_t *o = &x->shm_ops[(*nshm)++];
                 o->unagreed = x->s->unagreed;
-                o->stage = o->mismatch = o->take = o->via = 0;
+                o->stage = o->mismatch = o->take = o->via = o->direct = 0;
                 o->len = 0;
                 o->tag = x->tag;
                 o->req = MPI_REQUEST_NULL;

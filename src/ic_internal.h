@@ -58,9 +58,11 @@ typedef struct ic_sched_key {
 } ic_sched_key_t;
 
 /* Short messages within a node through shared memory (shm.c). */
-#define IC_SHM_BYTES 4096    /* a channel's slot: a message or a piece      */
-#define IC_SHM_SLOTS 4       /* slots of a channel                          */
-#define IC_SHM_LONG 32768    /* longest message through a channel, in pieces */
+#define IC_SHM_BYTES 4096 /* a channel's slot: a message or a piece      */
+#define IC_SHM_SLOTS 4    /* slots of a channel                          */
+#define IC_SHM_LONG                                                                                \
+    16384                    /* longest message copied through a channel's                         \
+                                slots, in pieces; longer: in one copy  */
 #define IC_SHM_MAX_RANKS 256 /* ranks of a node beyond which MPI carries all */
 #define IC_SHM_SPIN 65536    /* idle polls between yields (ranks <= cores)  */
 #define IC_SHM_PEEK 16       /* idle polls between looks at the peers' CPUs */
@@ -125,6 +127,8 @@ typedef struct ic_shm_op {
     int mismatch;
     int take;     /* receiver at stage 2: 0 wait, 1 take the data, 2 drop it */
     int via;      /* ... the message follows through MPI                      */
+    int direct;   /* ... its receiver reads it from the sender (shm.c: "Direct
+                     messages")                                              */
     uint64_t len; /* ... the sender's length                                  */
     int tag;
     MPI_Request req;
@@ -729,8 +733,10 @@ typedef struct ic_env {
     int ranks_per_node;             /* INTERCOM_RANKS_PER_NODE (topo.c); 0:
                                        MPI says which ranks share a node     */
     const char *trace;              /* INTERCOM_TRACE: file prefix, or NULL  */
-    int shm;                        /* INTERCOM_SHM: short messages within a
-                                       node through shared memory (shm.c)    */
+    int shm;                        /* INTERCOM_SHM: messages within a node
+                                       through shared memory (shm.c): 0 none,
+                                       1 up to IC_SHM_LONG, 2 (default) also
+                                       longer ones, read in one copy        */
 } ic_env_t;
 
 const ic_env_t *ic_env(void);

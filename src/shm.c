@@ -16,7 +16,9 @@
  * slot's word (release); the receiver waits for that number (acquire),
  * copies the message out and clears the word, which frees the slot.  A
  * message of up to IC_SHM_LONG bytes goes the same way in pieces of
- * IC_SHM_BYTES ("Long messages" below); longer ones go through MPI.
+ * IC_SHM_BYTES ("Long messages" below); a longer one the receiver reads
+ * straight from the sender's memory, in one copy ("Direct messages"), or,
+ * where the kernel does not allow that, it goes through MPI.
  *
  * Both sides of a message decide alike: by its length in bytes, which
  * MPI's type matching makes equal on both sides, and the peer's node.
@@ -64,6 +66,7 @@
 #include "config.h"
 #include "ic_internal.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -71,6 +74,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+#ifdef HAVE_PROCESS_VM_READV
+#include <sys/uio.h>
+#endif
 
 /* A slot: its word, the length of an unagreed message and the first 48
  * bytes of a message share a cache line (a short message moves as one
@@ -84,6 +92,7 @@ typedef struct slot {
     char pad[48];
 } slot_t;
 #define SLOT_VIA_MPI ((uint64_t)1 << 63)
+#define SLOT_DIRECT ((uint64_t)1 << 62) /* the slot holds the message's address */
 /* The CPU words, one per cache line, after node rank 0's channels. */
 #define CPU_STRIDE (64 / sizeof(int))
 _Static_assert(sizeof(slot_t) % 64 == 0, "slots start on cache lines");
@@ -97,6 +106,8 @@ struct ic_shm {
     int nlanes;       /* lanes of channels (see above)                 */
     int *local;       /* ctx rank -> rank on this node, -1: elsewhere */
     int shared;       /* the last look saw a rank on this one's CPU   */
+    int direct;       /* messages beyond IC_SHM_LONG read in one copy  */
+    int *pid;         /* node rank j's process, for direct reads       */
     _Atomic int *cpu; /* node rank j's CPU when it last polled, at
                          [j * CPU_STRIDE] (-1: not known)              */
     /* per lane l and node rank j, at [l * nlocal + j]: */
@@ -117,6 +128,7 @@ static void shm_free(ic_shm_t *s)
     if (s->node != MPI_COMM_NULL)
         MPI_Comm_free(&s->node);
     free(s->local);
+    free(s->pid);
     free(s->in);
     free(s->out);
     free(s->sent);
@@ -134,6 +146,76 @@ void ic_shm_destroy(ic_ctx_t *ctx)
 /* The most ranks of one communicator seen on this machine. */
 static _Atomic int on_machine;
 #endif
+
+/* Direct messages.  A message longer than IC_SHM_LONG would cost two
+ * copies through the slots (the sender's into a slot, the receiver's out
+ * of it, every line of the slot moving between the cores twice), where
+ * MPI's own shared-memory transport moves it in one but starts it with a
+ * rendezvous of its own (Open MPI: about 2.5 us).  So the sender writes
+ * the address of its message (packed first when its datatype is not
+ * contiguous) into its slot and publishes the number as for a short one;
+ * the receiver reads the message straight from the sender's memory into
+ * place (process_vm_readv: Linux's cross-memory attach, the one copy MPI
+ * makes too) and then clears the slot, which is what the sender waits
+ * for before its buffer is the caller's again.  One slot and one number
+ * per message, whatever its length.  Whether the kernel lets a rank read
+ * its peers (a container, ptrace rules such as Yama's may not) is tried
+ * once, at setup, on every pair of the node, and the node agrees: where
+ * one pair cannot, no rank reads directly and such messages go through
+ * MPI. */
+#ifdef HAVE_PROCESS_VM_READV
+static const uint64_t direct_probe = 0x1c0ffee5eedULL;
+
+/* len bytes at address src of process pid into dst: MPI_SUCCESS or
+ * MPI_ERR_OTHER. */
+static int direct_read(int pid, void *dst, uint64_t src, size_t len)
+{
+    char *d = dst;
+    while (len) {
+        struct iovec l = {d, len}, r = {(void *)(uintptr_t)src, len};
+        ssize_t got = process_vm_readv((pid_t)pid, &l, 1, &r, 1, 0);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return MPI_ERR_OTHER;
+        d += got;
+        src += (uint64_t)got;
+        len -= (size_t)got;
+    }
+    return MPI_SUCCESS;
+}
+#endif
+
+/* Whether every rank of s's node may read every other's memory (collective
+ * on s->node; MPI_SUCCESS whatever the answer, which is s->direct). */
+static int direct_setup(ic_shm_t *s)
+{
+    s->direct = 0;
+#ifdef HAVE_PROCESS_VM_READV
+    int n = s->nlocal, ok, all = 0, rc;
+    uint64_t *at = malloc((size_t)n * sizeof(*at)), mine = (uint64_t)(uintptr_t)&direct_probe;
+    s->pid = malloc((size_t)n * sizeof(*s->pid));
+    ok = at && s->pid;
+    int me = (int)getpid();
+    if ((rc = PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, s->node)) == MPI_SUCCESS && all &&
+        (rc = PMPI_Allgather(&me, 1, MPI_INT, s->pid, 1, MPI_INT, s->node)) == MPI_SUCCESS &&
+        (rc = PMPI_Allgather(&mine, 1, MPI_UINT64_T, at, 1, MPI_UINT64_T, s->node)) ==
+            MPI_SUCCESS) {
+        for (int j = 0; ok && j < n; j++) {
+            uint64_t w = 0;
+            ok = j == s->me ||
+                 (direct_read(s->pid[j], &w, at[j], sizeof(w)) == MPI_SUCCESS && w == direct_probe);
+        }
+        rc = PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, s->node);
+        s->direct = rc == MPI_SUCCESS && all;
+    }
+    free(at);
+    return rc;
+#else
+    (void)s;
+    return MPI_SUCCESS;
+#endif
+}
 
 /* Collective on ctx->comm; ctx->shm stays NULL where it cannot be made
  * (every rank of a node agrees: the window is made or not for all). */
@@ -253,12 +335,16 @@ int ic_shm_setup(ic_ctx_t *ctx)
         shm_free(s);
         return MPI_SUCCESS;
     }
+    if (ic_env()->shm == 2 && direct_setup(s) != MPI_SUCCESS) {
+        shm_free(s);
+        return MPI_SUCCESS;
+    }
     ctx->shm = s;
     if (ic_env()->verbose && ctx->rank == 0)
         fprintf(stderr,
                 "InterCom: shared-memory channels among the %d ranks of this node (of %d in "
-                "the communicator), %d lanes\n",
-                n, ctx->size, s->nlanes);
+                "the communicator), %d lanes; longer messages %s\n",
+                n, ctx->size, s->nlanes, s->direct ? "read in one copy" : "through MPI");
     return MPI_SUCCESS;
 #endif
 }
@@ -276,7 +362,7 @@ int ic_shm_local(const ic_ctx_t *ctx, int peer)
 
 int ic_shm_peer(const ic_ctx_t *ctx, int peer, size_t bytes)
 {
-    return bytes <= IC_SHM_LONG && ic_shm_local(ctx, peer);
+    return ic_shm_local(ctx, peer) && (bytes <= IC_SHM_LONG || ctx->shm->direct);
 }
 
 /* op's channel: its lane's from or to its peer */
@@ -312,7 +398,7 @@ void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op)
      * (try_unagreed); an unagreed sender longer than IC_SHM_LONG takes one
      * slot, its data through MPI */
     if (!op->unagreed)
-        *n += npieces(op->bytes);
+        *n += op->bytes <= IC_SHM_LONG ? npieces(op->bytes) : 1; /* longer: direct */
     else
         *n += op->send && op->bytes <= IC_SHM_LONG ? npieces(op->bytes) : 1;
     op->done = 0;
@@ -387,6 +473,66 @@ static int move_pieces(ic_ctx_t *ctx, ic_shm_op_t *op, size_t total, int keep, i
     return 1;
 }
 
+/* Move op's direct message of `total` bytes ("Direct messages" above): the
+ * sender publishes its address, then waits until the receiver has read
+ * it; a receiver that does not keep it (an unagreed message dropped) only
+ * frees the slot.  Returns as move_pieces. */
+static int move_direct(ic_ctx_t *ctx, ic_shm_op_t *op, size_t total, int keep, int *stirred)
+{
+    ic_shm_t *s = ctx->shm;
+    slot_t *sl = slot_of(s, op, 0);
+    int rc = MPI_SUCCESS;
+    if (op->send) {
+        if (!op->piece) { /* published yet? */
+            if (atomic_load_explicit(&sl->seq, memory_order_acquire) != 0)
+                return 0;
+            char *mem = op->buf;
+            if (!op->contig) {
+                if (!(op->pack = malloc(total)))
+                    return -MPI_ERR_NO_MEM;
+                if ((rc = ic_typed_copy(ctx, op->buf, op->n, op->type, 0, op->size, op->pack, total,
+                                        MPI_PACKED, 1)) != MPI_SUCCESS)
+                    return -rc;
+                mem = op->pack;
+            }
+            uint64_t at = (uint64_t)(uintptr_t)mem;
+            memcpy(sl->data, &at, sizeof(at));
+            sl->len = (uint64_t)total | SLOT_DIRECT;
+            atomic_store_explicit(&sl->seq, op->seq, memory_order_release);
+            op->piece = 1;
+            *stirred = 1;
+        }
+        /* read once the receiver cleared it (only the sender fills it) */
+        if (atomic_load_explicit(&sl->seq, memory_order_acquire) == op->seq)
+            return 0;
+    } else {
+        if (atomic_load_explicit(&sl->seq, memory_order_acquire) != op->seq)
+            return 0;
+#ifdef HAVE_PROCESS_VM_READV
+        uint64_t at;
+        memcpy(&at, sl->data, sizeof(at));
+        char *mem = !keep || op->contig ? op->buf : (op->pack = malloc(total ? total : 1));
+        if (!mem)
+            rc = MPI_ERR_NO_MEM;
+        else if (keep &&
+                 (rc = direct_read(s->pid[s->local[op->peer]], mem, at, total)) == MPI_SUCCESS &&
+                 !op->contig)
+            rc = ic_typed_copy(ctx, op->pack, total, MPI_PACKED, 1, 1, op->buf, op->n, op->type, 0);
+#else
+        (void)keep;
+        rc = MPI_ERR_INTERN; /* s->direct is never set */
+#endif
+        atomic_store_explicit(&sl->seq, 0, memory_order_release); /* the sender's buffer back */
+        *stirred = 1;
+    }
+    free(op->pack);
+    op->pack = NULL;
+    if (rc != MPI_SUCCESS)
+        return -rc;
+    op->done = 1;
+    return 1;
+}
+
 /* Unagreed messages.  A schedule whose sides count a message alone
  * (ic_sched_t.unagreed: linear gatherv and scatterv, which run without the
  * block sizes first) sends every message to a rank of the node through
@@ -425,6 +571,8 @@ static int try_unagreed(ic_ctx_t *ctx, ic_shm_op_t *op, int *stirred)
     if (op->send) {
         if (op->bytes <= IC_SHM_LONG)
             return move_pieces(ctx, op, op->bytes, 1, stirred);
+        if (s->direct)
+            return move_direct(ctx, op, op->bytes, 1, stirred);
         /* a long message on its way first (the receiver's receive, posted
          * once it reads the slot, finds it started) */
         if (op->req == MPI_REQUEST_NULL &&
@@ -442,10 +590,11 @@ static int try_unagreed(ic_ctx_t *ctx, ic_shm_op_t *op, int *stirred)
     if (op->stage == 0) { /* its length */
         if (atomic_load_explicit(&sl->seq, memory_order_acquire) != op->seq)
             return 0;
-        op->len = sl->len & ~SLOT_VIA_MPI;
+        op->len = sl->len & ~(SLOT_VIA_MPI | SLOT_DIRECT);
         op->via = (sl->len & SLOT_VIA_MPI) != 0;
+        op->direct = (sl->len & SLOT_DIRECT) != 0;
         op->mismatch = op->len != (uint64_t)op->bytes;
-        if (!op->via && npieces(op->len) > 1) { /* its further pieces' numbers */
+        if (!op->via && !op->direct && npieces(op->len) > 1) { /* its further pieces' numbers */
             size_t c = chan_of(s, op);
             if (s->got[c] != op->seq || op->len > IC_SHM_LONG)
                 return -MPI_ERR_INTERN;
@@ -457,6 +606,8 @@ static int try_unagreed(ic_ctx_t *ctx, ic_shm_op_t *op, int *stirred)
     if (!op->take)
         return 0; /* the round's other lengths first */
     int keep = op->take == 1 && !op->mismatch;
+    if (op->direct)
+        return move_direct(ctx, op, op->len, keep, stirred);
     if (!op->via)
         return move_pieces(ctx, op, op->len, keep, stirred);
     atomic_store_explicit(&sl->seq, 0, memory_order_release);
@@ -477,6 +628,8 @@ static int try_op(ic_ctx_t *ctx, ic_shm_op_t *op, int *stirred)
 {
     if (op->unagreed)
         return try_unagreed(ctx, op, stirred);
+    if (op->bytes > IC_SHM_LONG)
+        return move_direct(ctx, op, op->bytes, 1, stirred);
     return move_pieces(ctx, op, op->bytes, 1, stirred);
 }
 
@@ -504,8 +657,11 @@ void ic_shm_release(ic_shm_op_t *ops, size_t n)
 static int one_pass(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, size_t *moved, size_t *left)
 {
     *moved = *left = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (ops[i].done)
+    /* the sends first: a receive may copy at length (a direct message)
+     * while the peer waits for this rank's messages */
+    for (size_t k = 0; k < 2 * n; k++) {
+        size_t i = k % n;
+        if (ops[i].done || (k < n) != (ops[i].send != 0))
             continue;
         int stirred = 0, r = try_op(ctx, &ops[i], &stirred);
         if (r < 0)

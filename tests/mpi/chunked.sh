@@ -8,9 +8,11 @@
 #     (INTERCOM_SCRATCH_SLACK=0: the short-vector reductions run on pieces
 #     of the vector, algorithms/coll_common.h), at p = 4 and 7;
 #   - movement, reductions, shm and unagreed with every message through
-#     MPI (INTERCOM_SHM=0; by default the short ones between ranks of a
-#     node go through shared memory, src/shm.c, and so do all of a linear
-#     gatherv's and scatterv's), at p = 5, 4 and 3.
+#     MPI (INTERCOM_SHM=0; by default those between ranks of a node go
+#     through shared memory, src/shm.c: the short ones through the slots,
+#     the longer ones read in one copy), at p = 5, 4 and 3;
+#   - shm and unagreed with the short ones through the slots and the
+#     longer ones through MPI (INTERCOM_SHM=1), at p = 4 and 3.
 #
 # In the AddressSanitizer build every run is at p = 3 (the sanitizers look
 # for memory errors, which the settings above bring out at any p; the
@@ -52,8 +54,11 @@ for prog in movement reductions; do
 done
 one_run INTERCOM_SHM=0 4 shm
 one_run INTERCOM_SHM=0 3 unagreed
+one_run INTERCOM_SHM=1 4 shm
+one_run INTERCOM_SHM=1 3 unagreed
 [ $rc -eq 0 ] && echo "PASS: movement and reductions at p = 5 with 24-byte pieces;" \
     "reductions at p = 4, 7 with scratch within every message;" \
-    "movement, reductions (p = 5), shm (p = 4) and unagreed (p = 3) through MPI only" &&
+    "movement, reductions (p = 5), shm (p = 4) and unagreed (p = 3) through MPI only;" \
+    "shm and unagreed with the longer messages through MPI" &&
     [ $asan -eq 1 ] && echo "(AddressSanitizer build: every run at p = 3)"
 exit $rc

@@ -2,23 +2,26 @@
  * shm.c -- short messages through shared memory (src/shm.c) against the
  * vendor MPI.
  *
- * Run at every p of IC_TEST_NPROCS on one node, so every message of up
- * to 32 KiB goes through the channels (in pieces of a 4 KiB slot beyond
- * one), and again by shm.sh with INTERCOM_SHM=0 (all through MPI).  Each
- * case compares every rank's result with the vendor's, byte for byte:
+ * Run at every p of IC_TEST_NPROCS on one node, so every message goes
+ * through the channels (up to 16 KiB in pieces of a 4 KiB slot beyond
+ * one, longer ones read from the sender in one copy where the kernel
+ * allows it), and again by chunked.sh with INTERCOM_SHM=1 (longer ones
+ * through MPI) and INTERCOM_SHM=0 (all through MPI).  Each case compares
+ * every rank's result with the vendor's, byte for byte:
  *   - many calls in a row (more than a channel's slots: a root that runs
  *     ahead waits for its slots), on MPI_COMM_WORLD, on a communicator
  *     whose ranks run the other way (its ranks are not the node's), and
  *     on the even and odd ranks (a node shared with ranks of no concern);
  *   - broadcasts of 4092, 4096 and 4100 bytes (either side of a slot),
- *     16 KiB (4 pieces: the whole channel), 32764, 32768 and 32772 bytes
- *     (either side of the channel's limit) and of 1 and 0 elements, the
- *     root's datatype contiguous and the others' a strided vector of the
- *     same signature, and the other way round (packed into and out of the
- *     slots, or whole before the pieces);
+ *     16380, 16384 and 16388 bytes (either side of the pieces' limit: 4
+ *     pieces fill the channel), 32 KiB and 256 KiB (read in one copy) and
+ *     of 1 and 0 elements, the root's datatype contiguous and the others'
+ *     a strided vector of the same signature, and the other way round
+ *     (packed into and out of the slots, or whole before the pieces or
+ *     the one copy);
  *   - allgatherv of uneven blocks whose rounds mix single-slot, pieced
- *     and MPI messages between the same ranks, and of blocks of 5 pieces
- *     (more than a channel's slots, both ways at once);
+ *     and longer messages between the same ranks, and of blocks of 3
+ *     pieces and longer ones (both ways at once);
  *   - allreduce with a non-commutative user op (rank order kept) and
  *     reduce to every root;
  *   - a barrier between them all.
@@ -108,10 +111,10 @@ static void gathers(MPI_Comm comm, int big)
     int total = 0;
     for (int i = 0; i < size; i++) {
         /* blocks of 1 int to 1400 ints (5600 bytes): some rounds of the
-         * ring carry blocks on both sides of a slot's 4 KiB; or of 5000
-         * (20000 bytes, 5 pieces) and 9000 (36000, through MPI) */
+         * ring carry blocks on both sides of a slot's 4 KiB; or of 3000
+         * (12000 bytes, 3 pieces) and 9000 (36000: one copy or MPI) */
         if (big)
-            counts[i] = i % 2 ? 9000 : 5000;
+            counts[i] = i % 2 ? 9000 : 3000;
         else
             counts[i] = i % 3 == 0 ? 1 : i % 3 == 1 ? 1400 : 1023;
         displs[i] = total;
@@ -172,7 +175,7 @@ static void reductions(MPI_Comm comm, MPI_Op mm)
 static void run(MPI_Comm comm, const char *name, MPI_Op mm)
 {
     where = name;
-    static const int ns[] = {0, 1, 1023, 1024, 1025, 4096, 8191, 8192, 8193};
+    static const int ns[] = {0, 1, 1023, 1024, 1025, 4095, 4096, 4097, 8192, 65536};
     for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
         int n = ns[k];
         MPI_Datatype v;
