@@ -117,11 +117,13 @@ typedef struct ic_shm_op {
     double t0, t1; /* INTERCOM_TRACE: posted, complete (trace.c) */
     /* A message of an unagreed schedule (shm.c: "Unagreed messages"): bytes
      * is this side's own count; the first slot carries the sender's
-     * length, and a message longer than IC_SHM_LONG goes through MPI (req,
-     * on comm with tag) after it.  A receiver reads the length first and notes a
-     * mismatch; it takes the data only once the executor says (take),
-     * when every message of the round is known to be as long as its
-     * receiver's count, and otherwise takes it into drain and drops it. */
+     * length, and a message longer than IC_SHM_LONG is read from the
+     * sender in one copy (direct) or, where the node cannot, goes through
+     * MPI (req, on comm with tag) after it.  A receiver reads the length
+     * first and notes a mismatch; it takes the data only once the executor
+     * says (take), when every message of the round is known to be as long
+     * as its receiver's count, and otherwise drops it (a direct one
+     * unread, one through MPI taken into drain). */
     int unagreed;
     int stage; /* 0: the slot, 2: its length read, 1: the MPI message under way */
     int mismatch;

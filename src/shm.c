@@ -395,8 +395,8 @@ void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op)
     uint64_t *n = op->send ? &s->sent[c] : &s->got[c];
     op->seq = *n + 1;
     /* an unagreed receiver learns the sender's pieces from the first slot
-     * (try_unagreed); an unagreed sender longer than IC_SHM_LONG takes one
-     * slot, its data through MPI */
+     * (try_unagreed); a message longer than IC_SHM_LONG takes one slot,
+     * its data read in one copy (or, unagreed, through MPI) */
     if (!op->unagreed)
         *n += op->bytes <= IC_SHM_LONG ? npieces(op->bytes) : 1; /* longer: direct */
     else
