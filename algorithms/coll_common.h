@@ -186,15 +186,29 @@ static inline void ic_layout_copy(ic_sched_t *s, const ic_layout_t *L, ic_buf_t 
  * a->bounded_from elements on they run on pieces of the vector one after
  * another instead, each piece at most half the vector (two pieces when n
  * is even, three when odd: 2 ceil(n/3) <= n), so their scratch stays
- * within the message; each piece costs the start-ups again.  (The
- * binary-tree combine cuts its segments to half the vector instead,
- * coll_reduce.c.)  Returns the number of pieces (1 = all at once).
+ * within the message; each piece costs the start-ups again.  (The tree
+ * reduces cut their segments instead: ic_reduce_tree_seg below.)  Returns
+ * the number of pieces (1 = all at once).
  */
 static inline size_t ic_reduce_pieces(const ic_coll_args_t *a, size_t n)
 {
     if (a->bounded_from == 0 || n < a->bounded_from || n < 2)
         return 1;
     return n % 2 ? 3 : 2;
+}
+
+/* The segment of a tree reduce (the binary tree, the two trees), whose
+ * interior ranks hold `slots` segments at once: the selector's (a->seg, 0
+ * = one segment) but at most `whole` elements, and from a->bounded_from on
+ * at most a->count / slots (at least 1), so that the slots fit within the
+ * message. */
+static inline size_t ic_reduce_tree_seg(const ic_coll_args_t *a, size_t whole, size_t slots)
+{
+    size_t seg = a->seg && a->seg < whole ? a->seg : whole;
+    size_t cap = a->count / slots ? a->count / slots : 1;
+    if (ic_reduce_pieces(a, a->count) > 1 && seg > cap)
+        seg = cap;
+    return seg;
 }
 
 /* The segment that cuts a->count elements into about k segments (k within

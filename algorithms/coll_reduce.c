@@ -190,14 +190,10 @@ double ic_cost_reduce_pipeline(const ic_coll_args_t *a, const ic_model_t *m)
     return (H - 1 + k) * (m->alpha + sb * (m->beta + m->gamma)) - back * sb * m->gamma;
 }
 
-/* The binary tree's segment: the selector's, at most half the vector from
- * a->bounded_from elements on (two one-segment slots then fit in it). */
+/* The binary tree's segment: two slots of it on an interior rank. */
 static size_t reduce_tree_seg(const ic_coll_args_t *a)
 {
-    size_t seg = a->seg && a->seg < a->count ? a->seg : a->count;
-    if (ic_reduce_pieces(a, a->count) > 1 && seg > a->count / 2)
-        seg = a->count / 2;
-    return seg;
+    return ic_reduce_tree_seg(a, a->count, 2);
 }
 
 int ic_coll_reduce_binary_tree(ic_sched_t *s, const ic_coll_args_t *a)
@@ -282,11 +278,8 @@ size_t ic_seg_reduce_two_tree(const ic_coll_args_t *a, const ic_model_t *md)
 
 size_t ic_reduce_two_tree_seg(const ic_coll_args_t *a)
 {
-    size_t hi = a->count - a->count / 2;
-    size_t seg = a->seg && a->seg < hi ? a->seg : hi;
-    if (ic_reduce_pieces(a, a->count) > 1 && seg > a->count / 4)
-        seg = a->count / 4 > 0 ? a->count / 4 : 1;
-    return seg;
+    /* at most a tree's half; four slots (two_tree.c) */
+    return ic_reduce_tree_seg(a, a->count - a->count / 2, 4);
 }
 
 double ic_cost_reduce_two_tree(const ic_coll_args_t *a, const ic_model_t *m)
