@@ -659,8 +659,7 @@ static int one_pass(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, size_t *moved, si
     *moved = *left = 0;
     /* the sends first: a receive may copy at length (a direct message)
      * while the peer waits for this rank's messages */
-    for (size_t k = 0; k < 2 * n; k++) {
-        size_t i = k % n;
+    for (size_t k = 0, i = 0; k < 2 * n; k++, i = i + 1 < n ? i + 1 : 0) {
         if (ops[i].done || (k < n) != (ops[i].send != 0))
             continue;
         int stirred = 0, r = try_op(ctx, &ops[i], &stirred);
