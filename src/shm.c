@@ -51,13 +51,16 @@
  * least the blocking one.
  *
  * Waiting.  A waiting rank polls; with more ranks than cores it yields
- * its core at once.  Otherwise it yields after IC_SHM_SPIN idle polls, or
- * sooner: every IC_SHM_PEEK idle polls it writes the CPU it runs on into
- * its word of the window and looks at the other ranks' words, and when
- * one of them last polled on this CPU (ranks not bound to cores, started
- * on one CPU, or sharing it with another job) that rank is queued behind
- * this one, and polling on would only keep it from running; until a look
- * sees no such rank, it then looks and yields at every idle poll.
+ * its core at once.  A rank not bound to one core yields after
+ * IC_SHM_SPIN_FREE idle polls: the scheduler may move its peer onto its
+ * CPU at any time, and the look below sees that only once the peer has
+ * polled there (a peer that never waits never says where it runs: at p = 2
+ * unbound, 8 B broadcasts took 0.7 ms a call, one full spin each).  A
+ * bound rank yields after IC_SHM_SPIN idle polls, or sooner: every IC_SHM_PEEK idle polls it writes
+ * the CPU it runs on into its word of the window and looks at the other ranks' words, and when one
+ * of them last polled on this CPU (ranks not bound to cores, started on one CPU, or sharing it with
+ * another job) that rank is queued behind this one, and polling on would only keep it from running;
+ * until a look sees no such rank, it then looks and yields at every idle poll.
  *
  * Not under SimGrid's SMPI (its simulated ranks would talk for free
  * outside the simulated network), and not with INTERCOM_SHM=0.
@@ -164,8 +167,6 @@ static _Atomic int on_machine;
  * one pair cannot, no rank reads directly and such messages go through
  * MPI. */
 #ifdef HAVE_PROCESS_VM_READV
-static const uint64_t direct_probe = 0x1c0ffee5eedULL;
-
 /* len bytes at address src of process pid into dst: MPI_SUCCESS or
  * MPI_ERR_OTHER. */
 static int direct_read(int pid, void *dst, uint64_t src, size_t len)
@@ -186,12 +187,14 @@ static int direct_read(int pid, void *dst, uint64_t src, size_t len)
 }
 #endif
 
+#ifndef SMPI_H
 /* Whether every rank of s's node may read every other's memory (collective
  * on s->node; MPI_SUCCESS whatever the answer, which is s->direct). */
 static int direct_setup(ic_shm_t *s)
 {
     s->direct = 0;
 #ifdef HAVE_PROCESS_VM_READV
+    static const uint64_t direct_probe = 0x1c0ffee5eedULL; /* what every peer reads */
     int n = s->nlocal, ok, all = 0, rc;
     uint64_t *at = malloc((size_t)n * sizeof(*at)), mine = (uint64_t)(uintptr_t)&direct_probe;
     s->pid = malloc((size_t)n * sizeof(*s->pid));
@@ -216,6 +219,18 @@ static int direct_setup(ic_shm_t *s)
     return MPI_SUCCESS;
 #endif
 }
+
+/* Whether this process may run on one CPU only (bound to a core). */
+static int bound_to_one(void)
+{
+#ifdef HAVE_SCHED_GETAFFINITY
+    cpu_set_t set;
+    return sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) == 1;
+#else
+    return 0;
+#endif
+}
+#endif /* SMPI_H */
 
 /* Collective on ctx->comm; ctx->shm stays NULL where it cannot be made
  * (every rank of a node agrees: the window is made or not for all). */
@@ -262,7 +277,9 @@ int ic_shm_setup(ic_ctx_t *ctx)
          * machine): a waiting rank gives its core away at once, as MPI
          * libraries do then; else it polls. */
         int cores = ic_topo_ncores();
-        s->spin = nlocal > cores || machine > cores ? 0 : IC_SHM_SPIN;
+        s->spin = nlocal > cores || machine > cores ? 0
+                  : bound_to_one()                  ? IC_SHM_SPIN
+                                                    : IC_SHM_SPIN_FREE;
         size_t lane = (size_t)n * IC_SHM_SLOTS * sizeof(slot_t);
         s->nlanes = (int)(IC_SHM_BUDGET / lane);
         s->nlanes = s->nlanes < 1 ? 1 : s->nlanes > IC_SHM_LANES ? IC_SHM_LANES : s->nlanes;
