@@ -58,11 +58,9 @@ typedef struct ic_sched_key {
 } ic_sched_key_t;
 
 /* Short messages within a node through shared memory (shm.c). */
-#define IC_SHM_BYTES 4096 /* a channel's slot: a message or a piece      */
-#define IC_SHM_SLOTS 4    /* slots of a channel                          */
-#define IC_SHM_LONG                                                                                \
-    16384                    /* longest message copied through a channel's                         \
-                                slots, in pieces; longer: in one copy  */
+#define IC_SHM_BYTES 4096    /* a channel's slot: a message or a piece      */
+#define IC_SHM_SLOTS 4       /* slots of a channel                          */
+#define IC_SHM_LONG 16384    /* longest message through the slots (pieces)  */
 #define IC_SHM_MAX_RANKS 256 /* ranks of a node beyond which MPI carries all */
 #define IC_SHM_SPIN 65536    /* idle polls between yields (ranks <= cores)  */
 #define IC_SHM_SPIN_FREE 16  /* ... of a rank not bound to one core         */
