@@ -56,11 +56,13 @@
  * CPU at any time, and the look below sees that only once the peer has
  * polled there (a peer that never waits never says where it runs: at p = 2
  * unbound, 8 B broadcasts took 0.7 ms a call, one full spin each).  A
- * bound rank yields after IC_SHM_SPIN idle polls, or sooner: every IC_SHM_PEEK idle polls it writes
- * the CPU it runs on into its word of the window and looks at the other ranks' words, and when one
- * of them last polled on this CPU (ranks not bound to cores, started on one CPU, or sharing it with
- * another job) that rank is queued behind this one, and polling on would only keep it from running;
- * until a look sees no such rank, it then looks and yields at every idle poll.
+ * bound rank yields after IC_SHM_SPIN idle polls, or sooner: every
+ * IC_SHM_PEEK idle polls it writes the CPU it runs on into its word of the
+ * window and looks at the other ranks' words, and when one of them last
+ * polled on this CPU (two ranks bound to one CPU, or sharing it with
+ * another job) that rank is queued behind this one, and polling on would
+ * only keep it from running; until a look sees no such rank, it then looks
+ * and yields at every idle poll.
  *
  * Not under SimGrid's SMPI (its simulated ranks would talk for free
  * outside the simulated network), and not with INTERCOM_SHM=0.
@@ -405,6 +407,14 @@ static size_t npieces(size_t bytes)
     return bytes > IC_SHM_BYTES ? (bytes + IC_SHM_BYTES - 1) / IC_SHM_BYTES : 1;
 }
 
+/* Slots (and numbers) of a message of `bytes` bytes: its pieces, or one
+ * for a longer one (its address, "Direct messages"; or, unagreed, its
+ * length before MPI carries it). */
+static size_t nslots(size_t bytes)
+{
+    return bytes <= IC_SHM_LONG ? npieces(bytes) : 1;
+}
+
 void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op)
 {
     ic_shm_t *s = ctx->shm;
@@ -414,10 +424,7 @@ void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op)
     /* an unagreed receiver learns the sender's pieces from the first slot
      * (try_unagreed); a message longer than IC_SHM_LONG takes one slot,
      * its data read in one copy (or, unagreed, through MPI) */
-    if (!op->unagreed)
-        *n += op->bytes <= IC_SHM_LONG ? npieces(op->bytes) : 1; /* longer: direct */
-    else
-        *n += op->send && op->bytes <= IC_SHM_LONG ? npieces(op->bytes) : 1;
+    *n += !op->unagreed || op->send ? nslots(op->bytes) : 1;
     op->done = 0;
     op->piece = 0;
     op->pack = NULL;
