@@ -15,33 +15,78 @@
  * least IC_COPY_MIN is made one of two ways: memmove, or blocks of 128
  * bytes from the end to the start (every load then follows stores to
  * higher addresses, never one with its low bits).  Which is faster is
- * measured, not assumed, per power-of-two length class: the first
- * IC_COPY_PROBES copies of a class alternate the two ways and time them
- * (a clock read before and after), then the class keeps the faster per
- * byte (by the best time of each).  On a CPU or C library without the slow
- * case memmove stays; beyond the lengths where glibc switches to
- * non-temporal stores the blocks lose and memmove stays.  Every other copy
- * is memmove.  The classes are process-wide (relaxed atomics: threads
- * racing on a probe at worst time one copy twice).
+ * measured, not assumed, per power-of-two length class (ic_way_pick: the
+ * first IC_WAY_PROBES copies of a class alternate the two ways and time
+ * them, a clock read before and after, then the class keeps the faster
+ * per byte).  On a CPU or C library without the slow case memmove stays;
+ * beyond the lengths where glibc switches to non-temporal stores the
+ * blocks lose and memmove stays.  Every other copy is memmove.  The same
+ * measured choice serves the shared-memory channels' direct reads, whose
+ * copy the kernel makes with the same instruction (shm.c).
  */
 #include "config.h"
 #include "copy.h"
 
-#include <stdatomic.h>
-#include <stdint.h>
 #include <string.h>
 #include <time.h>
 
-enum {
-    IC_COPY_MIN = 2048, /* shorter copies never take rep movsb           */
-    IC_COPY_PROBES = 8, /* timed copies per length class, half each way  */
-    IC_COPY_CLASSES = 48,
-    IC_COPY_BLOCK = 128
-};
+enum { IC_COPY_BLOCK = 128 };
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+int ic_way_class_of(size_t n)
+{
+    int k = 0;
+    while (n > 1 && k < IC_WAY_CLASSES - 1) {
+        n >>= 1;
+        k++;
+    }
+    return k;
+}
+
+int ic_way_pick(ic_way_class_t *cl, int *probe, uint64_t *t0)
+{
+    *probe = -1;
+    *t0 = 0;
+    int way = atomic_load_explicit(&cl->way, memory_order_relaxed);
+    if (way)
+        return way;
+    int k = atomic_fetch_add_explicit(&cl->probes, 1, memory_order_relaxed);
+    if (k >= IC_WAY_PROBES) /* the last probe is still on its way */
+        return 1;
+    *probe = k;
+    *t0 = now_ns();
+    return 1 + (k & 1);
+}
+
+void ic_way_done(ic_way_class_t *cl, int probe, int way, size_t n, uint64_t t0)
+{
+    uint64_t ps = (now_ns() - t0) * 1000u / (n ? n : 1) + 1;
+    uint64_t b = atomic_load_explicit(&cl->best[way - 1], memory_order_relaxed);
+    if (b == 0 || ps < b)
+        atomic_store_explicit(&cl->best[way - 1], ps, memory_order_relaxed);
+    if (probe == IC_WAY_PROBES - 1) {
+        uint64_t one = atomic_load_explicit(&cl->best[0], memory_order_relaxed);
+        uint64_t two = atomic_load_explicit(&cl->best[1], memory_order_relaxed);
+        atomic_store_explicit(&cl->way, two && two < one ? 2 : 1, memory_order_relaxed);
+    }
+}
+
+int ic_copy_aliasing(uintptr_t dst, uintptr_t src, size_t n)
+{
+    uintptr_t off = (dst - src) & 4095u;
+    if (off == 0 || off >= 64)
+        return 0;
+    return dst >= src || dst + n <= src;
+}
 
 #if defined(__GNUC__) || defined(__clang__)
 typedef uint64_t ic_v16 __attribute__((vector_size(16), aligned(1), may_alias));
-
 /* n bytes from src to dst, highest block first; correct whenever dst does
  * not overlap src from below (dst >= src or apart). */
 static void copy_down(char *dst, const char *src, size_t n)
@@ -70,46 +115,13 @@ static void copy_down(char *dst, const char *src, size_t n)
 #endif
 
 #ifdef IC_HAVE_COPY_DOWN
-/* Per length class: the best time per byte of each way (picoseconds),
- * the probes made, and the decision (0: undecided, 1: memmove, 2: down). */
-static struct {
-    _Atomic uint64_t best[2];
-    _Atomic int probes;
-    _Atomic int way;
-} classes[IC_COPY_CLASSES];
-
-static uint64_t now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
-static int length_class(size_t n)
-{
-    int k = 0;
-    while (n > 1 && k < IC_COPY_CLASSES - 1) {
-        n >>= 1;
-        k++;
-    }
-    return k;
-}
-
-/* The addresses in the slow relation: dst 1 to 63 bytes past src modulo
- * 4096, and not overlapping src from below. */
-static int aliasing(const char *dst, const char *src, size_t n)
-{
-    uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src, off = (d - s) & 4095u;
-    if (off == 0 || off >= 64)
-        return 0;
-    return d >= s || d + n <= s;
-}
+static ic_way_class_t classes[IC_WAY_CLASSES]; /* way 1 memmove, 2 copy_down */
 #endif
 
 int ic_copy_way(size_t n)
 {
 #ifdef IC_HAVE_COPY_DOWN
-    return atomic_load_explicit(&classes[length_class(n)].way, memory_order_relaxed);
+    return atomic_load_explicit(&classes[ic_way_class_of(n)].way, memory_order_relaxed);
 #else
     (void)n;
     return 1;
@@ -119,7 +131,7 @@ int ic_copy_way(size_t n)
 void ic_copy_bytes_way(void *dst, const void *src, size_t n, int way)
 {
 #ifdef IC_HAVE_COPY_DOWN
-    if (way == 2 && aliasing(dst, src, n)) {
+    if (way == 2 && ic_copy_aliasing((uintptr_t)dst, (uintptr_t)src, n)) {
         copy_down(dst, src, n);
         return;
     }
@@ -134,34 +146,18 @@ void ic_copy_bytes(void *dst, const void *src, size_t n)
     if (dst == src || n == 0)
         return;
 #ifdef IC_HAVE_COPY_DOWN
-    if (n >= IC_COPY_MIN && aliasing(dst, src, n)) {
-        int k = length_class(n);
-        int way = atomic_load_explicit(&classes[k].way, memory_order_relaxed);
-        if (way == 2) {
+    if (n >= IC_COPY_MIN && ic_copy_aliasing((uintptr_t)dst, (uintptr_t)src, n)) {
+        ic_way_class_t *cl = &classes[ic_way_class_of(n)];
+        int probe;
+        uint64_t t0;
+        int way = ic_way_pick(cl, &probe, &t0);
+        if (way == 2)
             copy_down(dst, src, n);
-            return;
-        }
-        if (way == 0) {
-            int probe = atomic_fetch_add_explicit(&classes[k].probes, 1, memory_order_relaxed);
-            if (probe < IC_COPY_PROBES) {
-                int down = probe & 1;
-                uint64_t t0 = now_ns();
-                if (down)
-                    copy_down(dst, src, n);
-                else
-                    memmove(dst, src, n);
-                uint64_t ps = (now_ns() - t0) * 1000u / n + 1;
-                uint64_t b = atomic_load_explicit(&classes[k].best[down], memory_order_relaxed);
-                if (b == 0 || ps < b)
-                    atomic_store_explicit(&classes[k].best[down], ps, memory_order_relaxed);
-                if (probe == IC_COPY_PROBES - 1) {
-                    uint64_t m = atomic_load_explicit(&classes[k].best[0], memory_order_relaxed);
-                    uint64_t d = atomic_load_explicit(&classes[k].best[1], memory_order_relaxed);
-                    atomic_store_explicit(&classes[k].way, d < m ? 2 : 1, memory_order_relaxed);
-                }
-                return;
-            }
-        }
+        else
+            memmove(dst, src, n);
+        if (probe >= 0)
+            ic_way_done(cl, probe, way, n, t0);
+        return;
     }
 #endif
     memmove(dst, src, n);

@@ -69,6 +69,7 @@
  */
 #define _GNU_SOURCE /* sched_getcpu */
 #include "config.h"
+#include "copy.h"
 #include "ic_internal.h"
 
 #include <errno.h>
@@ -186,6 +187,64 @@ static int direct_read(int pid, void *dst, uint64_t src, size_t len)
         len -= (size_t)got;
     }
     return MPI_SUCCESS;
+}
+
+/* The kernel copies a direct read with `rep movsb` too (copy.c), and on
+ * the CPUs where that is slow when the destination lies a few bytes past
+ * the source modulo 4096, so is the read: on a 2-core AMD EPYC VM, 512 KiB
+ * took 180-250 us with the destination 1 to 12 bytes past (49 us with the
+ * two aligned, 1.0-1.15 times that from 16 bytes past on), which made a
+ * 1 MiB reduce at p = 2 run at 0.34 of Open MPI's speed in the runs whose
+ * scratch happened to lie so.  Such a read can go through a bounce
+ * buffer placed at the source's offset in its page, IC_BOUNCE bytes at a
+ * time (the kernel's copy then aligned, the bounce's copy out of the
+ * cache by ic_copy_bytes, which takes the measured way of copy.c): 61 us
+ * for those 512 KiB, 577 us for 4 MiB where the plain read took 2267.
+ * Which way serves is measured (ic_way_pick), per length class and per
+ * band of the destination's distance (1-15 bytes past, 16-63: on that VM
+ * the first band lost 4.7x, the second a few percent, which the bounce's
+ * extra copy would not win back).  One bounce buffer per process, taken
+ * by one read at a time (another thread's read meanwhile reads plainly). */
+enum { IC_BOUNCE = 131072 };
+static ic_way_class_t read_ways[2][IC_WAY_CLASSES];
+static char *bounce;
+static atomic_flag bounce_busy = ATOMIC_FLAG_INIT;
+
+static int bounce_read(int pid, char *dst, uint64_t src, size_t len)
+{
+    int rc = MPI_SUCCESS;
+    for (size_t o = 0; o < len && rc == MPI_SUCCESS; o += IC_BOUNCE) {
+        size_t k = len - o < IC_BOUNCE ? len - o : IC_BOUNCE;
+        char *b = bounce + ((src + o) & 4095u);
+        if ((rc = direct_read(pid, b, src + o, k)) == MPI_SUCCESS)
+            ic_copy_bytes(dst + o, b, k);
+    }
+    return rc;
+}
+
+/* direct_read by the way measured fastest for the two addresses. */
+static int direct_get(int pid, char *dst, uint64_t src, size_t len)
+{
+    if (len < IC_COPY_MIN || !ic_copy_aliasing((uintptr_t)dst, (uintptr_t)src, len) ||
+        atomic_flag_test_and_set_explicit(&bounce_busy, memory_order_acquire))
+        return direct_read(pid, dst, src, len);
+    if (!bounce)
+        bounce = aligned_alloc(4096, IC_BOUNCE + 4096);
+    int rc;
+    if (!bounce) {
+        rc = direct_read(pid, dst, src, len);
+    } else {
+        int band = (((uintptr_t)dst - (uintptr_t)src) & 4095u) >= 16;
+        ic_way_class_t *cl = &read_ways[band][ic_way_class_of(len)];
+        int probe;
+        uint64_t t0;
+        int way = ic_way_pick(cl, &probe, &t0);
+        rc = way == 2 ? bounce_read(pid, dst, src, len) : direct_read(pid, dst, src, len);
+        if (probe >= 0 && rc == MPI_SUCCESS)
+            ic_way_done(cl, probe, way, len, t0);
+    }
+    atomic_flag_clear_explicit(&bounce_busy, memory_order_release);
+    return rc;
 }
 #endif
 
@@ -465,7 +524,7 @@ static int move_pieces(ic_ctx_t *ctx, ic_shm_op_t *op, size_t total, int keep, i
             if (atomic_load_explicit(&sl->seq, memory_order_acquire) != 0)
                 return 0;
             if (np > 1)
-                memcpy(sl->data, mem + off, len);
+                ic_copy_bytes(sl->data, mem + off, len);
             else if ((rc = ic_typed_copy(ctx, op->buf, op->n, op->type, op->contig, op->size,
                                          sl->data, total, MPI_PACKED, 1)) != MPI_SUCCESS)
                 return -rc;
@@ -480,7 +539,7 @@ static int move_pieces(ic_ctx_t *ctx, ic_shm_op_t *op, size_t total, int keep, i
                 rc = ic_typed_copy(ctx, sl->data, total, MPI_PACKED, 1, 1, op->buf, op->n, op->type,
                                    op->contig);
             else if (keep)
-                memcpy(mem + off, sl->data, len);
+                ic_copy_bytes(mem + off, sl->data, len);
             if (rc != MPI_SUCCESS)
                 return -rc;
             atomic_store_explicit(&sl->seq, 0, memory_order_release);
@@ -535,13 +594,19 @@ static int move_direct(ic_ctx_t *ctx, ic_shm_op_t *op, size_t total, int keep, i
 #ifdef HAVE_PROCESS_VM_READV
         uint64_t at;
         memcpy(&at, sl->data, sizeof(at));
-        char *mem = !keep || op->contig ? op->buf : (op->pack = malloc(total ? total : 1));
+        char *mem = op->buf;
+        if (keep && !op->contig) { /* packed at the source's offset in its page (above) */
+            size_t whole = (total + 2 * 4096 - 1) & ~(size_t)4095;
+            mem = op->pack = aligned_alloc(4096, whole);
+            if (mem)
+                mem += at & 4095u;
+        }
         if (!mem)
             rc = MPI_ERR_NO_MEM;
         else if (keep &&
-                 (rc = direct_read(s->pid[s->local[op->peer]], mem, at, total)) == MPI_SUCCESS &&
+                 (rc = direct_get(s->pid[s->local[op->peer]], mem, at, total)) == MPI_SUCCESS &&
                  !op->contig)
-            rc = ic_typed_copy(ctx, op->pack, total, MPI_PACKED, 1, 1, op->buf, op->n, op->type, 0);
+            rc = ic_typed_copy(ctx, mem, total, MPI_PACKED, 1, 1, op->buf, op->n, op->type, 0);
 #else
         (void)keep;
         rc = MPI_ERR_INTERN; /* s->direct is never set */

@@ -24,6 +24,11 @@
  *     pieces and longer ones (both ways at once);
  *   - allreduce with a non-commutative user op (rank order kept) and
  *     reduce to every root;
+ *   - broadcasts and allgathers whose buffers lie at a different offset
+ *     in their page on every rank (4 bytes more per rank), so that copies
+ *     and direct reads meet the destination a few bytes past the source
+ *     modulo 4096, where they may take the other way (copy.c, shm.c's
+ *     bounce buffer): more calls than the ways' probes;
  *   - a barrier between them all.
  */
 #include <mpi.h>
@@ -172,6 +177,52 @@ static void reductions(MPI_Comm comm, MPI_Op mm)
     MPI_Type_free(&mat);
 }
 
+/* Buffers 4 bytes further into their page on every rank (rank r at
+ * 4 r modulo 64, past a page of slack). */
+static int *shifted_buf(int rank, size_t bytes, void **base)
+{
+    size_t whole = (bytes + 3 * 4096) & ~(size_t)4095;
+    *base = aligned_alloc(4096, whole);
+    if (!*base)
+        fail("out of memory for %zu bytes", bytes);
+    return (int *)((char *)*base + 4096 + 4 * (size_t)(rank % 16));
+}
+
+static void shifted(MPI_Comm comm)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    static const int ns[] = {4096, 4100, 65539};
+    for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+        int n = ns[k];
+        size_t bytes = (size_t)n * size * sizeof(int);
+        void *bm, *br, *bp;
+        int *mine = shifted_buf(rank, bytes, &bm), *ref = shifted_buf(rank + 1, bytes, &br);
+        int *part = shifted_buf(rank + 2, bytes / size, &bp);
+        for (int it = 0; it < 20; it++) {
+            int root = it % size;
+            fill(ref, (size_t)n, it);
+            if (rank != root)
+                memset(ref, 0, (size_t)n * sizeof(int));
+            memcpy(mine, ref, (size_t)n * sizeof(int));
+            MPI_Bcast(ref, n, MPI_INT, root, comm);
+            if (IC_Bcast(mine, n, MPI_INT, root, comm) != MPI_SUCCESS)
+                fail("IC_Bcast of %d ints at shifted offsets failed", n);
+            same(mine, ref, (size_t)n * sizeof(int), "bcast, shifted buffers", it);
+            fill(part, (size_t)n / size, it * size + rank);
+            MPI_Allgather(part, n / size, MPI_INT, ref, n / size, MPI_INT, comm);
+            if (IC_Allgather(part, n / size, MPI_INT, mine, n / size, MPI_INT, comm) != MPI_SUCCESS)
+                fail("IC_Allgather of %d ints at shifted offsets failed", n / size);
+            same(mine, ref, (size_t)(n / size) * size * sizeof(int), "allgather, shifted buffers",
+                 it);
+        }
+        free(bm);
+        free(br);
+        free(bp);
+    }
+}
+
 static void run(MPI_Comm comm, const char *name, MPI_Op mm)
 {
     where = name;
@@ -188,6 +239,7 @@ static void run(MPI_Comm comm, const char *name, MPI_Op mm)
     gathers(comm, 0);
     gathers(comm, 1);
     reductions(comm, mm);
+    shifted(comm);
 }
 
 int main(int argc, char **argv)
