@@ -193,18 +193,19 @@ static int direct_read(int pid, void *dst, uint64_t src, size_t len)
  * the CPUs where that is slow when the destination lies a few bytes past
  * the source modulo 4096, so is the read: on a 2-core AMD EPYC VM, 512 KiB
  * took 180-250 us with the destination 1 to 12 bytes past (49 us with the
- * two aligned, 1.0-1.15 times that from 16 bytes past on), which made a
- * 1 MiB reduce at p = 2 run at 0.34 of Open MPI's speed in the runs whose
- * scratch happened to lie so.  Such a read can go through a bounce
- * buffer placed at the source's offset in its page, IC_BOUNCE bytes at a
- * time (the kernel's copy then aligned, the bounce's copy out of the
- * cache by ic_copy_bytes, which takes the measured way of copy.c): 61 us
- * for those 512 KiB, 577 us for 4 MiB where the plain read took 2267.
- * Which way serves is measured (ic_way_pick), per length class and per
- * band of the destination's distance (1-15 bytes past, 16-63: on that VM
- * the first band lost 4.7x, the second a few percent, which the bounce's
- * extra copy would not win back).  One bounce buffer per process, taken
- * by one read at a time (another thread's read meanwhile reads plainly). */
+ * two aligned, 1.0-1.15 times that from 16 bytes past on), and two ranks
+ * whose buffers lay 4 or 8 bytes apart in their pages broadcast 1 MiB 3-4
+ * times slower than aligned ones, through Open MPI's one copy as through
+ * this one.  Such a read can go through a bounce buffer placed at the
+ * source's offset in its page, IC_BOUNCE bytes at a time (the kernel's
+ * copy then aligned, the bounce's copy out of the cache by ic_copy_bytes,
+ * which takes the measured way of copy.c): 61 us for those 512 KiB, 577 us
+ * for 4 MiB where the plain read took 2267.  Which way serves is measured
+ * (ic_way_pick), per length class and per band of the destination's
+ * distance (1-15 bytes past, 16-63: on that VM the first band lost 4.7x,
+ * the second a few percent, which the bounce's extra copy would not win
+ * back).  One bounce buffer per process, taken by one read at a time
+ * (another thread's read meanwhile reads plainly). */
 enum { IC_BOUNCE = 131072 };
 static ic_way_class_t read_ways[2][IC_WAY_CLASSES];
 static char *bounce;
