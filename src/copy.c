@@ -77,12 +77,15 @@ void ic_way_done(ic_way_class_t *cl, int probe, int way, size_t n, uint64_t t0)
     }
 }
 
-int ic_copy_aliasing(uintptr_t dst, uintptr_t src, size_t n)
+/* The addresses in the slow relation, and dst not overlapping src from
+ * below (copy_down's condition). */
+static int aliasing(const void *dst, const void *src, size_t n)
 {
-    uintptr_t off = (dst - src) & 4095u;
-    if (off == 0 || off >= 64)
+    uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+    unsigned far = ic_copy_distance(d, s);
+    if (far == 0 || far >= IC_COPY_NEAR)
         return 0;
-    return dst >= src || dst + n <= src;
+    return d >= s || d + n <= s;
 }
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -131,7 +134,7 @@ int ic_copy_way(size_t n)
 void ic_copy_bytes_way(void *dst, const void *src, size_t n, int way)
 {
 #ifdef IC_HAVE_COPY_DOWN
-    if (way == 2 && ic_copy_aliasing((uintptr_t)dst, (uintptr_t)src, n)) {
+    if (way == 2 && aliasing(dst, src, n)) {
         copy_down(dst, src, n);
         return;
     }
@@ -146,7 +149,7 @@ void ic_copy_bytes(void *dst, const void *src, size_t n)
     if (dst == src || n == 0)
         return;
 #ifdef IC_HAVE_COPY_DOWN
-    if (n >= IC_COPY_MIN && ic_copy_aliasing((uintptr_t)dst, (uintptr_t)src, n)) {
+    if (n >= IC_COPY_MIN && aliasing(dst, src, n)) {
         ic_way_class_t *cl = &classes[ic_way_class_of(n)];
         int probe;
         uint64_t t0;

@@ -25,10 +25,14 @@ int ic_copy_way(size_t n);
 /* Copies shorter than this never take `rep movsb` (copy.c). */
 #define IC_COPY_MIN 2048
 
-/* Whether dst lies 1 to 63 bytes past src modulo 4096 (the relation in
- * which `rep movsb` can be slow; copy.c), n bytes not overlapping src
- * from below.  Addresses as numbers: src may be another process's. */
-int ic_copy_aliasing(uintptr_t dst, uintptr_t src, size_t n);
+/* How far dst lies past src modulo 4096: `rep movsb` can be slow when
+ * that is 1 to IC_COPY_NEAR - 1 bytes (copy.c).  Addresses as numbers:
+ * src may be another process's (shm.c's direct reads). */
+#define IC_COPY_NEAR 64
+static inline unsigned ic_copy_distance(uintptr_t dst, uintptr_t src)
+{
+    return (unsigned)((dst - src) & 4095u);
+}
 
 /* A choice between two ways (1 and 2) of moving n bytes, measured rather
  * than assumed, per power-of-two length class: the first IC_WAY_PROBES

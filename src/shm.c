@@ -226,7 +226,8 @@ static int bounce_read(int pid, char *dst, uint64_t src, size_t len)
 /* direct_read by the way measured fastest for the two addresses. */
 static int direct_get(int pid, char *dst, uint64_t src, size_t len)
 {
-    if (len < IC_COPY_MIN || !ic_copy_aliasing((uintptr_t)dst, (uintptr_t)src, len) ||
+    unsigned far = ic_copy_distance((uintptr_t)dst, (uintptr_t)src);
+    if (len < IC_COPY_MIN || far == 0 || far >= IC_COPY_NEAR ||
         atomic_flag_test_and_set_explicit(&bounce_busy, memory_order_acquire))
         return direct_read(pid, dst, src, len);
     if (!bounce)
@@ -235,8 +236,7 @@ static int direct_get(int pid, char *dst, uint64_t src, size_t len)
     if (!bounce) {
         rc = direct_read(pid, dst, src, len);
     } else {
-        int band = (((uintptr_t)dst - (uintptr_t)src) & 4095u) >= 16;
-        ic_way_class_t *cl = &read_ways[band][ic_way_class_of(len)];
+        ic_way_class_t *cl = &read_ways[far >= 16][ic_way_class_of(len)];
         int probe;
         uint64_t t0;
         int way = ic_way_pick(cl, &probe, &t0);
