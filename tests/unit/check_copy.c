@@ -2,7 +2,9 @@
  * check_copy.c -- the runtime's byte copies (src/copy.c): whichever way
  * they take, the bytes of memmove, for every length around the block size
  * and every destination 0 to 63 bytes past the source modulo 4096, apart
- * or overlapping in either direction; and the measured choice made.
+ * or overlapping in either direction; the measured choice made; and the
+ * choice itself (ic_way_pick, ic_way_done), which also serves shm.c's
+ * direct reads: the probes alternate the ways, the faster way is kept.
  */
 #include "suites.h"
 #include "copy.h"
@@ -80,6 +82,44 @@ START_TEST(copy_way_measured)
 }
 END_TEST
 
+/* Eight probes, the ways alternating; those of way `slow` reported 10 ms
+ * longer than they took: the other way is kept, and no later pick probes. */
+static void way_kept(int slow)
+{
+    ic_way_class_t cl;
+    memset(&cl, 0, sizeof(cl));
+    for (int i = 0; i < IC_WAY_PROBES; i++) {
+        int probe;
+        uint64_t t0;
+        int way = ic_way_pick(&cl, &probe, &t0);
+        ck_assert_int_eq(probe, i);
+        ck_assert_int_eq(way, 1 + (i & 1));
+        ck_assert_int_eq(atomic_load(&cl.way), 0);
+        ic_way_done(&cl, probe, way, 65536, way == slow ? t0 - 10000000u : t0);
+    }
+    ck_assert_int_eq(atomic_load(&cl.way), 3 - slow);
+    int probe;
+    uint64_t t0;
+    ck_assert_int_eq(ic_way_pick(&cl, &probe, &t0), 3 - slow);
+    ck_assert_int_eq(probe, -1);
+}
+
+START_TEST(way_choice)
+{
+    way_kept(1);
+    way_kept(2);
+    /* the classes: powers of two, the last one open-ended */
+    ck_assert_int_eq(ic_way_class_of(1), 0);
+    ck_assert_int_eq(ic_way_class_of(4096), 12);
+    ck_assert_int_eq(ic_way_class_of(8191), 12);
+    ck_assert_int_eq(ic_way_class_of(SIZE_MAX), IC_WAY_CLASSES - 1);
+    /* the slow relation: 1 to IC_COPY_NEAR - 1 bytes past, modulo 4096 */
+    ck_assert_uint_eq(ic_copy_distance(4096 + 8, 0), 8);
+    ck_assert_uint_eq(ic_copy_distance(8, 16), 4088);
+    ck_assert_uint_eq(ic_copy_distance(12288, 4096), 0);
+}
+END_TEST
+
 Suite *suite_copy(void)
 {
     Suite *s = suite_create("copy");
@@ -87,6 +127,7 @@ Suite *suite_copy(void)
     tcase_set_timeout(tc, 60); /* about 1,500 copies of a 192 KiB arena: 0.5 s here */
     tcase_add_test(tc, copy_matches_memmove);
     tcase_add_test(tc, copy_way_measured);
+    tcase_add_test(tc, way_choice);
     suite_add_tcase(s, tc);
     return s;
 }
