@@ -206,9 +206,14 @@ static int direct_read(int pid, void *dst, uint64_t src, size_t len)
  * the second a few percent, which the bounce's extra copy would not win
  * back).  One bounce buffer per process, taken by one read at a time
  * (another thread's read meanwhile reads plainly). */
-enum { IC_BOUNCE = 131072 };
+enum {
+    IC_BOUNCE = 131072, /* bytes of a bounce's read */
+    IC_BOUNCE_BAND = 16 /* distances from here on: the second band */
+};
 static ic_way_class_t read_ways[2][IC_WAY_CLASSES];
-static char *bounce;
+/* room for a read at any offset of its page; in .bss, its pages touched
+ * only by a process that reads through it */
+static _Alignas(4096) char bounce[IC_BOUNCE + 4096];
 static atomic_flag bounce_busy = ATOMIC_FLAG_INIT;
 
 static int bounce_read(int pid, char *dst, uint64_t src, size_t len)
@@ -230,20 +235,13 @@ static int direct_get(int pid, char *dst, uint64_t src, size_t len)
     if (len < IC_COPY_MIN || far == 0 || far >= IC_COPY_NEAR ||
         atomic_flag_test_and_set_explicit(&bounce_busy, memory_order_acquire))
         return direct_read(pid, dst, src, len);
-    if (!bounce)
-        bounce = aligned_alloc(4096, IC_BOUNCE + 4096);
-    int rc;
-    if (!bounce) {
-        rc = direct_read(pid, dst, src, len);
-    } else {
-        ic_way_class_t *cl = &read_ways[far >= 16][ic_way_class_of(len)];
-        int probe;
-        uint64_t t0;
-        int way = ic_way_pick(cl, &probe, &t0);
-        rc = way == 2 ? bounce_read(pid, dst, src, len) : direct_read(pid, dst, src, len);
-        if (probe >= 0 && rc == MPI_SUCCESS)
-            ic_way_done(cl, probe, way, len, t0);
-    }
+    ic_way_class_t *cl = &read_ways[far >= IC_BOUNCE_BAND][ic_way_class_of(len)];
+    int probe;
+    uint64_t t0;
+    int way = ic_way_pick(cl, &probe, &t0);
+    int rc = way == 2 ? bounce_read(pid, dst, src, len) : direct_read(pid, dst, src, len);
+    if (probe >= 0 && rc == MPI_SUCCESS)
+        ic_way_done(cl, probe, way, len, t0);
     atomic_flag_clear_explicit(&bounce_busy, memory_order_release);
     return rc;
 }
