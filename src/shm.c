@@ -821,14 +821,18 @@ void ic_shm_idle(ic_ctx_t *ctx, int *idle)
 
 int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs, int nreqs)
 {
-    size_t left = n, moved = 0;
+    size_t left, moved;
     int mpi_done = nreqs == 0, idle = 0;
-    while (left || !mpi_done) {
+    for (;;) {
         int rc = one_pass(ctx, ops, n, &moved, &left);
         if (rc != MPI_SUCCESS)
             return rc;
         if (!mpi_done && (rc = ic_complete_all(ctx, nreqs, reqs, &mpi_done)) != MPI_SUCCESS)
             return rc;
+        /* all done, perhaps before this call (an unagreed round's sends
+         * move while its lengths are learnt): no wait, so no yield */
+        if (!left && mpi_done)
+            return MPI_SUCCESS;
         if (moved) {
             idle = 0;
             continue;
@@ -837,5 +841,4 @@ int ic_shm_progress(ic_ctx_t *ctx, ic_shm_op_t *ops, size_t n, MPI_Request *reqs
             ic_progress();
         ic_shm_idle(ctx, &idle);
     }
-    return MPI_SUCCESS;
 }
