@@ -60,6 +60,7 @@ typedef struct ic_sched_key {
 /* Short messages within a node through shared memory (shm.c). */
 #define IC_SHM_BYTES 4096    /* a channel's slot: a message or a piece      */
 #define IC_SHM_SLOTS 4       /* slots of a channel                          */
+#define IC_SHM_DEEP 64       /* ... of a blocking one, at most, with more ranks than cores */
 #define IC_SHM_LONG 16384    /* longest message through the slots (pieces)  */
 #define IC_SHM_MAX_RANKS 256 /* ranks of a node beyond which MPI carries all */
 #define IC_SHM_SPIN 65536    /* idle polls between yields (ranks <= cores)  */

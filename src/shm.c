@@ -46,9 +46,20 @@
  *     (MPI forbids starting an active request), and calls made later, or
  *     beyond the lanes the window holds, use MPI.  (Not shared: ranks may
  *     start persistent calls in different orders.)
- * A lane costs every rank nlocal x IC_SHM_SLOTS slots; the window holds as
- * many (up to IC_SHM_LANES) as IC_SHM_BUDGET bytes per rank allow, and at
- * least the blocking one.
+ * A lane costs every rank nlocal x IC_SHM_SLOTS slots (the blocking one
+ * nlocal x deep, below); the window holds as many (up to IC_SHM_LANES) as
+ * IC_SHM_BUDGET bytes per rank allow, and at least the blocking one.
+ *
+ * Depth.  A sender runs ahead of its receiver by as many messages as its
+ * channel has slots.  With a core for every rank, waiting for a slot costs
+ * a few polls; with more ranks than cores it costs the core (below), and
+ * in a loop of short calls to one root (a gatherv, a reduce) every sender
+ * then gave its core away about once a call: four ranks on two cores took
+ * 4.4 us a gatherv of 16 bytes where Open MPI, whose eager sends never
+ * wait, took 0.4-1.  There the blocking lane's channels are deeper, up to
+ * IC_SHM_DEEP slots, as many as half the budget allows (the same on every
+ * rank of the node: agreed); 32 slots brought that gatherv to 0.7-1.5 us,
+ * Open MPI's time.
  *
  * Waiting.  A waiting rank polls; with more ranks than cores it yields
  * its core at once.  A rank not bound to one core yields after
@@ -110,6 +121,7 @@ struct ic_shm {
     int me;           /* this rank among them                         */
     int spin;         /* idle polls before a waiting rank yields       */
     int nlanes;       /* lanes of channels (see above)                 */
+    size_t deep;      /* slots of a blocking-lane channel ("Depth")     */
     int *local;       /* ctx rank -> rank on this node, -1: elsewhere */
     int shared;       /* the last look saw a rank on this one's CPU   */
     int direct;       /* messages beyond IC_SHM_LONG read in one copy  */
@@ -294,6 +306,24 @@ static int bound_to_one(void)
 
 /* Collective on ctx->comm; ctx->shm stays NULL where it cannot be made
  * (every rank of a node agrees: the window is made or not for all). */
+#ifndef SMPI_H
+/* Lanes of a window whose blocking lane's channels have `deep` slots: as
+ * many as IC_SHM_BUDGET allows beside it, at least that one. */
+static int lanes_for(int n, size_t deep)
+{
+    size_t chan = IC_SHM_SLOTS * sizeof(slot_t), first = (size_t)n * deep * sizeof(slot_t);
+    size_t more = first < IC_SHM_BUDGET ? (IC_SHM_BUDGET - first) / ((size_t)n * chan) : 0;
+    return 1 + (int)(more < IC_SHM_LANES - 1 ? more : IC_SHM_LANES - 1);
+}
+
+/* The first slot of channel j of lane l in a rank's window. */
+static size_t chan_at(const ic_shm_t *s, size_t l, int j)
+{
+    size_t n = (size_t)s->nlocal;
+    return l == 0 ? (size_t)j * s->deep : n * s->deep + ((l - 1) * n + (size_t)j) * IC_SHM_SLOTS;
+}
+#endif
+
 int ic_shm_setup(ic_ctx_t *ctx)
 {
     ctx->shm = NULL;
@@ -326,7 +356,7 @@ int ic_shm_setup(ic_ctx_t *ctx)
      * memory still takes part in the agreement, which then says no. */
     int n = nlocal;
     ic_shm_t *s = calloc(1, sizeof(*s));
-    int ok = s != NULL, all = 0;
+    int ok = s != NULL, all = 0, deep = IC_SHM_SLOTS;
     if (s) {
         s->node = node;
         s->win = MPI_WIN_NULL;
@@ -340,10 +370,14 @@ int ic_shm_setup(ic_ctx_t *ctx)
         s->spin = nlocal > cores || machine > cores ? 0
                   : bound_to_one()                  ? IC_SHM_SPIN
                                                     : IC_SHM_SPIN_FREE;
-        size_t lane = (size_t)n * IC_SHM_SLOTS * sizeof(slot_t);
-        s->nlanes = (int)(IC_SHM_BUDGET / lane);
-        s->nlanes = s->nlanes < 1 ? 1 : s->nlanes > IC_SHM_LANES ? IC_SHM_LANES : s->nlanes;
-        size_t nl = (size_t)n * (size_t)s->nlanes;
+        s->deep = IC_SHM_SLOTS;
+        if (!s->spin)
+            while (s->deep < IC_SHM_DEEP &&
+                   (size_t)n * 2 * s->deep * sizeof(slot_t) <= IC_SHM_BUDGET / 2)
+                s->deep *= 2;
+        deep = (int)s->deep;
+        /* room for the lanes of the shallowest blocking lane agreed */
+        size_t nl = (size_t)n * (size_t)lanes_for(n, IC_SHM_SLOTS);
         s->local = malloc((size_t)ctx->size * sizeof(int));
         s->in = calloc(nl, sizeof(*s->in));
         s->out = calloc(nl, sizeof(*s->out));
@@ -351,18 +385,23 @@ int ic_shm_setup(ic_ctx_t *ctx)
         s->got = calloc(nl, sizeof(*s->got));
         ok = s->local && s->in && s->out && s->sent && s->got;
     }
-    if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, node) != MPI_SUCCESS || !all) {
+    int mine_in[2] = {ok, deep}, agreed[2] = {0, 0};
+    if (PMPI_Allreduce(mine_in, agreed, 2, MPI_INT, MPI_MIN, node) != MPI_SUCCESS || !agreed[0]) {
         if (s)
             shm_free(s); /* frees node */
         else
             MPI_Comm_free(&node);
         return MPI_SUCCESS;
     }
-    size_t chan = (size_t)IC_SHM_SLOTS * sizeof(slot_t), nl = (size_t)n * (size_t)s->nlanes;
+    s->deep = (size_t)agreed[1];
+    s->nlanes = lanes_for(n, s->deep);
+    size_t nl = (size_t)n * (size_t)s->nlanes;
+    /* a rank's window: its blocking lane's channels, then the others' */
+    size_t nslot = (size_t)n * s->deep + (nl - (size_t)n) * IC_SHM_SLOTS;
     size_t cpus = s->me == 0 ? (size_t)n * CPU_STRIDE * sizeof(int) : 0;
     slot_t *mine = NULL;
-    rc = MPI_Win_allocate_shared((MPI_Aint)(chan * nl + cpus), (int)sizeof(slot_t), MPI_INFO_NULL,
-                                 s->node, &mine, &s->win);
+    rc = MPI_Win_allocate_shared((MPI_Aint)(nslot * sizeof(slot_t) + cpus), (int)sizeof(slot_t),
+                                 MPI_INFO_NULL, s->node, &mine, &s->win);
     if (rc != MPI_SUCCESS) {
         s->win = MPI_WIN_NULL;
         shm_free(s);
@@ -376,15 +415,15 @@ int ic_shm_setup(ic_ctx_t *ctx)
         if (rc == MPI_SUCCESS)
             rc = MPI_Win_shared_query(s->win, j, &size, &disp, &base);
         if (rc == MPI_SUCCESS && j == 0)
-            s->cpu = (_Atomic int *)(base + nl * IC_SHM_SLOTS);
+            s->cpu = (_Atomic int *)(base + nslot);
         for (size_t l = 0; rc == MPI_SUCCESS && l < (size_t)s->nlanes; l++) {
             size_t at = l * (size_t)n;
-            s->out[at + j] = base + (at + (size_t)s->me) * IC_SHM_SLOTS; /* j's from me */
-            s->in[at + j] = mine + (at + (size_t)j) * IC_SHM_SLOTS;      /* mine from j */
+            s->out[at + j] = base + chan_at(s, l, s->me); /* j's from me */
+            s->in[at + j] = mine + chan_at(s, l, j);      /* mine from j */
         }
     }
     if (rc == MPI_SUCCESS) {
-        for (size_t i = 0; i < nl * IC_SHM_SLOTS; i++)
+        for (size_t i = 0; i < nslot; i++)
             atomic_store_explicit(&mine[i].seq, 0, memory_order_relaxed);
         atomic_store_explicit(&s->cpu[(size_t)s->me * CPU_STRIDE], -1, memory_order_relaxed);
         MPI_Group g, gn;
@@ -420,8 +459,9 @@ int ic_shm_setup(ic_ctx_t *ctx)
     if (ic_env()->verbose && ctx->rank == 0)
         fprintf(stderr,
                 "InterCom: shared-memory channels among the %d ranks of this node (of %d in "
-                "the communicator), %d lanes; longer messages %s\n",
-                n, ctx->size, s->nlanes, s->direct ? "read in one copy" : "through MPI");
+                "the communicator), %d lanes, %zu slots a blocking channel; longer messages "
+                "%s\n",
+                n, ctx->size, s->nlanes, s->deep, s->direct ? "read in one copy" : "through MPI");
     return MPI_SUCCESS;
 #endif
 }
@@ -492,7 +532,8 @@ void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op)
 static slot_t *slot_of(const ic_shm_t *s, const ic_shm_op_t *op, size_t k)
 {
     size_t c = chan_of(s, op);
-    return (op->send ? s->out[c] : s->in[c]) + (op->seq - 1 + k) % IC_SHM_SLOTS;
+    size_t d = op->lane == IC_LANE_BLOCKING ? s->deep : IC_SHM_SLOTS; /* powers of two */
+    return (op->send ? s->out[c] : s->in[c]) + ((op->seq - 1 + k) & (d - 1));
 }
 
 /* Move op's message of `total` bytes, piece by piece from op->piece on, as
