@@ -15,10 +15,13 @@
  *   - broadcasts of 4092, 4096 and 4100 bytes (either side of a slot),
  *     16380, 16384 and 16388 bytes (either side of the pieces' limit: 4
  *     pieces fill the channel), 32 KiB and 256 KiB (read in one copy) and
- *     of 1 and 0 elements, the root's datatype contiguous and the others'
- *     a strided vector of the same signature, and the other way round
- *     (packed into and out of the slots, or whole before the pieces or
- *     the one copy);
+ *     of 1 and 0 elements; with more ranks than cores (p > 2 here) the
+ *     blocking lane is deeper and carries longer messages in pieces (64
+ *     slots, 256 KiB, at p = 3; 32 at p = 4-7; 16 at p = 8), so also 4
+ *     bytes either side of 64 and 128 KiB; the root's datatype contiguous
+ *     and the others' a strided vector of the same signature, and the
+ *     other way round (packed into and out of the slots, or whole before
+ *     the pieces or the one copy);
  *   - allgatherv of uneven blocks whose rounds mix single-slot, pieced
  *     and longer messages between the same ranks, and of blocks of 3
  *     pieces and longer ones (both ways at once);
@@ -226,7 +229,8 @@ static void shifted(MPI_Comm comm)
 static void run(MPI_Comm comm, const char *name, MPI_Op mm)
 {
     where = name;
-    static const int ns[] = {0, 1, 1023, 1024, 1025, 4095, 4096, 4097, 8192, 65536};
+    static const int ns[] = {0,    1,     1023,  1024,  1025,  4095,  4096,  4097,
+                             8192, 16383, 16384, 16385, 32767, 32768, 32769, 65536};
     for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
         int n = ns[k];
         MPI_Datatype v;
