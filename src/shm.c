@@ -679,22 +679,25 @@ static int move_direct(ic_ctx_t *ctx, ic_shm_op_t *op, size_t total, int keep, i
 
 /* Unagreed messages.  A schedule whose sides count a message alone
  * (ic_sched_t.unagreed: linear gatherv and scatterv, which run without the
- * block sizes first) sends every message to a rank of the node through
- * the blocking lane's channel, whatever its length, so that both sides
- * take a slot and the channel's numbering holds whatever the counts.  The
- * first slot carries the sender's length: a message up to the lane's
- * longest goes in its pieces (above), a longer one is read in one copy
- * ("Direct messages") or goes through MPI (sent first, with the tag and
- * communicator of the schedule's other messages), the slot saying so.  The receiver reads that
- * length first (stage 2), compares it with its own count and, from it, numbers the message's
- * further pieces in its channel (nothing else is numbered there meanwhile: such a schedule has one
- * message per channel and round, and the next round is posted once this one is complete); the
- * executor learns every length of the round, from the slots and by probing its MPI messages
- * (executor.c: learn_lengths), before any receiver takes data.  Then each receiver copies the
- * pieces out or posts its receive (take 1, the data straight into place), or, when some message of
- * the round is not as long as its receiver's count, empties the slots or takes the message into a
- * buffer of its own and drops it (take 2), so that the round writes nothing of the user's and ends
- * with MPI_ERR_TRUNCATE.  Returns as try_op. */
+ * block sizes first) sends every message to a rank of the node through the
+ * blocking lane's channel, whatever its length, so that both sides take a
+ * slot and the channel's numbering holds whatever the counts.  The first
+ * slot carries the sender's length: a message up to the lane's longest goes
+ * in its pieces (above), a longer one is read in one copy ("Direct
+ * messages") or goes through MPI (sent first, with the tag and communicator
+ * of the schedule's other messages), the slot saying so.  The receiver
+ * reads that length first (stage 2), compares it with its own count and,
+ * from it, numbers the message's further pieces in its channel (nothing
+ * else is numbered there meanwhile: such a schedule has one message per
+ * channel and round, and the next round is posted once this one is
+ * complete); the executor learns every length of the round, from the slots
+ * and by probing its MPI messages (executor.c: learn_lengths), before any
+ * receiver takes data.  Then each receiver copies the pieces out or posts
+ * its receive (take 1, the data straight into place), or, when some message
+ * of the round is not as long as its receiver's count, empties the slots or
+ * takes the message into a buffer of its own and drops it (take 2), so that
+ * the round writes nothing of the user's and ends with MPI_ERR_TRUNCATE.
+ * Returns as try_op. */
 static int try_unagreed(ic_ctx_t *ctx, ic_shm_op_t *op, int *stirred)
 {
     ic_shm_t *s = ctx->shm;
