@@ -677,6 +677,18 @@ static int complete_checked(ic_exec_t *x, int block, int *flag, const ic_action_
 {
     int rc;
     *flag = 1;
+    if (IC_PROBE_FIRST && !x->known && !x->nprobe) {
+        /* one receive in the piece, through a channel (every receive
+         * through MPI is probed first): no other length to wait for, so it
+         * takes (or drops) its message at once */
+        ic_shm_op_t *alone = NULL;
+        size_t nrecv = 0;
+        for (size_t i = 0; i < x->nshm; i++)
+            if (!x->shm_ops[i].send && nrecv++ == 0)
+                alone = &x->shm_ops[i];
+        if (nrecv == 1 && !alone->take)
+            alone->take = 3;
+    }
     if (!x->known) {
         if ((rc = learn_lengths(x, block, flag, acts)) != MPI_SUCCESS || !*flag)
             return rc;
@@ -686,7 +698,9 @@ static int complete_checked(ic_exec_t *x, int block, int *flag, const ic_action_
     int k = (int)x->k;
     if (x->nshm && (rc = ic_shm_progress(x->ctx, x->shm_ops, x->nshm, NULL, 0)) != MPI_SUCCESS)
         return rc;
-    if (block && !(ic_npending && !ic_progress_busy()))
+    if (k == 0) /* the channels' messages only */
+        rc = MPI_SUCCESS;
+    else if (block && !(ic_npending && !ic_progress_busy()))
         rc = PMPI_Waitall(k, x->reqs, x->stats);
     else
         for (;;) { /* calls of this process pending: move them on too */

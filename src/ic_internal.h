@@ -123,11 +123,13 @@ typedef struct ic_shm_op {
      * first and notes a mismatch; it takes the data only once the executor
      * says (take), when every message of the round is known to be as long
      * as its receiver's count, and otherwise drops it (a direct one
-     * unread, one through MPI taken into drain). */
+     * unread, one through MPI taken into drain); the only receive of its
+     * round decides alone, as soon as it has read the length (take 3). */
     int unagreed;
     int stage; /* 0: the slot, 2: its length read, 1: the MPI message under way */
     int mismatch;
-    int take;     /* receiver at stage 2: 0 wait, 1 take the data, 2 drop it */
+    int take;     /* receiver at stage 2: 0 wait, 1 take the data, 2 drop it,
+                     3 take it unless its length differs (then 2)            */
     int via;      /* ... the message follows through MPI                      */
     int direct;   /* ... its receiver reads it from the sender (shm.c: "Direct
                      messages")                                              */

@@ -749,7 +749,9 @@ static int try_unagreed(ic_ctx_t *ctx, ic_shm_op_t *op, int *stirred)
         *stirred = 1;
     }
     if (!op->take)
-        return 0; /* the round's other lengths first */
+        return 0;      /* the round's other lengths first */
+    if (op->take == 3) /* the round's only receive */
+        op->take = op->mismatch ? 2 : 1;
     int keep = op->take == 1 && !op->mismatch;
     if (op->direct)
         return move_direct(ctx, op, op->len, keep, stirred);
