@@ -513,12 +513,12 @@ static int uses_channels(const ic_exec_t *x)
  * nothing else needs moving on).  Then, all as long as their counts, each
  * message goes straight into place (MPI_Irecv, the slot copied out);
  * otherwise every one is taken into a buffer of its own and dropped, and
- * the round ends with MPI_ERR_TRUNCATE, the user's buffers as they were.
- * A message's length learnt first also means that MPI never truncates one
- * (MPICH would raise that on MPI_COMM_WORLD's handler: MPI_Waitall reports
- * it on no communicator).  Checked per piece: a message longer than
- * IC_MSG_MAX bytes goes in pieces, each probed, and a mismatch found in a
- * later piece leaves the earlier ones written.
+ * the round ends with MPI_ERR_TRUNCATE, the user's buffers as they were
+ * (a piece's only receive, through a channel, decides alone as soon as it
+ * has its length: complete_checked).  A message's length learnt first also means that MPI never
+ * truncates one (MPICH would raise that on MPI_COMM_WORLD's handler: MPI_Waitall reports it on no
+ * communicator).  Checked per piece: a message longer than IC_MSG_MAX bytes goes in pieces, each
+ * probed, and a mismatch found in a later piece leaves the earlier ones written.
  *
  * A probe, not a matched probe (MPI_Improbe): SimGrid's SMPI has no
  * MPI_Mprobe.  A probe names the message a receive by the same source and

@@ -697,7 +697,8 @@ static int move_direct(ic_ctx_t *ctx, ic_shm_op_t *op, size_t total, int keep, i
  * of the round is not as long as its receiver's count, empties the slots or
  * takes the message into a buffer of its own and drops it (take 2), so that
  * the round writes nothing of the user's and ends with MPI_ERR_TRUNCATE.
- * Returns as try_op. */
+ * The round's only receive needs no other length: it decides as soon as
+ * it has read its own (take 3).  Returns as try_op. */
 static int try_unagreed(ic_ctx_t *ctx, ic_shm_op_t *op, int *stirred)
 {
     ic_shm_t *s = ctx->shm;
