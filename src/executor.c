@@ -513,21 +513,23 @@ static int uses_channels(const ic_exec_t *x)
  * nothing else needs moving on).  Then, all as long as their counts, each
  * message goes straight into place (MPI_Irecv, the slot copied out);
  * otherwise every one is taken into a buffer of its own and dropped, and
- * the round ends with MPI_ERR_TRUNCATE, the user's buffers as they were
- * (a piece's only receive, through a channel, decides alone as soon as it
- * has its length: complete_checked).  A message's length learnt first also means that MPI never
- * truncates one (MPICH would raise that on MPI_COMM_WORLD's handler: MPI_Waitall reports it on no
- * communicator).  Checked per piece: a message longer than IC_MSG_MAX bytes goes in pieces, each
- * probed, and a mismatch found in a later piece leaves the earlier ones written.
+ * the round ends with MPI_ERR_TRUNCATE, the user's buffers as they were (a
+ * piece's only receive, through a channel, decides alone as soon as it has
+ * its length: complete_checked).  A message's length learnt first also
+ * means that MPI never truncates one (MPICH would raise that on
+ * MPI_COMM_WORLD's handler: MPI_Waitall reports it on no communicator).
+ * Checked per piece: a message longer than IC_MSG_MAX bytes goes in pieces,
+ * each probed, and a mismatch found in a later piece leaves the earlier
+ * ones written.
  *
  * A probe, not a matched probe (MPI_Improbe): SimGrid's SMPI has no
  * MPI_Mprobe.  A probe names the message a receive by the same source and
- * tag then takes as long as no other receive can take it first: a round
- * of an unagreed schedule receives at most one message from each rank (the
+ * tag then takes as long as no other receive can take it first: a round of
+ * an unagreed schedule receives at most one message from each rank (the
  * linear gatherv and scatterv), and nothing else receives on the context's
  * communicator with the call's tag meanwhile (a blocking call's tag is the
- * communicator's, whose collectives MPI orders; a nonblocking call's is
- * its own). */
+ * communicator's, whose collectives MPI orders; a nonblocking call's is its
+ * own). */
 
 /* The j-th receive through MPI of piece x->piece: its action, region and
  * count. */

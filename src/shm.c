@@ -63,7 +63,7 @@
  * pieces (a direct message's sender waits for its receiver to run): at 4
  * ranks (32 slots, 128 KiB) the 16-byte gatherv came to 0.5-1.6 us against
  * Open MPI's 0.35-2.2 in the same runs, and a broadcast of 64 or 256 KiB
- * from 0.54-0.65 of Open MPI's speed to 1.3-1.4.
+ * from 0.47-0.55 of Open MPI's speed to 0.84-1.24 (README, INTERCOM_SHM).
  *
  * Waiting.  A waiting rank polls; with more ranks than cores it yields
  * its core at once.  A rank not bound to one core yields after
@@ -308,8 +308,6 @@ static int bound_to_one(void)
 }
 #endif /* SMPI_H */
 
-/* Collective on ctx->comm; ctx->shm stays NULL where it cannot be made
- * (every rank of a node agrees: the window is made or not for all). */
 #ifndef SMPI_H
 /* Lanes of a window whose blocking lane's channels have `deep` slots: as
  * many as IC_SHM_BUDGET allows beside it, at least that one. */
@@ -328,6 +326,8 @@ static size_t chan_at(const ic_shm_t *s, size_t l, int j)
 }
 #endif
 
+/* Collective on ctx->comm; ctx->shm stays NULL where it cannot be made
+ * (every rank of a node agrees: the window is made or not for all). */
 int ic_shm_setup(ic_ctx_t *ctx)
 {
     ctx->shm = NULL;
@@ -493,19 +493,19 @@ static size_t chan_of(const ic_shm_t *s, const ic_shm_op_t *op)
 }
 
 /* Long messages.  A message of more than IC_SHM_BYTES (up to IC_SHM_LONG,
- * or on a deepened blocking lane as many bytes as its channels hold)
- * goes in pieces of IC_SHM_BYTES, one slot and one number each: piece k of
- * the message numbered seq is number seq + k, in slot (seq - 1 + k) mod
- * the channel's slots.  The sender fills slots as they free up and the
- * receiver empties them as they fill, so the two copies overlap.  Both
- * sides cut alike (the length and the lane decide).  Slot i only ever
- * holds numbers i + 1 mod the slots, and a receiver waits for its exact
- * number there, so pieces
- * of two messages of one round may be written in any order: the receiver
- * takes whichever came (every message of a round is posted on both sides
- * before either waits).  A datatype that is not contiguous is packed
- * whole first (and unpacked once all pieces are in): a piece is a range of
- * bytes, which MPI_Pack cannot start in the middle of an element. */
+ * or on a deepened blocking lane as many bytes as its channels hold) goes
+ * in pieces of IC_SHM_BYTES, one slot and one number each: piece k of the
+ * message numbered seq is number seq + k, in slot (seq - 1 + k) mod the
+ * channel's slots.  The sender fills slots as they free up and the receiver
+ * empties them as they fill, so the two copies overlap.  Both sides cut
+ * alike (the length and the lane decide).  Slot i only ever holds
+ * numbers i + 1 mod the slots, and a receiver waits for its exact number
+ * there, so pieces of two messages of one round may be written in any
+ * order: the receiver takes whichever came (every message of a round is
+ * posted on both sides before either waits).  A datatype that is not
+ * contiguous is packed whole first (and unpacked once all pieces are in):
+ * a piece is a range of bytes, which MPI_Pack cannot start in the middle
+ * of an element. */
 static size_t npieces(size_t bytes)
 {
     return bytes > IC_SHM_BYTES ? (bytes + IC_SHM_BYTES - 1) / IC_SHM_BYTES : 1;
