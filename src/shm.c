@@ -374,12 +374,10 @@ int ic_shm_setup(ic_ctx_t *ctx)
         s->spin = nlocal > cores || machine > cores ? 0
                   : bound_to_one()                  ? IC_SHM_SPIN
                                                     : IC_SHM_SPIN_FREE;
-        s->deep = IC_SHM_SLOTS;
         if (!s->spin)
-            while (s->deep < IC_SHM_DEEP &&
-                   (size_t)n * 2 * s->deep * sizeof(slot_t) <= IC_SHM_BUDGET / 2)
-                s->deep *= 2;
-        deep = (int)s->deep;
+            while (deep < IC_SHM_DEEP &&
+                   (size_t)n * 2 * (size_t)deep * sizeof(slot_t) <= IC_SHM_BUDGET / 2)
+                deep *= 2;
         /* room for the lanes of the shallowest blocking lane agreed */
         size_t nl = (size_t)n * (size_t)lanes_for(n, IC_SHM_SLOTS);
         s->local = malloc((size_t)ctx->size * sizeof(int));
@@ -511,13 +509,19 @@ static size_t npieces(size_t bytes)
     return bytes > IC_SHM_BYTES ? (bytes + IC_SHM_BYTES - 1) / IC_SHM_BYTES : 1;
 }
 
-/* The longest message through lane's slots ("Depth": a deepened channel
- * carries as much as it holds, so that its sender does not wait for the
- * receiver to run). */
+/* Slots of a channel of lane (a power of two: "Depth"). */
+static size_t depth(const ic_shm_t *s, int lane)
+{
+    return lane == IC_LANE_BLOCKING ? s->deep : IC_SHM_SLOTS;
+}
+
+/* The longest message through lane's slots: as much as a channel holds
+ * (IC_SHM_LONG, more on a deepened lane, whose sender then does not wait
+ * for its receiver to run). */
+_Static_assert(IC_SHM_LONG == IC_SHM_SLOTS * IC_SHM_BYTES, "a channel holds IC_SHM_LONG");
 static size_t longest(const ic_shm_t *s, int lane)
 {
-    return lane == IC_LANE_BLOCKING && s->deep > IC_SHM_SLOTS ? s->deep * IC_SHM_BYTES
-                                                              : IC_SHM_LONG;
+    return depth(s, lane) * IC_SHM_BYTES;
 }
 
 /* Slots (and numbers) of a message of `bytes` bytes on lane: its pieces,
@@ -547,8 +551,7 @@ void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op)
 static slot_t *slot_of(const ic_shm_t *s, const ic_shm_op_t *op, size_t k)
 {
     size_t c = chan_of(s, op);
-    size_t d = op->lane == IC_LANE_BLOCKING ? s->deep : IC_SHM_SLOTS; /* powers of two */
-    return (op->send ? s->out[c] : s->in[c]) + ((op->seq - 1 + k) & (d - 1));
+    return (op->send ? s->out[c] : s->in[c]) + ((op->seq - 1 + k) & (depth(s, op->lane) - 1));
 }
 
 /* Move op's message of `total` bytes, piece by piece from op->piece on, as
