@@ -380,6 +380,7 @@ void ic_ctx_again_free(ic_ctx_t *ctx)
     if (ctx->again) {
         free(ctx->again->counts);
         free(ctx->again->displs);
+        ic_replay_free(ctx->again->rp);
         free(ctx->again);
     }
     ctx->again = NULL;
@@ -478,6 +479,9 @@ static void again_keep(call_t *c)
         return;
     ic_again_t *g = ctx->again;
     g->valid = 0;
+    ic_replay_free(g->rp);
+    g->rp = NULL;
+    g->rp_state = 0;
     if (again_room(g, &k, ctx->size) != 0)
         return;
     for (int i = 0; (k.icounts || k.ccounts) && i < ctx->size; i++)
@@ -522,7 +526,11 @@ int icc_again(const call_t *c, const ic_again_key_t *key, MPI_Comm comm, const c
             return 0; /* the full way reports it */
         g->b.at[b].base = mem - g->sti.true_lb;
     }
-    int r = ic_exec(ctx, &ctx->sched, &g->b, NULL, g->op, g->commutative);
+    if (g->rp_state == 0) /* its first repeat: compiled for the next ones */
+        g->rp_state =
+            ic_replay_build(ctx, &ctx->sched, &g->b, g->op, g->commutative, &g->rp) ? -1 : 1;
+    int r = g->rp_state > 0 ? ic_replay_run(ctx, g->rp, &g->b, g->op)
+                            : ic_exec(ctx, &ctx->sched, &g->b, NULL, g->op, g->commutative);
     ic_ctx_release_scratch(ctx);
     if (r != MPI_SUCCESS) {
         g->valid = 0;

@@ -240,27 +240,33 @@ static ic_action_t local_piece(const ic_action_t *a, size_t j, size_t e)
     return p;
 }
 
+/* dst = src (op) dst or, unless src_first, dst (op) src: ns elements of
+ * src's buffer bs (reduced as elements of dst's datatype) and nd of dst's,
+ * bd. */
+static int reduce_at(ic_ctx_t *ctx, void *src, size_t ns, const ic_bound_t *bs, void *dst,
+                     size_t nd, const ic_bound_t *bd, MPI_Op op, int src_first)
+{
+    if (ns > INT_MAX)
+        return MPI_ERR_COUNT; /* local_pieces() cuts them */
+    /* MPI_Reduce_local(in, inout): inout = in (op) inout. */
+    if (src_first)
+        return MPI_Reduce_local(src, dst, (int)ns, bd->type, op);
+    /* dst = dst (op) src: compute into src, then move it to dst. */
+    int rc = MPI_Reduce_local(dst, src, (int)ns, bd->type, op);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return ic_typed_copy(ctx, src, ns, bs->type, bs->contiguous, bs->size, dst, nd, bd->type,
+                         bd->contiguous);
+}
+
 static int do_reduce(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a, MPI_Op op,
                      int commutative)
 {
     if (a->src.count == 0)
         return MPI_SUCCESS;
-    if (elems(b, a->src.buf, a->src.count) > INT_MAX)
-        return MPI_ERR_COUNT; /* local_pieces() cuts them */
-    void *src = addr(b, &a->src);
-    void *dst = addr(b, &a->dst);
-    MPI_Datatype t = b->at[a->dst.buf].type;
-    int n = (int)elems(b, a->src.buf, a->src.count);
-    /* MPI_Reduce_local(in, inout): inout = in (op) inout. */
-    if (a->src_first || commutative)
-        return MPI_Reduce_local(src, dst, n, t, op);
-    /* dst = dst (op) src: compute into src, then move it to dst. */
-    int rc = MPI_Reduce_local(dst, src, n, t, op);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return ic_typed_copy(ctx, src, elems(b, a->src.buf, a->src.count), b->at[a->src.buf].type,
-                         b->at[a->src.buf].contiguous, b->at[a->src.buf].size, dst,
-                         elems(b, a->dst.buf, a->dst.count), t, b->at[a->dst.buf].contiguous);
+    return reduce_at(ctx, addr(b, &a->src), elems(b, a->src.buf, a->src.count), &b->at[a->src.buf],
+                     addr(b, &a->dst), elems(b, a->dst.buf, a->dst.count), &b->at[a->dst.buf], op,
+                     a->src_first || commutative);
 }
 
 /* Does a message of `bytes` bytes to or from peer go through a channel?
@@ -290,6 +296,85 @@ static int piece_of(const ic_binding_t *b, const ic_action_t *a, size_t j, size_
     *c = elems(b, r->buf, r->count - off < e ? r->count - off : e);
     r->off += off;
     return 1;
+}
+
+/*
+ * Replay.  A blocking call repeated with the same arguments (call.c, "The
+ * last call again") runs the same schedule on the same buffers, so its
+ * rounds cut the same pieces, send and receive the same regions and counts
+ * through the same channels or MPI, and reduce and copy at the same
+ * addresses: working that out again was most of a short call's executor
+ * time (an 8-byte gather's root at p = 2: 1200 instructions a call in
+ * ic_exec, of the 1600 of the whole repeat; compiled, 760 of 1150).  So
+ * such a run is compiled at its first repeat: per round its messages as
+ * post_piece would post them (a channel message's op, an MPI message's
+ * region, count and datatype) and its local actions' regions and element
+ * counts, each address as an offset from its buffer's base (the scratch
+ * buffers are bound anew for every run); each repeat then posts, waits
+ * and runs them in the same order as ic_exec (an unagreed round's checks
+ * of lengths included).  Only a schedule that runs round by round in
+ * whole messages: not a dataflow (run_flow), no message in pieces, no
+ * local action in pieces, and no unagreed receive through MPI (probed
+ * before it is posted).
+ */
+typedef struct rp_msg {
+    int send, peer, buf, count;
+    MPI_Aint off; /* bytes from its buffer's base */
+    int shm;      /* through a channel: op (its buf set at each run) */
+    ic_shm_op_t op;
+} rp_msg_t;
+
+typedef struct rp_local {
+    ic_act_kind_t kind;
+    int src_first; /* a reduction's order (do_reduce) */
+    int sbuf, dbuf;
+    MPI_Aint soff, doff;
+    size_t ns, nd; /* elements of each buffer's datatype */
+} rp_local_t;
+
+typedef struct rp_round {
+    const ic_action_t *acts; /* the schedule's (an unagreed round checks them) */
+    size_t n, nmsg, nloc;
+} rp_round_t;
+
+struct ic_replay {
+    const ic_sched_t *s;
+    size_t maxmsg;
+    rp_round_t *rounds; /* s->nrounds */
+    rp_msg_t *msgs;
+    rp_local_t *locs;
+    size_t nmsgs, nlocs, msgcap, loccap;
+};
+
+/* Bytes from region r's buffer base to its first element. */
+static MPI_Aint offset_of(const ic_binding_t *b, const ic_region_t *r)
+{
+    return (MPI_Aint)((uintptr_t)addr(b, r) - (uintptr_t)b->at[r->buf].base);
+}
+
+static void *at_offset(const ic_binding_t *b, int buf, MPI_Aint off)
+{
+    return (void *)((uintptr_t)b->at[buf].base + (uintptr_t)off);
+}
+
+/* ic_replay_build: record the message post_piece was about to post (o: a
+ * channel's). */
+static int record_msg(ic_exec_t *x, int send, int peer, const ic_region_t *r, size_t c,
+                      const ic_shm_op_t *o)
+{
+    ic_replay_t *rp = x->rec;
+    if (grow((void **)&rp->msgs, &rp->msgcap, rp->nmsgs + 1, sizeof(rp_msg_t)))
+        return MPI_ERR_NO_MEM;
+    rp_msg_t *m = &rp->msgs[rp->nmsgs++];
+    memset(m, 0, sizeof(*m));
+    m->send = send;
+    m->peer = peer;
+    m->buf = r->buf;
+    m->off = offset_of(x->b, r);
+    m->count = (int)c;
+    if ((m->shm = o != NULL))
+        m->op = *o;
+    return MPI_SUCCESS;
 }
 
 /* Post piece j of the round's messages: receives first, so early senders
@@ -335,12 +420,21 @@ static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j,
                 o->size = b->at[r.buf].size;
                 o->bytes = bytes;
                 o->t0 = tracing ? MPI_Wtime() : 0;
+                if (x->rec) { /* ic_replay_build: the message as posted */
+                    rc = record_msg(x, pass, a->peer, &r, c, o);
+                    (*nshm)--;
+                    continue;
+                }
                 ic_shm_number(ctx, o);
                 continue;
             }
             if (!pass && x->s->unagreed && IC_PROBE_FIRST) { /* probed first (learn_lengths) */
                 x->probes[x->nprobe].act = i;
                 x->probes[x->nprobe++].probed = 0;
+                continue;
+            }
+            if (x->rec) {
+                rc = record_msg(x, pass, a->peer, &r, c, NULL);
                 continue;
             }
             if (tracing) {
@@ -786,6 +880,7 @@ static inline void exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s,
         x->cap = x->scap = x->stcap = 0;
     }
     x->nprobe = 0;
+    x->rec = NULL;
 }
 
 int ic_exec_begin(ic_exec_t *x, ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b,
@@ -1116,6 +1211,28 @@ static int run_flow(ic_exec_t *x)
     return rc;
 }
 
+/* Wait for (block) or test the posted piece's x->k requests and x->nshm
+ * channel messages (of round acts, n actions); *flag: all complete. */
+static int piece_done(ic_exec_t *x, int block, int *flag, const ic_action_t *acts, size_t n)
+{
+    *flag = 1;
+    if (x->s->unagreed)
+        return complete_checked(x, block, flag, acts, n);
+    if (x->nshm && x->nb) { /* one attempt at each */
+        int rc = ic_shm_poll(x->ctx, x->shm_ops, x->nshm, flag);
+        if (rc == MPI_SUCCESS && *flag)
+            return ic_complete_all(NULL, (int)x->k, x->reqs, flag);
+        if (rc == MPI_SUCCESS && x->k) /* MPI moves its part on */
+            rc = ic_complete_all(NULL, (int)x->k, x->reqs, &(int){0});
+        return rc;
+    }
+    if (x->nshm)
+        return ic_shm_progress(x->ctx, x->shm_ops, x->nshm, x->reqs, (int)x->k);
+    if (block && ic_npending && !ic_progress_busy())
+        return wait_moving(x); /* calls of this process pending: move them on */
+    return ic_complete_all(x->trace ? x->ctx : NULL, (int)x->k, x->reqs, block ? NULL : flag);
+}
+
 int ic_exec_progress(ic_exec_t *x, int block, int *done)
 {
     const ic_sched_t *s = x->s;
@@ -1143,21 +1260,7 @@ int ic_exec_progress(ic_exec_t *x, int block, int *done)
                     return rc;
             }
             int flag = 1;
-            if (s->unagreed)
-                rc = complete_checked(x, block, &flag, acts, n);
-            else if (x->nshm && x->nb) { /* one attempt at each */
-                rc = ic_shm_poll(x->ctx, x->shm_ops, x->nshm, &flag);
-                if (rc == MPI_SUCCESS && flag)
-                    rc = ic_complete_all(NULL, (int)x->k, x->reqs, &flag);
-                else if (rc == MPI_SUCCESS && x->k) /* MPI moves its part on */
-                    rc = ic_complete_all(NULL, (int)x->k, x->reqs, &(int){0});
-            } else if (x->nshm)
-                rc = ic_shm_progress(x->ctx, x->shm_ops, x->nshm, x->reqs, (int)x->k);
-            else if (block && ic_npending && !ic_progress_busy())
-                rc = wait_moving(x); /* calls of this process pending: move them on */
-            else
-                rc = ic_complete_all(x->trace ? x->ctx : NULL, (int)x->k, x->reqs,
-                                     block ? NULL : &flag);
+            rc = piece_done(x, block, &flag, acts, n);
             if (rc != MPI_SUCCESS)
                 return rc;
             if (!flag)
@@ -1215,4 +1318,126 @@ int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, const ic_
     if (rc != MPI_SUCCESS)
         ic_exec_abandon(&x, 0); /* do not leave requests behind */
     return rc;
+}
+
+/* Replay (above): compile. */
+int ic_replay_build(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op,
+                    int commutative, ic_replay_t **out)
+{
+    ic_exec_t x;
+    exec_begin(&x, ctx, s, b, NULL, op, commutative, IC_TAG, 0, IC_LANE_BLOCKING);
+    *out = NULL;
+    if (flow_ok(&x))
+        return -1;
+    ic_replay_t *rp = calloc(1, sizeof(*rp));
+    if (!rp || !(rp->rounds = calloc(s->nrounds ? s->nrounds : 1, sizeof(rp_round_t)))) {
+        free(rp);
+        return -1;
+    }
+    rp->s = s;
+    x.rec = rp;
+    for (size_t i = 0; i < s->nrounds; i++) {
+        size_t n, m0 = rp->nmsgs, l0 = rp->nlocs, k = 0, nshm = 0;
+        const ic_action_t *acts = ic_sched_round_acts(s, i, &n);
+        x.nprobe = 0;
+        if (round_pieces(&x, acts, n) != MPI_SUCCESS || x.npieces > 1 ||
+            (x.npieces && post_piece(&x, acts, n, 0, x.chunk, &k, &nshm) != MPI_SUCCESS) ||
+            x.nprobe)
+            goto no; /* (an unagreed receive through MPI: probed first at each run) */
+        for (size_t j = 0; j < n; j++) {
+            const ic_action_t *a = &acts[j];
+            size_t e;
+            if ((a->kind != IC_ACT_REDUCE && a->kind != IC_ACT_COPY) ||
+                (a->kind == IC_ACT_REDUCE && (op == MPI_OP_NULL || a->src.count == 0)))
+                continue; /* as local_actions() and do_reduce() */
+            if (local_pieces(b, a, &e) != 1 ||
+                grow((void **)&rp->locs, &rp->loccap, rp->nlocs + 1, sizeof(rp_local_t)))
+                goto no;
+            rp_local_t *l = &rp->locs[rp->nlocs++];
+            l->kind = a->kind;
+            l->src_first = a->src_first || commutative;
+            l->sbuf = a->src.buf;
+            l->dbuf = a->dst.buf;
+            l->soff = offset_of(b, &a->src);
+            l->doff = offset_of(b, &a->dst);
+            l->ns = elems(b, a->src.buf, a->src.count);
+            l->nd = elems(b, a->dst.buf, a->dst.count);
+        }
+        rp->rounds[i].acts = acts;
+        rp->rounds[i].n = n;
+        rp->rounds[i].nmsg = rp->nmsgs - m0;
+        rp->rounds[i].nloc = rp->nlocs - l0;
+        if (rp->rounds[i].nmsg > rp->maxmsg)
+            rp->maxmsg = rp->rounds[i].nmsg;
+    }
+    *out = rp;
+    return 0;
+no:
+    ic_replay_free(rp);
+    return -1;
+}
+
+/* Replay (above): run, as ic_exec runs the schedule. */
+int ic_replay_run(ic_ctx_t *ctx, const ic_replay_t *rp, const ic_binding_t *b, MPI_Op op)
+{
+    ic_exec_t x;
+    exec_begin(&x, ctx, rp->s, b, NULL, op, 0, IC_TAG, 0, IC_LANE_BLOCKING);
+    int rc = reqs_reserve(&x, rp->maxmsg) ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+    const rp_msg_t *m = rp->msgs;
+    const rp_local_t *l = rp->locs;
+    for (size_t i = 0; i < rp->s->nrounds && rc == MPI_SUCCESS; i++) {
+        const rp_round_t *r = &rp->rounds[i];
+        if (r->nmsg) {
+            x.round = i; /* as ic_exec_progress has it (an unagreed */
+            x.piece = 0; /* round's checks read it) */
+            x.npieces = 1;
+            x.chunk = 0;
+            x.posted = 1;
+            x.k = x.nshm = x.nprobe = 0;
+            x.known = x.truncated = 0;
+            for (const rp_msg_t *end = m + r->nmsg; m < end && rc == MPI_SUCCESS; m++) {
+                void *p = at_offset(b, m->buf, m->off);
+                if (m->shm) {
+                    ic_shm_op_t *o = &x.shm_ops[x.nshm++];
+                    *o = m->op;
+                    o->buf = p;
+                    ic_shm_number(ctx, o);
+                    continue;
+                }
+                MPI_Datatype t = b->at[m->buf].type;
+                rc = m->send ? MPI_Isend(p, m->count, t, m->peer, x.tag, ctx->comm, &x.reqs[x.k])
+                             : MPI_Irecv(p, m->count, t, m->peer, x.tag, ctx->comm, &x.reqs[x.k]);
+                if (rc == MPI_SUCCESS) /* a failed call made no request */
+                    x.k++;
+            }
+            int flag;
+            if (rc == MPI_SUCCESS)
+                rc = piece_done(&x, 1, &flag, r->acts, r->n);
+            if (rc != MPI_SUCCESS)
+                break;
+            x.posted = 0;
+            x.k = 0;
+        }
+        for (const rp_local_t *end = l + r->nloc; l < end && rc == MPI_SUCCESS; l++) {
+            const ic_bound_t *bs = &b->at[l->sbuf], *bd = &b->at[l->dbuf];
+            void *src = at_offset(b, l->sbuf, l->soff), *dst = at_offset(b, l->dbuf, l->doff);
+            rc = l->kind == IC_ACT_REDUCE
+                     ? reduce_at(ctx, src, l->ns, bs, dst, l->nd, bd, op, l->src_first)
+                     : ic_typed_copy(ctx, src, l->ns, bs->type, bs->contiguous, bs->size, dst,
+                                     l->nd, bd->type, bd->contiguous);
+        }
+    }
+    if (rc != MPI_SUCCESS)
+        ic_exec_abandon(&x, 0); /* do not leave requests behind */
+    return rc;
+}
+
+void ic_replay_free(ic_replay_t *rp)
+{
+    if (!rp)
+        return;
+    free(rp->rounds);
+    free(rp->msgs);
+    free(rp->locs);
+    free(rp);
 }

@@ -581,6 +581,9 @@ typedef struct ic_again_key {
     const MPI_Aint *adispls;
 } ic_again_key_t;
 
+/* A blocking run compiled for its repeats (executor.c, "Replay"). */
+typedef struct ic_replay ic_replay_t;
+
 /* ... and its run on the context's schedule (ic_ctx_t.sched), which stays
  * this call's while the context keeps it (ic_ctx_t.again). */
 typedef struct ic_again {
@@ -595,6 +598,8 @@ typedef struct ic_again {
     MPI_Op op;         /* the run's reduction (MPI_OP_NULL: none) ...      */
     int commutative;   /* ... and whether it commutes                      */
     ic_plan_t plan;    /* IC_Last_algorithm's record                       */
+    ic_replay_t *rp;   /* its run compiled (rp_state 1), at its first      */
+    int rp_state;      /* repeat (0: not yet, -1: it cannot be)            */
 } ic_again_t;
 
 /* A call's packing and unpacking steps: COPY actions from a user buffer
@@ -642,6 +647,16 @@ int ic_sched_aligned(const ic_sched_t *s, int buf, size_t ubytes, size_t size, s
 int ic_exec(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, const ic_steps_t *steps,
             MPI_Op op, int commutative);
 
+/* Compile the blocking run of s on b with op (as ic_exec would run it,
+ * without steps) for its repeats: 0 and *rp, or -1 when s does not run
+ * round by round in whole messages (executor.c, "Replay") or memory ran
+ * out.  ic_replay_run runs it on b, whose buffers may have moved since
+ * (the scratch ones), as ic_exec runs s; ic_replay_free frees it. */
+int ic_replay_build(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, MPI_Op op,
+                    int commutative, ic_replay_t **rp);
+int ic_replay_run(ic_ctx_t *ctx, const ic_replay_t *rp, const ic_binding_t *b, MPI_Op op);
+void ic_replay_free(ic_replay_t *rp);
+
 /* A schedule running: where it is.  A blocking call's messages carry
  * IC_TAG and may go through the shared-memory channels of lane 0, and its
  * requests live in the context's arrays; a nonblocking or persistent
@@ -674,9 +689,10 @@ typedef struct ic_exec {
     MPI_Status *stats;
     ic_probe_t *probes;
     size_t stcap;
-    size_t nprobe; /* the piece's receives through MPI (probes, stats)   */
-    int known;     /* ... every length of the piece known, data taken    */
-    int truncated; /* ... some message not as long as its receive's count */
+    size_t nprobe;    /* the piece's receives through MPI (probes, stats)   */
+    int known;        /* ... every length of the piece known, data taken    */
+    int truncated;    /* ... some message not as long as its receive's count */
+    ic_replay_t *rec; /* ic_replay_build: pieces recorded, not posted    */
 } ic_exec_t;
 
 /* Start s as a nonblocking run (nothing is posted yet) on channel lane

@@ -20,7 +20,8 @@
  *   - a repeat's mistake: a negative count in reduce_scatter's array
  *     (MPI_ERR_COUNT, nothing written) and the call after it.
  * It looks inside (libicrt, like placement.c) only to make sure the
- * repeats are kept at all, so that the cases test the repeat path.
+ * repeats are kept at all, and some of them compiled (src/executor.c,
+ * "Replay"), so that the cases test the repeat paths.
  */
 #include <mpi.h>
 #include "ic_internal.h"
@@ -55,11 +56,17 @@ static int kept(MPI_Comm comm)
     return ctx && ctx->again && ctx->again->valid;
 }
 
+/* Repeats that ran compiled (src/executor.c, "Replay"), at the points
+ * expect_kept looks. */
+static int replayed;
+
 static void expect_kept(MPI_Comm comm, const char *what)
 {
     ncases++;
     if (!kept(comm))
         fail("%s: the call was not kept for a repeat", what);
+    else if (ic_ctx_known(comm)->again->rp_state > 0)
+        replayed++;
 }
 
 /* Ops and datatypes that are never kept: a user op and a derived
@@ -391,6 +398,13 @@ int main(int argc, char **argv)
         allreduces(MPI_COMM_WORLD);
     }
     MPI_Comm_free(&rev);
+    /* with whole messages (no INTERCOM_CHUNK) the short calls' repeats
+     * run compiled: make sure the cases test that path too */
+    if (p > 1 && !getenv("INTERCOM_CHUNK")) {
+        ncases++;
+        if (!replayed)
+            fail("no repeat ran compiled");
+    }
     int all = 0, cases = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(&ncases, &cases, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

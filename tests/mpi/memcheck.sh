@@ -1,9 +1,10 @@
 #!/bin/sh
 # memcheck.sh -- InterCom under valgrind: tests/mpi/comms (communicators
 # created, used by every collective and freed; contexts left for
-# MPI_Finalize) and tests/mpi/nonblocking (nonblocking and persistent
-# calls in flight, communicators freed under them, requests freed) at
-# p = 2, every rank under memcheck.
+# MPI_Finalize), tests/mpi/nonblocking (nonblocking and persistent calls
+# in flight, communicators freed under them, requests freed) and
+# tests/mpi/again (repeated calls kept, compiled and dropped) at p = 2,
+# every rank under memcheck.
 #
 # Fails on a leak (definitely or indirectly lost) or an invalid read, write
 # or free whose stack has an InterCom frame (ic_*, IC_*, libintercom).  The
@@ -30,7 +31,7 @@ if ldd "$real" 2>/dev/null | grep -q 'libasan'; then
     exit 77
 fi
 
-for prog in tests/mpi/comms tests/mpi/nonblocking; do
+for prog in tests/mpi/comms tests/mpi/nonblocking tests/mpi/again; do
     logs=$(mktemp -d "${TMPDIR:-/tmp}/ic-memcheck.XXXXXX") || exit 1
     trap 'rm -rf "$logs"' EXIT INT TERM
     IC_TEST_COMMS_LOOP=${IC_TEST_COMMS_LOOP:-12} \
