@@ -276,7 +276,7 @@ static int to_channel(const ic_exec_t *x, int peer, size_t bytes)
 {
     if (x->lane == IC_LANE_NONE || !x->ctx->shm)
         return 0;
-    return x->s->unagreed ? ic_shm_local(x->ctx, peer) : ic_shm_peer(x->ctx, peer, bytes);
+    return x->s->unagreed ? ic_shm_local(x->ctx, peer) : ic_shm_peer(x->ctx, peer, x->lane, bytes);
 }
 
 /* Piece j of the message of action a (a send or a receive) when messages
@@ -586,12 +586,12 @@ static int uses_channels(const ic_exec_t *x)
                 size_t sz = (size_t)(b->at[g->buf].size > 0 ? b->at[g->buf].size : 0);
                 size_t whole = elems(b, g->buf, g->count) * sz;
                 if (npieces == 1 || e == SIZE_MAX) { /* sent whole */
-                    if (ic_shm_peer(x->ctx, a->peer, whole))
+                    if (ic_shm_peer(x->ctx, a->peer, x->lane, whole))
                         return 1;
                     continue;
                 }
                 size_t last = g->count % e ? g->count % e : e; /* the shortest piece */
-                if (ic_shm_peer(x->ctx, a->peer,
+                if (ic_shm_peer(x->ctx, a->peer, x->lane,
                                 elems(b, g->buf, g->count < e ? g->count : last) * sz))
                     return 1;
             }

@@ -290,7 +290,7 @@ ic_ctx_t *ic_ctx_known(MPI_Comm comm);
 /* Shared-memory channels to the ranks of ctx's node (shm.c).  Setup is
  * collective on ctx->comm and leaves ctx->shm NULL where they cannot be
  * made.  ic_shm_peer: does a message of `bytes` bytes to or from peer go
- * through them?  ic_shm_number: give op its place in its channel, in the
+ * through them, on lane?  ic_shm_number: give op its place in its channel, in the
  * schedule's order.  ic_shm_progress: complete ops[0, n) and the MPI
  * requests reqs[0, nreqs) together; an MPI error code.  ic_shm_poll: one
  * attempt at each of ops[0, n) not done yet, *all when all are done.
@@ -298,7 +298,7 @@ ic_ctx_t *ic_ctx_known(MPI_Comm comm);
 int ic_shm_setup(ic_ctx_t *ctx);
 void ic_shm_destroy(ic_ctx_t *ctx);
 int ic_shm_lanes(const ic_ctx_t *ctx);
-int ic_shm_peer(const ic_ctx_t *ctx, int peer, size_t bytes);
+int ic_shm_peer(const ic_ctx_t *ctx, int peer, int lane, size_t bytes);
 /* Is peer another rank of this node with a channel (any length)? */
 int ic_shm_local(const ic_ctx_t *ctx, int peer);
 /* Take the next message of an unagreed schedule from peer (a blocking

@@ -479,11 +479,6 @@ int ic_shm_local(const ic_ctx_t *ctx, int peer)
     return s && peer != ctx->rank && s->local[peer] >= 0;
 }
 
-int ic_shm_peer(const ic_ctx_t *ctx, int peer, size_t bytes)
-{
-    return ic_shm_local(ctx, peer) && (bytes <= IC_SHM_LONG || ctx->shm->direct);
-}
-
 /* op's channel: its lane's from or to its peer */
 static size_t chan_of(const ic_shm_t *s, const ic_shm_op_t *op)
 {
@@ -522,6 +517,11 @@ _Static_assert(IC_SHM_LONG == IC_SHM_SLOTS * IC_SHM_BYTES, "a channel holds IC_S
 static size_t longest(const ic_shm_t *s, int lane)
 {
     return depth(s, lane) * IC_SHM_BYTES;
+}
+
+int ic_shm_peer(const ic_ctx_t *ctx, int peer, int lane, size_t bytes)
+{
+    return ic_shm_local(ctx, peer) && (bytes <= longest(ctx->shm, lane) || ctx->shm->direct);
 }
 
 /* Slots (and numbers) of a message of `bytes` bytes on lane: its pieces,
