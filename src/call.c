@@ -517,6 +517,7 @@ int icc_again(const call_t *c, const ic_again_key_t *key, MPI_Comm comm, const c
     }
     if (!again_same(&g->key, k) || !again_arrays(g, k, ctx->size))
         return 0;
+    int scratch = 0;
     for (int b = IC_BUF_SCRATCH; b <= IC_BUF_SCRATCH2; b++) { /* as icc_prepare */
         size_t n = ctx->sched.scratch[b] * (g->gran ? g->gran : 1);
         if (n == 0)
@@ -525,13 +526,15 @@ int icc_again(const call_t *c, const ic_again_key_t *key, MPI_Comm comm, const c
         if (!mem)
             return 0; /* the full way reports it */
         g->b.at[b].base = mem - g->sti.true_lb;
+        scratch = 1;
     }
     if (g->rp_state == 0) /* its first repeat: compiled for the next ones */
         g->rp_state =
             ic_replay_build(ctx, &ctx->sched, &g->b, g->op, g->commutative, &g->rp) ? -1 : 1;
     int r = g->rp_state > 0 ? ic_replay_run(ctx, g->rp, &g->b, g->op)
                             : ic_exec(ctx, &ctx->sched, &g->b, NULL, g->op, g->commutative);
-    ic_ctx_release_scratch(ctx);
+    if (scratch) /* none grew otherwise: every call releases what it grew */
+        ic_ctx_release_scratch(ctx);
     if (r != MPI_SUCCESS) {
         g->valid = 0;
         char m[FAIL_TEXT];
