@@ -469,8 +469,12 @@ static int again_room(ic_again_t *g, const ic_again_key_t *k, int n)
 static void again_keep(call_t *c)
 {
     ic_ctx_t *ctx = c->ctx;
-    if (c->then || c->nsteps || c->stage[0] || c->stage[1] || c->e.code || c->quiet || c->t0 != 0 ||
-        c->s != &ctx->sched || !ctx->built.valid || !c->unit)
+    /* aux_made: a first phase ran (gatherv's and scatterv's block sizes
+     * from the root); a rank's next call may repeat its own arguments while
+     * the root's counts have changed, and every rank must run that phase
+     * again */
+    if (c->then || c->aux_made || c->nsteps || c->stage[0] || c->stage[1] || c->e.code ||
+        c->quiet || c->t0 != 0 || c->s != &ctx->sched || !ctx->built.valid || !c->unit)
         return;
     ic_again_key_t k = again_norm(&c->akey, ctx->rank);
     if (!op_predefined(k.op) || !type_predefined(k.stype) || !type_predefined(k.rtype))

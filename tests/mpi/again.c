@@ -18,7 +18,10 @@
  *     made again, a derived datatype freed and made again (neither is
  *     ever kept: their handles may come back for new ones);
  *   - a repeat's mistake: a negative count in reduce_scatter's array
- *     (MPI_ERR_COUNT, nothing written) and the call after it.
+ *     (MPI_ERR_COUNT, nothing written) and the call after it;
+ *   - the linear gatherv and scatterv repeated at the root while another
+ *     rank's count changes (MPI_ERR_TRUNCATE where the message arrives,
+ *     nothing written there) and the call after it.
  * It looks inside (libicrt, like placement.c) only to make sure the
  * repeats are kept at all, and some of them compiled (src/executor.c,
  * "Replay"), so that the cases test the repeat paths.
@@ -67,6 +70,20 @@ static void expect_kept(MPI_Comm comm, const char *what)
         fail("%s: the call was not kept for a repeat", what);
     else if (ic_ctx_known(comm)->again->rp_state > 0)
         replayed++;
+}
+
+/* gatherv and scatterv: kept where they run in one phase (the linear
+ * plan, each side counting alone), never where the block sizes go first
+ * (a phase of their own, which every rank must run again: see recounted). */
+static void expect_kept_once(MPI_Comm comm, ic_coll_t c, int root, const char *what)
+{
+    if (ic_select_direct(ic_ctx_known(comm), c, root)) {
+        expect_kept(comm, what);
+        return;
+    }
+    ncases++;
+    if (kept(comm))
+        fail("%s: a call whose block sizes went first was kept for a repeat", what);
 }
 
 /* Ops and datatypes that are never kept: a user op and a derived
@@ -308,7 +325,7 @@ static void vblocks(MPI_Comm comm)
                     is_root ? MPI_INT : MPI_DATATYPE_NULL, got, n, MPI_INT, root, comm);
         same(got, want, sizeof(got), "scatterv", it);
         if ((it == 5 || it == 17) && size > 1) /* blocks without gaps: not packed */
-            expect_kept(comm, "scatterv");
+            expect_kept_once(comm, IC_COLL_SCATTERV, root, "scatterv");
     }
     free(counts);
     free(displs);
@@ -373,6 +390,148 @@ static void handles(MPI_Comm comm)
     }
 }
 
+static int err_class(int rc)
+{
+    int c = rc;
+    if (rc != MPI_SUCCESS)
+        MPI_Error_class(rc, &c);
+    return c;
+}
+
+/* The linear gatherv and scatterv (their two sides count alone) with the
+ * root repeating its call while the rank after it changes its count: the
+ * root's repeat runs compiled and must still see the mismatch (gatherv:
+ * MPI_ERR_TRUNCATE at the root, its buffer as it was; scatterv: at the
+ * receiver), and the call after it must be right everywhere. */
+static void mismatched(MPI_Comm comm)
+{
+    int size, rank;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    if (size < 2)
+        return;
+    int root = 0, other = 1, cap = 4 * size;
+    int *counts = malloc((size_t)size * sizeof(int)), *displs = malloc((size_t)size * sizeof(int));
+    int *mine = malloc(8 * sizeof(int)), *all = malloc((size_t)(cap + 1) * sizeof(int));
+    int *ref = malloc((size_t)(cap + 1) * sizeof(int));
+    for (int i = 0; i < size; i++) {
+        counts[i] = 4;
+        displs[i] = 4 * i; /* no gaps: nothing to pack (vblocks) */
+    }
+    IC_Set_algorithm(IC_COLL_ID_GATHERV, "linear");
+    IC_Set_algorithm(IC_COLL_ID_SCATTERV, "linear");
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    where = "mismatched counts under a repeat";
+    for (int it = 0; it < 12; it++) {   /* gatherv repeats */
+        int wrong = it == 5 || it == 9; /* `other` sends 2 of its 4 */
+        int n = wrong && rank == other ? 2 : 4;
+        fill(mine, 8, it);
+        for (int i = 0; i <= cap; i++)
+            all[i] = ref[i] = GUARD;
+        if (!wrong)
+            MPI_Gatherv(mine, 4, MPI_INT, ref, counts, displs, MPI_INT, root, comm);
+        int rc = IC_Gatherv(mine, n, MPI_INT, all, counts, displs, MPI_INT, root, comm);
+        int want = wrong && rank == root ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+        ncases++;
+        if (err_class(rc) != want)
+            fail("gatherv (call %d): class %d, expected %d", it, err_class(rc), want);
+        if (rank == root)
+            same(all, ref, (size_t)(cap + 1) * sizeof(int),
+                 wrong ? "gatherv: the root's buffer as it was" : "gatherv", it);
+        if (it == 4)
+            expect_kept(comm, "gatherv");
+    }
+    for (int it = 0; it < 12; it++) {   /* scatterv repeats */
+        int wrong = it == 5 || it == 9; /* `other` expects 2 of its 4 */
+        int n = wrong && rank == other ? 2 : 4;
+        for (int i = 0; i < cap; i++) /* the same on every rank */
+            ref[i] = it * 1009 + i;
+        memcpy(all, ref, (size_t)cap * sizeof(int));
+        int got[5] = {GUARD, GUARD, GUARD, GUARD, GUARD}, exp[5];
+        memcpy(exp, got, sizeof(got));
+        memcpy(exp, ref + displs[rank], 4 * sizeof(int)); /* its block */
+        int rc = IC_Scatterv(all, counts, displs, MPI_INT, got, n, MPI_INT, root, comm);
+        int want = wrong && rank == other ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+        ncases++;
+        if (err_class(rc) != want)
+            fail("scatterv (call %d): class %d, expected %d", it, err_class(rc), want);
+        if (wrong && rank == other) { /* nothing written */
+            for (int i = 0; i < 5; i++)
+                exp[i] = GUARD;
+        }
+        same(got, exp, sizeof(got),
+             wrong && rank == other ? "scatterv: the receive buffer as it was" : "scatterv", it);
+        if (it == 4)
+            expect_kept(comm, "scatterv");
+    }
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL);
+    IC_Set_algorithm(IC_COLL_ID_GATHERV, "auto");
+    IC_Set_algorithm(IC_COLL_ID_SCATTERV, "auto");
+    free(counts);
+    free(displs);
+    free(mine);
+    free(all);
+    free(ref);
+}
+
+/* The automatic gatherv and scatterv, correct programs: the root and the
+ * rank after it change that rank's count between repeats while every other
+ * rank repeats its call unchanged (its arguments say nothing of the
+ * counts).  Where the block sizes go first (a phase of their own), every
+ * rank must run that phase again: a call of two phases is never kept. */
+static void recounted(MPI_Comm comm)
+{
+    int size, rank;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    if (size < 2)
+        return;
+    int root = 0, other = 1, cap = 4 * size;
+    int *counts = malloc((size_t)size * sizeof(int)), *displs = malloc((size_t)size * sizeof(int));
+    int *mine = malloc(8 * sizeof(int)), *all = malloc((size_t)(cap + 1) * sizeof(int));
+    int *ref = malloc((size_t)(cap + 1) * sizeof(int));
+    where = "counts changed at the root and one rank";
+    for (int it = 0; it < 16; it++) {
+        int v = it >= 6 && it < 10 ? 2 : 4; /* `other`'s block: 4, then 2, then 4 */
+        for (int i = 0; i < size; i++) {
+            counts[i] = i == other ? v : 4;
+            displs[i] = 4 * i;
+        }
+        int n = counts[rank];
+        fill(mine, 8, it);
+        for (int i = 0; i <= cap; i++)
+            all[i] = ref[i] = GUARD;
+        MPI_Gatherv(mine, n, MPI_INT, ref, counts, displs, MPI_INT, root, comm);
+        IC_Gatherv(mine, n, MPI_INT, all, counts, displs, MPI_INT, root, comm);
+        if (rank == root)
+            same(all, ref, (size_t)(cap + 1) * sizeof(int), "gatherv", it);
+        if (it == 5)
+            expect_kept_once(comm, IC_COLL_GATHERV, root, "gatherv");
+    }
+    for (int it = 0; it < 16; it++) {
+        int v = it >= 6 && it < 10 ? 2 : 4;
+        for (int i = 0; i < size; i++) {
+            counts[i] = i == other ? v : 4;
+            displs[i] = 4 * i;
+        }
+        int n = counts[rank];
+        for (int i = 0; i < cap; i++)
+            all[i] = it * 1009 + i;
+        int got[5] = {GUARD, GUARD, GUARD, GUARD, GUARD}, exp[5];
+        memcpy(exp, got, sizeof(got));
+        MPI_Scatterv(all, counts, displs, MPI_INT, exp, n, MPI_INT, root, comm);
+        IC_Scatterv(all, counts, displs, MPI_INT, got, n, MPI_INT, root, comm);
+        same(got, exp, sizeof(got), "scatterv", it);
+        if (it == 5)
+            expect_kept_once(comm, IC_COLL_SCATTERV, root, "scatterv");
+    }
+    free(counts);
+    free(displs);
+    free(mine);
+    free(all);
+    free(ref);
+}
+
 static void run(MPI_Comm comm)
 {
     allreduces(comm);
@@ -382,6 +541,8 @@ static void run(MPI_Comm comm)
     vblocks(comm);
     forced(comm);
     handles(comm);
+    recounted(comm);
+    mismatched(comm);
 }
 
 int main(int argc, char **argv)
