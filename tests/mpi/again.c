@@ -390,6 +390,44 @@ static void handles(MPI_Comm comm)
     }
 }
 
+/* The buffers of the v cases below: blocks of up to 4 elements, the
+ * rank's own 8 to send, a receive buffer and the vendor's with a guard. */
+typedef struct vbufs {
+    int size, rank, cap;
+    int *counts, *displs, *mine, *all, *ref;
+} vbufs_t;
+
+static void vbufs_make(vbufs_t *v, MPI_Comm comm)
+{
+    MPI_Comm_size(comm, &v->size);
+    MPI_Comm_rank(comm, &v->rank);
+    v->cap = 4 * v->size;
+    v->counts = malloc((size_t)v->size * sizeof(int));
+    v->displs = malloc((size_t)v->size * sizeof(int));
+    v->mine = malloc(8 * sizeof(int));
+    v->all = malloc((size_t)(v->cap + 1) * sizeof(int));
+    v->ref = malloc((size_t)(v->cap + 1) * sizeof(int));
+}
+
+/* Blocks of 4, rank `other`'s of n, in rank order without gaps (nothing
+ * to pack: vblocks). */
+static void vbufs_layout(vbufs_t *v, int other, int n)
+{
+    for (int i = 0; i < v->size; i++) {
+        v->counts[i] = i == other ? n : 4;
+        v->displs[i] = 4 * i;
+    }
+}
+
+static void vbufs_free(vbufs_t *v)
+{
+    free(v->counts);
+    free(v->displs);
+    free(v->mine);
+    free(v->all);
+    free(v->ref);
+}
+
 static int err_class(int rc)
 {
     int c = rc;
@@ -403,21 +441,11 @@ static int err_class(int rc)
  * root's repeat runs compiled and must still see the mismatch (gatherv:
  * MPI_ERR_TRUNCATE at the root, its buffer as it was; scatterv: at the
  * receiver), and the call after it must be right everywhere. */
-static void mismatched(MPI_Comm comm)
+static void mismatched(MPI_Comm comm, vbufs_t *v)
 {
-    int size, rank;
-    MPI_Comm_size(comm, &size);
-    MPI_Comm_rank(comm, &rank);
-    if (size < 2)
-        return;
-    int root = 0, other = 1, cap = 4 * size;
-    int *counts = malloc((size_t)size * sizeof(int)), *displs = malloc((size_t)size * sizeof(int));
-    int *mine = malloc(8 * sizeof(int)), *all = malloc((size_t)(cap + 1) * sizeof(int));
-    int *ref = malloc((size_t)(cap + 1) * sizeof(int));
-    for (int i = 0; i < size; i++) {
-        counts[i] = 4;
-        displs[i] = 4 * i; /* no gaps: nothing to pack (vblocks) */
-    }
+    int root = 0, other = 1, rank = v->rank, cap = v->cap;
+    int *counts = v->counts, *displs = v->displs, *mine = v->mine, *all = v->all, *ref = v->ref;
+    vbufs_layout(v, other, 4);
     IC_Set_algorithm(IC_COLL_ID_GATHERV, "linear");
     IC_Set_algorithm(IC_COLL_ID_SCATTERV, "linear");
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
@@ -467,11 +495,6 @@ static void mismatched(MPI_Comm comm)
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL);
     IC_Set_algorithm(IC_COLL_ID_GATHERV, "auto");
     IC_Set_algorithm(IC_COLL_ID_SCATTERV, "auto");
-    free(counts);
-    free(displs);
-    free(mine);
-    free(all);
-    free(ref);
 }
 
 /* The automatic gatherv and scatterv, correct programs: the root and the
@@ -479,24 +502,13 @@ static void mismatched(MPI_Comm comm)
  * rank repeats its call unchanged (its arguments say nothing of the
  * counts).  Where the block sizes go first (a phase of their own), every
  * rank must run that phase again: a call of two phases is never kept. */
-static void recounted(MPI_Comm comm)
+static void recounted(MPI_Comm comm, vbufs_t *v)
 {
-    int size, rank;
-    MPI_Comm_size(comm, &size);
-    MPI_Comm_rank(comm, &rank);
-    if (size < 2)
-        return;
-    int root = 0, other = 1, cap = 4 * size;
-    int *counts = malloc((size_t)size * sizeof(int)), *displs = malloc((size_t)size * sizeof(int));
-    int *mine = malloc(8 * sizeof(int)), *all = malloc((size_t)(cap + 1) * sizeof(int));
-    int *ref = malloc((size_t)(cap + 1) * sizeof(int));
+    int root = 0, other = 1, rank = v->rank, cap = v->cap;
+    int *counts = v->counts, *displs = v->displs, *mine = v->mine, *all = v->all, *ref = v->ref;
     where = "counts changed at the root and one rank";
     for (int it = 0; it < 16; it++) {
-        int v = it >= 6 && it < 10 ? 2 : 4; /* `other`'s block: 4, then 2, then 4 */
-        for (int i = 0; i < size; i++) {
-            counts[i] = i == other ? v : 4;
-            displs[i] = 4 * i;
-        }
+        vbufs_layout(v, other, it >= 6 && it < 10 ? 2 : 4); /* 4, then 2, then 4 */
         int n = counts[rank];
         fill(mine, 8, it);
         for (int i = 0; i <= cap; i++)
@@ -509,11 +521,7 @@ static void recounted(MPI_Comm comm)
             expect_kept_once(comm, IC_COLL_GATHERV, root, "gatherv");
     }
     for (int it = 0; it < 16; it++) {
-        int v = it >= 6 && it < 10 ? 2 : 4;
-        for (int i = 0; i < size; i++) {
-            counts[i] = i == other ? v : 4;
-            displs[i] = 4 * i;
-        }
+        vbufs_layout(v, other, it >= 6 && it < 10 ? 2 : 4);
         int n = counts[rank];
         for (int i = 0; i < cap; i++)
             all[i] = it * 1009 + i;
@@ -525,11 +533,6 @@ static void recounted(MPI_Comm comm)
         if (it == 5)
             expect_kept_once(comm, IC_COLL_SCATTERV, root, "scatterv");
     }
-    free(counts);
-    free(displs);
-    free(mine);
-    free(all);
-    free(ref);
 }
 
 static void run(MPI_Comm comm)
@@ -541,8 +544,13 @@ static void run(MPI_Comm comm)
     vblocks(comm);
     forced(comm);
     handles(comm);
-    recounted(comm);
-    mismatched(comm);
+    vbufs_t v; /* the v cases of more than one rank */
+    vbufs_make(&v, comm);
+    if (v.size > 1) {
+        recounted(comm, &v);
+        mismatched(comm, &v);
+    }
+    vbufs_free(&v);
 }
 
 int main(int argc, char **argv)
