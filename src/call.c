@@ -353,14 +353,17 @@ static void nb_run(call_t *c)
  * same buffers, counts, datatypes, op and root, and a repeat finds the
  * same answer to every check and the same run.  So a context keeps the
  * last blocking call (ic_ctx_t.again) that
- *   - went through without a mistake (no stand-ins) and in one phase,
+ *   - went through without a mistake (no stand-ins) and in one phase (a
+ *     gatherv or scatterv whose block sizes went first ran in two: a
+ *     non-root's arguments do not say whether the root's counts changed),
  *   - ran the context's schedule (ic_ctx_t.sched) with no packing steps,
  *   - named predefined datatypes and a predefined op (or none): handles
  *     that never name anything else, where a freed derived datatype's or
  *     user op's handle may come back for a new one,
  *   - and was not traced (INTERCOM_TRACE records come from the full way);
  * a call with the same arguments on that context runs it again: scratch
- * bound, schedule executed, IC_Last_algorithm recorded.  Every rank runs
+ * bound, schedule executed (compiled at the first repeat: executor.c,
+ * "Replay"), IC_Last_algorithm recorded.  Every rank runs
  * the schedule the full way would build, so ranks that repeat and ranks
  * that do not meet as always.  The entry goes with the schedule it runs
  * (a call of other arguments, IC_Set_algorithm, a tuning table:
@@ -469,10 +472,7 @@ static int again_room(ic_again_t *g, const ic_again_key_t *k, int n)
 static void again_keep(call_t *c)
 {
     ic_ctx_t *ctx = c->ctx;
-    /* aux_made: a first phase ran (gatherv's and scatterv's block sizes
-     * from the root); a rank's next call may repeat its own arguments while
-     * the root's counts have changed, and every rank must run that phase
-     * again */
+    /* aux_made: a first phase ran (the block sizes; above) */
     if (c->then || c->aux_made || c->nsteps || c->stage[0] || c->stage[1] || c->e.code ||
         c->quiet || c->t0 != 0 || c->s != &ctx->sched || !ctx->built.valid || !c->unit)
         return;
@@ -532,7 +532,7 @@ int icc_again(const call_t *c, const ic_again_key_t *key, MPI_Comm comm, const c
         g->b.at[b].base = mem - g->sti.true_lb;
         scratch = 1;
     }
-    if (g->rp_state == 0) /* its first repeat: compiled for the next ones */
+    if (g->rp_state == 0) /* its first repeat: compiled, for it and the next */
         g->rp_state =
             ic_replay_build(ctx, &ctx->sched, &g->b, g->op, g->commutative, &g->rp) ? -1 : 1;
     int r = g->rp_state > 0 ? ic_replay_run(ctx, g->rp, &g->b, g->op)

@@ -290,11 +290,12 @@ ic_ctx_t *ic_ctx_known(MPI_Comm comm);
 /* Shared-memory channels to the ranks of ctx's node (shm.c).  Setup is
  * collective on ctx->comm and leaves ctx->shm NULL where they cannot be
  * made.  ic_shm_peer: does a message of `bytes` bytes to or from peer go
- * through them, on lane?  ic_shm_number: give op its place in its channel, in the
- * schedule's order.  ic_shm_progress: complete ops[0, n) and the MPI
- * requests reqs[0, nreqs) together; an MPI error code.  ic_shm_poll: one
- * attempt at each of ops[0, n) not done yet, *all when all are done.
- * ic_shm_lanes: the lanes the window holds (0: no channels). */
+ * through them, on lane?  ic_shm_number: give op its place in its
+ * channel, in the schedule's order.  ic_shm_progress: complete ops[0, n)
+ * and the MPI requests reqs[0, nreqs) together; an MPI error code.
+ * ic_shm_poll: one attempt at each of ops[0, n) not done yet, *all when
+ * all are done.  ic_shm_lanes: the lanes the window holds (0: no
+ * channels). */
 int ic_shm_setup(ic_ctx_t *ctx);
 void ic_shm_destroy(ic_ctx_t *ctx);
 int ic_shm_lanes(const ic_ctx_t *ctx);
