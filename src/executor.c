@@ -240,6 +240,14 @@ static ic_action_t local_piece(const ic_action_t *a, size_t j, size_t e)
     return p;
 }
 
+/* ns elements of src's buffer bs to nd of dst's, bd (as reduce_at below). */
+static int copy_at(ic_ctx_t *ctx, const void *src, size_t ns, const ic_bound_t *bs, void *dst,
+                   size_t nd, const ic_bound_t *bd)
+{
+    return ic_typed_copy(ctx, src, ns, bs->type, bs->contiguous, bs->size, dst, nd, bd->type,
+                         bd->contiguous);
+}
+
 /* dst = src (op) dst or, unless src_first, dst (op) src: ns elements of
  * src's buffer bs (reduced as elements of dst's datatype) and nd of dst's,
  * bd. */
@@ -255,8 +263,7 @@ static int reduce_at(ic_ctx_t *ctx, void *src, size_t ns, const ic_bound_t *bs, 
     int rc = MPI_Reduce_local(dst, src, (int)ns, bd->type, op);
     if (rc != MPI_SUCCESS)
         return rc;
-    return ic_typed_copy(ctx, src, ns, bs->type, bs->contiguous, bs->size, dst, nd, bd->type,
-                         bd->contiguous);
+    return copy_at(ctx, src, ns, bs, dst, nd, bd);
 }
 
 static int do_reduce(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a, MPI_Op op,
@@ -531,10 +538,15 @@ static int round_pieces(ic_exec_t *x, const ic_action_t *acts, size_t n)
 
 static int do_copy(ic_ctx_t *ctx, const ic_binding_t *b, const ic_action_t *a)
 {
-    return ic_typed_copy(
-        ctx, addr(b, &a->src), elems(b, a->src.buf, a->src.count), b->at[a->src.buf].type,
-        b->at[a->src.buf].contiguous, b->at[a->src.buf].size, addr(b, &a->dst),
-        elems(b, a->dst.buf, a->dst.count), b->at[a->dst.buf].type, b->at[a->dst.buf].contiguous);
+    return copy_at(ctx, addr(b, &a->src), elems(b, a->src.buf, a->src.count), &b->at[a->src.buf],
+                   addr(b, &a->dst), elems(b, a->dst.buf, a->dst.count), &b->at[a->dst.buf]);
+}
+
+/* Does local action a run?  A reduction needs an op: a call without one
+ * only keeps the others' protocol whole. */
+static int runs_locally(const ic_action_t *a, MPI_Op op)
+{
+    return a->kind == IC_ACT_COPY || (a->kind == IC_ACT_REDUCE && op != MPI_OP_NULL);
 }
 
 /* The round's local actions, in order. */
@@ -544,10 +556,8 @@ static int local_actions(ic_exec_t *x, const ic_action_t *acts, size_t n)
     int rc = MPI_SUCCESS, tracing = x->trace;
     for (size_t i = 0; i < n && rc == MPI_SUCCESS; i++) {
         const ic_action_t *a = &acts[i];
-        if (a->kind != IC_ACT_REDUCE && a->kind != IC_ACT_COPY)
+        if (!runs_locally(a, x->op))
             continue;
-        if (a->kind == IC_ACT_REDUCE && x->op == MPI_OP_NULL)
-            continue; /* a call that only keeps the others' protocol whole */
         size_t e, np = local_pieces(b, a, &e);
         double t0 = tracing ? MPI_Wtime() : 0;
         for (size_t j = 0; j < np && rc == MPI_SUCCESS; j++) {
@@ -1347,9 +1357,8 @@ int ic_replay_build(ic_ctx_t *ctx, const ic_sched_t *s, const ic_binding_t *b, M
         for (size_t j = 0; j < n; j++) {
             const ic_action_t *a = &acts[j];
             size_t e;
-            if ((a->kind != IC_ACT_REDUCE && a->kind != IC_ACT_COPY) ||
-                (a->kind == IC_ACT_REDUCE && (op == MPI_OP_NULL || a->src.count == 0)))
-                continue; /* as local_actions() and do_reduce() */
+            if (!runs_locally(a, op) || (a->kind == IC_ACT_REDUCE && a->src.count == 0))
+                continue; /* as do_reduce() */
             if (local_pieces(b, a, &e) != 1 ||
                 grow((void **)&rp->locs, &rp->loccap, rp->nlocs + 1, sizeof(rp_local_t)))
                 goto no;
@@ -1423,8 +1432,7 @@ int ic_replay_run(ic_ctx_t *ctx, const ic_replay_t *rp, const ic_binding_t *b, M
             void *src = at_offset(b, l->sbuf, l->soff), *dst = at_offset(b, l->dbuf, l->doff);
             rc = l->kind == IC_ACT_REDUCE
                      ? reduce_at(ctx, src, l->ns, bs, dst, l->nd, bd, op, l->src_first)
-                     : ic_typed_copy(ctx, src, l->ns, bs->type, bs->contiguous, bs->size, dst,
-                                     l->nd, bd->type, bd->contiguous);
+                     : copy_at(ctx, src, l->ns, bs, dst, l->nd, bd);
         }
     }
     if (rc != MPI_SUCCESS)
