@@ -22,10 +22,11 @@
 int ic_error(MPI_Comm comm, int code, const char *fmt, ...)
 {
     MPI_Comm target = (comm == MPI_COMM_NULL) ? MPI_COMM_WORLD : comm;
-    int is_return = 0;
+    int is_return = 0, is_fatal = 0;
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     if (MPI_Comm_get_errhandler(target, &eh) == MPI_SUCCESS) {
         is_return = (eh == MPI_ERRORS_RETURN);
+        is_fatal = (eh == MPI_ERRORS_ARE_FATAL);
         if (eh != MPI_ERRHANDLER_NULL)
             MPI_Errhandler_free(&eh);
     }
@@ -38,7 +39,20 @@ int ic_error(MPI_Comm comm, int code, const char *fmt, ...)
         fprintf(stderr, "InterCom: %s\n", msg);
         fflush(stderr);
     }
-    MPI_Comm_call_errhandler(target, code);
+    /* MPI_ERRORS_RETURN does nothing, so it is not called: SimGrid's SMPI
+     * (3.32) calls a predefined handler's function, which it has none of,
+     * and crashed at the first error of a program under MPI_ERRORS_RETURN.
+     * Its MPI_ERRORS_ARE_FATAL has none either: there the job is aborted as
+     * that handler would. */
+    if (!is_return) {
+#ifdef SMPI_H
+        if (is_fatal)
+            MPI_Abort(target, code);
+#else
+        (void)is_fatal;
+#endif
+        MPI_Comm_call_errhandler(target, code);
+    }
     return code;
 }
 
@@ -100,6 +114,14 @@ int ic_check_type(ic_argerr_t *e, MPI_Datatype type, const char *what)
     return MPI_SUCCESS;
 }
 
+/* SimGrid's SMPI reads a send's data when it is posted, also to
+ * MPI_PROC_NULL, but checks the commit at a count of 0 too. */
+#ifdef SMPI_H
+#define PROBE_COUNT 0
+#else
+#define PROBE_COUNT 1
+#endif
+
 /* MPI has no query for "committed"; a send to MPI_PROC_NULL makes the MPI
  * check it (Open MPI and MPICH reject an uncommitted
  * datatype there with MPI_ERR_TYPE), on a private copy of MPI_COMM_SELF,
@@ -111,10 +133,11 @@ int ic_check_committed(ic_argerr_t *e, MPI_Datatype type, const char *what)
         comb == MPI_COMBINER_NAMED)
         return MPI_SUCCESS;
     /* One element (MPICH checks nothing for a count of 0), from an address
-     * that is never read: the destination is MPI_PROC_NULL. */
+     * that is never read: the destination is MPI_PROC_NULL (PROBE_COUNT). */
     static char dummy;
     MPI_Comm self = ic_self_comm();
-    if (self == MPI_COMM_NULL || MPI_Send(&dummy, 1, type, MPI_PROC_NULL, 0, self) == MPI_SUCCESS)
+    if (self == MPI_COMM_NULL ||
+        MPI_Send(&dummy, PROBE_COUNT, type, MPI_PROC_NULL, 0, self) == MPI_SUCCESS)
         return MPI_SUCCESS;
     return ic_argerr(e, MPI_ERR_TYPE, "%s is not committed (MPI_Type_commit)", what);
 }
