@@ -160,6 +160,8 @@ static unsigned case_seed(int salt)
 
 int mt_run_red(MPI_Comm comm, const char *comm_name, const mt_red_t *r, int alg_i)
 {
+    if (mt_skip_types(r->type, NULL))
+        return 0;
     long f0 = mt_failures();
     int rank, p;
     MPI_Comm_rank(comm, &rank);
@@ -584,6 +586,8 @@ out:
 
 int mt_run_move(MPI_Comm comm, const char *comm_name, const mt_move_t *m, int alg_i)
 {
+    if (mt_skip_types(m->tp->send, m->tp->recv))
+        return 0;
     long f0 = mt_failures();
     move_ctx_t x;
     memset(&x, 0, sizeof(x));

@@ -17,6 +17,7 @@
 MPI_Comm mt_world = MPI_COMM_NULL;
 int mt_rank, mt_size;
 long mt_ncases;
+long mt_nskipped;
 int mt_verbose;
 int mt_nonblocking;
 MPI_Request mt_req = MPI_REQUEST_NULL;
@@ -68,6 +69,11 @@ int mt_finalize(void)
     long total = 0, cases = 0;
     MPI_Allreduce(&nfail, &total, 1, MPI_LONG, MPI_SUM, mt_world);
     MPI_Allreduce(&mt_ncases, &cases, 1, MPI_LONG, MPI_MAX, mt_world);
+    if (mt_rank == 0 && mt_nskipped)
+        printf("NOTE: %s p=%d: %ld cases skipped: this MPI lays out resized datatypes wrongly "
+               "(MPI_Type_get_true_extent or MPI_Unpack; SimGrid SMPI 3.32 does), so neither it "
+               "nor InterCom can be checked with them\n",
+               prog, mt_size, mt_nskipped);
     if (mt_rank == 0) {
         if (total)
             printf("FAIL: %s p=%d: %ld failure(s) in %ld cases\n", prog, mt_size, total, cases);
@@ -420,43 +426,43 @@ void mt_check_alg(const mt_case_t *c, IC_Coll coll, int any_order, long bytes)
 /* -------------------------------------------------------------- types */
 
 static mt_basic_t basics[] = {
-    {MPI_SIGNED_CHAR, "MPI_SIGNED_CHAR", MT_INT, 0, 1, 0, 0},
-    {MPI_UNSIGNED_CHAR, "MPI_UNSIGNED_CHAR", MT_INT, 0, 0, 0, 0},
-    {MPI_SHORT, "MPI_SHORT", MT_INT, 0, 1, 0, 0},
-    {MPI_UNSIGNED_SHORT, "MPI_UNSIGNED_SHORT", MT_INT, 0, 0, 0, 0},
-    {MPI_INT, "MPI_INT", MT_INT, 0, 1, 0, 0},
-    {MPI_UNSIGNED, "MPI_UNSIGNED", MT_INT, 0, 0, 0, 0},
-    {MPI_LONG, "MPI_LONG", MT_INT, 0, 1, 0, 0},
-    {MPI_UNSIGNED_LONG, "MPI_UNSIGNED_LONG", MT_INT, 0, 0, 0, 0},
-    {MPI_LONG_LONG, "MPI_LONG_LONG", MT_INT, 0, 1, 0, 0},
-    {MPI_UNSIGNED_LONG_LONG, "MPI_UNSIGNED_LONG_LONG", MT_INT, 0, 0, 0, 0},
-    {MPI_INT8_T, "MPI_INT8_T", MT_INT, 0, 1, 0, 0},
-    {MPI_INT16_T, "MPI_INT16_T", MT_INT, 0, 1, 0, 0},
-    {MPI_INT32_T, "MPI_INT32_T", MT_INT, 0, 1, 0, 0},
-    {MPI_INT64_T, "MPI_INT64_T", MT_INT, 0, 1, 0, 0},
-    {MPI_UINT8_T, "MPI_UINT8_T", MT_INT, 0, 0, 0, 0},
-    {MPI_UINT16_T, "MPI_UINT16_T", MT_INT, 0, 0, 0, 0},
-    {MPI_UINT32_T, "MPI_UINT32_T", MT_INT, 0, 0, 0, 0},
-    {MPI_UINT64_T, "MPI_UINT64_T", MT_INT, 0, 0, 0, 0},
-    {MPI_AINT, "MPI_AINT", MT_INT, 0, 1, 0, 0},
-    {MPI_OFFSET, "MPI_OFFSET", MT_INT, 0, 1, 0, 0},
-    {MPI_COUNT, "MPI_COUNT", MT_INT, 0, 1, 0, 0},
-    {MPI_FLOAT, "MPI_FLOAT", MT_FLOAT, 0, 1, 'f', 0},
-    {MPI_DOUBLE, "MPI_DOUBLE", MT_FLOAT, 0, 1, 'd', 0},
-    {MPI_LONG_DOUBLE, "MPI_LONG_DOUBLE", MT_FLOAT, 0, 1, 'l', 0},
-    {MPI_C_BOOL, "MPI_C_BOOL", MT_BOOL, 0, 0, 0, 0},
-    {MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", MT_COMPLEX, 0, 1, 'f', 0},
-    {MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", MT_COMPLEX, 0, 1, 'd', 0},
-    {MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX", MT_COMPLEX, 0, 1, 'l', 0},
-    {MPI_BYTE, "MPI_BYTE", MT_BYTE, 0, 0, 0, 0},
-    {MPI_FLOAT_INT, "MPI_FLOAT_INT", MT_PAIR, 0, 1, 'f', 4},
-    {MPI_DOUBLE_INT, "MPI_DOUBLE_INT", MT_PAIR, 0, 1, 'd', 8},
-    {MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT", MT_PAIR, 0, 1, 'l', 0},
-    {MPI_LONG_INT, "MPI_LONG_INT", MT_PAIR, 0, 1, 0, 8},
-    {MPI_2INT, "MPI_2INT", MT_PAIR, 0, 1, 0, 4},
-    {MPI_SHORT_INT, "MPI_SHORT_INT", MT_PAIR, 0, 1, 0, 2},
-    {MPI_DATATYPE_NULL, NULL, MT_INT, 0, 0, 0, 0}, /* the matrix type, set in types_init */
-    {MPI_DATATYPE_NULL, NULL, MT_INT, 0, 0, 0, 0}};
+    {MPI_SIGNED_CHAR, "MPI_SIGNED_CHAR", MT_INT, 0, 1, 0, 0, 0},
+    {MPI_UNSIGNED_CHAR, "MPI_UNSIGNED_CHAR", MT_INT, 0, 0, 0, 0, 0},
+    {MPI_SHORT, "MPI_SHORT", MT_INT, 0, 1, 0, 0, 0},
+    {MPI_UNSIGNED_SHORT, "MPI_UNSIGNED_SHORT", MT_INT, 0, 0, 0, 0, 0},
+    {MPI_INT, "MPI_INT", MT_INT, 0, 1, 0, 0, 0},
+    {MPI_UNSIGNED, "MPI_UNSIGNED", MT_INT, 0, 0, 0, 0, 0},
+    {MPI_LONG, "MPI_LONG", MT_INT, 0, 1, 0, 0, 0},
+    {MPI_UNSIGNED_LONG, "MPI_UNSIGNED_LONG", MT_INT, 0, 0, 0, 0, 0},
+    {MPI_LONG_LONG, "MPI_LONG_LONG", MT_INT, 0, 1, 0, 0, 0},
+    {MPI_UNSIGNED_LONG_LONG, "MPI_UNSIGNED_LONG_LONG", MT_INT, 0, 0, 0, 0, 0},
+    {MPI_INT8_T, "MPI_INT8_T", MT_INT, 0, 1, 0, 0, 0},
+    {MPI_INT16_T, "MPI_INT16_T", MT_INT, 0, 1, 0, 0, 0},
+    {MPI_INT32_T, "MPI_INT32_T", MT_INT, 0, 1, 0, 0, 0},
+    {MPI_INT64_T, "MPI_INT64_T", MT_INT, 0, 1, 0, 0, 0},
+    {MPI_UINT8_T, "MPI_UINT8_T", MT_INT, 0, 0, 0, 0, 0},
+    {MPI_UINT16_T, "MPI_UINT16_T", MT_INT, 0, 0, 0, 0, 0},
+    {MPI_UINT32_T, "MPI_UINT32_T", MT_INT, 0, 0, 0, 0, 0},
+    {MPI_UINT64_T, "MPI_UINT64_T", MT_INT, 0, 0, 0, 0, 0},
+    {MPI_AINT, "MPI_AINT", MT_INT, 0, 1, 0, 0, 0},
+    {MPI_OFFSET, "MPI_OFFSET", MT_INT, 0, 1, 0, 0, 0},
+    {MPI_COUNT, "MPI_COUNT", MT_INT, 0, 1, 0, 0, 0},
+    {MPI_FLOAT, "MPI_FLOAT", MT_FLOAT, 0, 1, 'f', 0, 0},
+    {MPI_DOUBLE, "MPI_DOUBLE", MT_FLOAT, 0, 1, 'd', 0, 0},
+    {MPI_LONG_DOUBLE, "MPI_LONG_DOUBLE", MT_FLOAT, 0, 1, 'l', 0, 0},
+    {MPI_C_BOOL, "MPI_C_BOOL", MT_BOOL, 0, 0, 0, 0, 0},
+    {MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", MT_COMPLEX, 0, 1, 'f', 0, 0},
+    {MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", MT_COMPLEX, 0, 1, 'd', 0, 0},
+    {MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX", MT_COMPLEX, 0, 1, 'l', 0, 0},
+    {MPI_BYTE, "MPI_BYTE", MT_BYTE, 0, 0, 0, 0, 0},
+    {MPI_FLOAT_INT, "MPI_FLOAT_INT", MT_PAIR, 0, 1, 'f', 4, 0},
+    {MPI_DOUBLE_INT, "MPI_DOUBLE_INT", MT_PAIR, 0, 1, 'd', 8, 0},
+    {MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT", MT_PAIR, 0, 1, 'l', 0, 0},
+    {MPI_LONG_INT, "MPI_LONG_INT", MT_PAIR, 0, 1, 0, 8, 0},
+    {MPI_2INT, "MPI_2INT", MT_PAIR, 0, 1, 0, 4, 0},
+    {MPI_SHORT_INT, "MPI_SHORT_INT", MT_PAIR, 0, 1, 0, 2, 0},
+    {MPI_DATATYPE_NULL, NULL, MT_INT, 0, 0, 0, 0, 0}, /* the matrix type, set in types_init */
+    {MPI_DATATYPE_NULL, NULL, MT_INT, 0, 0, 0, 0, 0}};
 #define NBASICS ((int)(sizeof(basics) / sizeof(basics[0])) - 2)
 
 const mt_basic_t *mt_basics = basics;
@@ -480,14 +486,14 @@ const mt_basic_t *mt_basic_find(MPI_Datatype t)
 mt_type_t mt_type_of(MPI_Datatype t)
 {
     const mt_basic_t *b = mt_basic_find(t);
-    mt_type_t r = {t, b ? b->name : "?", b, 1};
+    mt_type_t r = {t, b ? b->name : "?", b, 1, 0};
     return r;
 }
 
 static mt_type_t derived(MPI_Datatype t, const char *name, MPI_Datatype of, int per)
 {
     MPI_Type_commit(&t);
-    mt_type_t r = {t, name, mt_basic_find(of), per};
+    mt_type_t r = {t, name, mt_basic_find(of), per, 0};
     return r;
 }
 
@@ -502,12 +508,68 @@ static MPI_Datatype resized_one(MPI_Datatype of, MPI_Aint disp, MPI_Aint lb, MPI
     return t;
 }
 
+/* Does this MPI lay out t (one element of `size` bytes at disp, within a
+ * resized extent) as MPI says?  Its true extent must be the element's, and
+ * unpacking 3 elements must write their bytes and no others.  (SimGrid SMPI
+ * 3.32 gives the resized bounds as the true extent and writes whole extents,
+ * past the last element.) */
+static int resized_ok(MPI_Datatype t, MPI_Aint disp, int size)
+{
+    MPI_Aint lb, extent, tlb, textent;
+    MPI_Type_get_extent(t, &lb, &extent);
+    MPI_Type_get_true_extent(t, &tlb, &textent);
+    if (tlb != disp || textent != size)
+        return 0;
+    enum { N = 3, PAD = 64 };
+    unsigned char mem[N * 64 + 2 * PAD], ones[N * 16];
+    if (extent <= 0 || extent > 64 || size > 16)
+        return 0;
+    memset(mem, 0, sizeof(mem));
+    memset(ones, 0xFF, sizeof(ones));
+    unsigned char *buf = mem + PAD - lb;
+    int pos = 0;
+    if (MPI_Unpack(ones, N * size, &pos, buf, N, t, MPI_COMM_SELF) != MPI_SUCCESS)
+        return 0;
+    for (long k = 0; k < (long)sizeof(mem); k++) {
+        long at = k - (long)(buf - mem);
+        int in = 0;
+        for (int e = 0; e < N; e++)
+            in |= at >= e * extent + disp && at < e * extent + disp + size;
+        if ((mem[k] != 0) != in)
+            return 0;
+    }
+    return 1;
+}
+
+/* A resized type, marked broken where this MPI lays it out wrongly. */
+static mt_type_t resized(MPI_Datatype of, MPI_Aint disp, MPI_Aint lb, MPI_Aint extent,
+                         const char *name)
+{
+    int size;
+    MPI_Type_size(of, &size);
+    mt_type_t r = derived(resized_one(of, disp, lb, extent), name, of, 1);
+    r.broken = !resized_ok(r.type, disp, size);
+    return r;
+}
+
+int mt_skip_types(const struct mt_type *a, const struct mt_type *b)
+{
+    if (!(a && a->broken) && !(b && b->broken))
+        return 0;
+    mt_nskipped++;
+    return 1;
+}
+
 static void types_init(void)
 {
     for (int i = 0; i < NBASICS; i++) {
         MPI_Type_size(basics[i].type, &basics[i].size);
         if (basics[i].cls == MT_PAIR && basics[i].vsize == 0)
             basics[i].vsize = (int)sizeof(long double);
+        if (basics[i].cls == MT_PAIR) {
+            int v = basics[i].vsize, in = (int)sizeof(int);
+            basics[i].ioff = basics[i].size == v + in ? v : (v + in - 1) / in * in;
+        }
     }
     MPI_Datatype t;
     /* 2x2 unsigned matrix, the element of the user ops */
@@ -517,25 +579,22 @@ static void types_init(void)
     mat_basic->name = "mat2x2";
     mat_basic->cls = MT_MAT;
     mat_basic->size = 4 * (int)sizeof(unsigned);
-    mt_mat = (mt_type_t){t, "mat2x2", mat_basic, 1};
+    mt_mat = (mt_type_t){t, "mat2x2", mat_basic, 1, 0};
     /* the same matrix with a gap between its rows */
     MPI_Type_vector(2, 2, 3, MPI_UNSIGNED, &t);
     MPI_Type_commit(&t);
-    mt_matgap = (mt_type_t){t, "mat2x2(rows 12 bytes apart)", mat_basic, 1};
+    mt_matgap = (mt_type_t){t, "mat2x2(rows 12 bytes apart)", mat_basic, 1, 0};
     /* strided: 2 ints 12 bytes apart, extent 16: bytes 4..11 are gaps */
     MPI_Type_vector(2, 1, 3, MPI_INT, &t);
     mt_vec_int = derived(t, "vec2int", MPI_INT, 2);
     MPI_Type_vector(2, 1, 3, MPI_UNSIGNED, &t);
     mt_vec_uint = derived(t, "vec2uint", MPI_UNSIGNED, 2);
     /* one int at byte 8, lower bound 4, extent 16 */
-    mt_res_int = derived(resized_one(MPI_INT, 8, 4, 16), "resized_int(lb=4,ext=16)", MPI_INT, 1);
-    mt_res_uint =
-        derived(resized_one(MPI_UNSIGNED, 8, 4, 16), "resized_uint(lb=4,ext=16)", MPI_UNSIGNED, 1);
+    mt_res_int = resized(MPI_INT, 8, 4, 16, "resized_int(lb=4,ext=16)");
+    mt_res_uint = resized(MPI_UNSIGNED, 8, 4, 16, "resized_uint(lb=4,ext=16)");
     /* one int at byte 0, lower bound -4, extent 12 */
-    mt_resneg_int =
-        derived(resized_one(MPI_INT, 0, -4, 12), "resized_int(lb=-4,ext=12)", MPI_INT, 1);
-    mt_resneg_uint = derived(resized_one(MPI_UNSIGNED, 0, -4, 12), "resized_uint(lb=-4,ext=12)",
-                             MPI_UNSIGNED, 1);
+    mt_resneg_int = resized(MPI_INT, 0, -4, 12, "resized_int(lb=-4,ext=12)");
+    mt_resneg_uint = resized(MPI_UNSIGNED, 0, -4, 12, "resized_uint(lb=-4,ext=12)");
 
     static mt_type_t t_int, t_dint;
     t_int = mt_type_of(MPI_INT);
@@ -832,11 +891,12 @@ static void gen_one(const mt_basic_t *b, mt_opkind_t k, int r, int p, size_t i, 
     case MT_PAIR: {
         long long val = h % 4; /* small values: ties between ranks */
         int idx = (int)(h2 % 100);
+        memset(out, 0, (size_t)b->size); /* padding, where this MPI packs it */
         if (b->fkind)
             put_float(b->fkind, out, (long double)val);
         else
             put_int(out, b->vsize, val);
-        memcpy(out + b->vsize, &idx, sizeof(int));
+        memcpy(out + b->ioff, &idx, sizeof(int));
         return;
     }
     case MT_MAT: {
@@ -893,9 +953,10 @@ long mt_cmp(const mt_basic_t *b, const void *got, const void *want, size_t n, do
             }
             continue;
         }
-        if (b->cls == MT_PAIR && b->fkind) {
-            ok = memcmp(g, w, (size_t)fcanon(b->fkind)) == 0 &&
-                 memcmp(g + b->vsize, w + b->vsize, sizeof(int)) == 0;
+        if (b->cls == MT_PAIR) {
+            /* the value's and the index's bytes, not the padding between */
+            size_t vb = b->fkind ? (size_t)fcanon(b->fkind) : (size_t)b->vsize;
+            ok = memcmp(g, w, vb) == 0 && memcmp(g + b->ioff, w + b->ioff, sizeof(int)) == 0;
         } else {
             ok = memcmp(g, w, sz) == 0;
         }
@@ -930,9 +991,9 @@ uint64_t mt_hash(const mt_basic_t *b, const void *packed, size_t n, uint64_t h)
             h = fnv(h, p, (size_t)fcanon(b->fkind));
             if (b->cls == MT_COMPLEX)
                 h = fnv(h, p + fs, (size_t)fcanon(b->fkind));
-        } else if (b->cls == MT_PAIR && b->fkind) {
-            h = fnv(h, p, (size_t)fcanon(b->fkind));
-            h = fnv(h, p + b->vsize, sizeof(int));
+        } else if (b->cls == MT_PAIR) {
+            h = fnv(h, p, b->fkind ? (size_t)fcanon(b->fkind) : (size_t)b->vsize);
+            h = fnv(h, p + b->ioff, sizeof(int));
         } else {
             h = fnv(h, p, sz);
         }

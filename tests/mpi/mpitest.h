@@ -51,7 +51,11 @@ const char *mt_coll_name(IC_Coll c);
 
 extern MPI_Comm mt_world; /* duplicate of MPI_COMM_WORLD, errors return */
 extern int mt_rank, mt_size;
-extern long mt_ncases; /* cases run by this process */
+extern long mt_ncases;   /* cases run by this process */
+extern long mt_nskipped; /* cases skipped: their datatype is one this MPI lays out wrongly */
+/* Is a case with these datatypes to be skipped (either broken)?  Counts it. */
+struct mt_type;
+int mt_skip_types(const struct mt_type *a, const struct mt_type *b);
 extern int mt_verbose; /* IC_TEST_VERBOSE: print each case (rank 0)    */
 
 /* IC_TEST_NONBLOCKING=1: the case runners call every InterCom collective
@@ -149,6 +153,9 @@ typedef struct mt_basic {
     int is_signed; /* integers; pairs: the value part               */
     int fkind;     /* floating kinds: 'f', 'd', 'l' (value part)    */
     int vsize;     /* pairs: bytes of the value part                */
+    int ioff;      /* pairs: where the index sits in a packed element: after the
+                      value (size = vsize + 4), or where the C struct has it when
+                      this MPI packs the padding too (SMPI)             */
 } mt_basic_t;
 
 extern const mt_basic_t *mt_basics; /* every predefined type, NULL-named end */
@@ -160,6 +167,9 @@ typedef struct mt_type {
     const char *name;
     const mt_basic_t *basic;
     int per;
+    /* this MPI lays the type out wrongly (mt_init probes it): cases with
+     * it are skipped and counted, not run */
+    int broken;
 } mt_type_t;
 
 /* Derived types, built by mt_init. */

@@ -40,7 +40,7 @@ static void type_op_matrix(int p)
         int nalgs = mt_nalgs(cl);
         long idx = 0;
         for (const mt_basic_t *b = mt_basics; b->name; b++) {
-            mt_type_t t = {b->type, b->name, b, 1};
+            mt_type_t t = {b->type, b->name, b, 1, 0};
             for (const mt_op_t *o = mt_ops; o->name; o++) {
                 if (!mt_op_defined(o, b))
                     continue;
