@@ -16,7 +16,11 @@
  *     (the linear ones send without the root's counts: the receiver finds
  *     the message short), and a rank left without its data by the root's
  *     mistake may return MPI_ERR_TRUNCATE instead (its buffers untouched);
- *   - nothing `who` owns is written (its buffers are compared with a copy);
+ *   - nothing `who` owns is written (its buffers are compared with a copy;
+ *     under SimGrid's SMPI, where the linear gatherv's and scatterv's
+ *     receives go in place and are checked once complete, a `who` that
+ *     receives a message of another length than its count may hold
+ *     exactly what those receives took, and nothing else: in_place);
  *   - where the mistake leaves `who`'s contribution readable, the others'
  *     results are right (a bcast through a rank with a NULL buffer still
  *     reaches everyone);
@@ -50,8 +54,9 @@
 #define MAXP 64
 
 static MPI_Comm comm;
-static int rank, p, failures, ncases;
+static int rank, p, failures, ncases, ninplace;
 static int sb[N * MAXP], rb[N * MAXP], copy_s[N * MAXP], copy_r[N * MAXP];
+static int *accept_r; /* rb as the receives in place leave it, where accepted */
 static int counts[MAXP], displs[MAXP];
 
 static void failf(const char *name, const char *fmt, const char *what, long a, long b)
@@ -84,6 +89,30 @@ static void fill(void)
     }
     memcpy(copy_s, sb, sizeof(sb));
     memcpy(copy_r, rb, sizeof(rb));
+    accept_r = NULL;
+}
+
+/* Under SimGrid's SMPI the linear gatherv's and scatterv's receives go
+ * in place at once and are checked once complete (README, "Errors only
+ * one rank can see"; executor.c, IC_PROBE_FIRST), so a rank that receives
+ * a message of another length than its count may hold what its receives
+ * took: from each message received (`len` elements from sender `from`'s
+ * send buffer at `off`, into rb at `at` by a receive of `count`), as many
+ * elements as both the message and the receive hold, and nothing else.
+ * Called per message before the case's call (fill() first); elsewhere a
+ * mistake found must leave rb as it was. */
+static void received_in_place(int from, int off, int len, int at, int count)
+{
+#ifdef SMPI_H
+    static int in_place[N * MAXP];
+    if (!accept_r)
+        memcpy(in_place, copy_r, sizeof(in_place));
+    accept_r = in_place;
+    for (int i = 0; i < len && i < count; i++)
+        in_place[at + i] = 1000 * from + off + i;
+#else
+    (void)from, (void)off, (void)len, (void)at, (void)count;
+#endif
 }
 
 /* After the erroneous call: a correct allreduce and a correct call of the
@@ -138,7 +167,11 @@ static void untouched(const char *name, const char *whose)
 {
     if (memcmp(sb, copy_s, sizeof(sb)) != 0)
         failf(name, "%s's send buffer was written%ld%ld", whose, 0, 0);
-    if (memcmp(rb, copy_r, sizeof(rb)) != 0)
+    if (memcmp(rb, copy_r, sizeof(rb)) == 0)
+        return;
+    if (accept_r && memcmp(rb, accept_r, sizeof(rb)) == 0)
+        ninplace++; /* exactly what its receives took (SMPI) */
+    else
         failf(name, "%s's receive buffer was written%ld%ld", whose, 0, 0);
 }
 
@@ -300,6 +333,9 @@ int main(int argc, char **argv)
      * first (the MST gather), the root when every rank sends what its own
      * arguments say (the linear gather: the root finds the message short). */
     fill();
+    for (int i = 0; me_root && i < p; i++)
+        if (i != root)
+            received_in_place(i, 0, i == other ? N / 2 : N, displs[i], counts[i]);
     rc = CALL(Gatherv)(sb, rank == other && other != root ? N / 2 : N, MPI_INT, rb, counts, displs,
                        MPI_INT, root, comm);
     if (other != root)
@@ -313,6 +349,9 @@ int main(int argc, char **argv)
      * MPI_COMM_WORLD). */
     if (other != root) {
         fill();
+        for (int i = 0; me_root && i < p; i++)
+            if (i != root)
+                received_in_place(i, 0, i == other ? 2 * N : N, displs[i], counts[i]);
         rc = CALL(Gatherv)(sb, rank == other ? 2 * N : N, MPI_INT, rb, counts, displs, MPI_INT,
                            root, comm);
         outcome("gatherv, sendcount longer at a non-root", "gather", rc,
@@ -342,6 +381,8 @@ int main(int argc, char **argv)
 
     /* scatterv: a non-root expects more than the root sends. */
     fill();
+    if (rank == other && other != root)
+        received_in_place(root, displs[other], counts[other], 0, 2 * N);
     rc = CALL(Scatterv)(sb, counts, displs, MPI_INT, rb, rank == other && other != root ? 2 * N : N,
                         MPI_INT, root, comm);
     if (other != root)
@@ -351,6 +392,12 @@ int main(int argc, char **argv)
     MPI_Type_free(&unc);
     int total = 0;
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &ninplace, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0 && ninplace)
+        printf("NOTE: onerank p=%d: %d case(s) where the rank that found a count mismatch "
+               "holds what its receives in place took (SimGrid's SMPI: the linear gatherv's "
+               "and scatterv's receives are checked once complete), nothing else written\n",
+               p, ninplace);
     if (rank == 0)
         printf("%s: onerank p=%d: %d cases, %d failure(s)\n", total ? "FAIL" : "PASS", p, ncases,
                total);
