@@ -18,6 +18,15 @@
  *     through MPI: the probe path), completed with MPI_Wait.
  * Run with INTERCOM_SHM=0 too (tests/mpi/Makefile.inc), where the
  * blocking calls probe as well.
+ *
+ * Under SimGrid's SMPI the receives go in place at once and are checked
+ * once complete (executor.c, IC_PROBE_FIRST; README, "Errors only one rank
+ * can see"): there a receiver that gets MPI_ERR_TRUNCATE may instead hold
+ * exactly what its receives took (in_place), and nothing else; and the
+ * IC_I* calls are SMPI's own nonblocking collectives, which take no
+ * notice of a count that differs (MPI_Wait returns MPI_SUCCESS, the data
+ * in place), so the nonblocking cases with a wrong count are skipped and
+ * counted there.
  */
 #include <mpi.h>
 #include "intercom.h"
@@ -60,6 +69,50 @@ static int layout(int b, int uneven, int *counts, int *displs)
 static int val(int rank, int i)
 {
     return rank * 1000003 + i * 7 + 1;
+}
+
+static int ninplace, nskipped;
+
+/* Under SMPI (above): does this nonblocking case with a wrong count
+ * (bad) go to SMPI's own collective?  Counted as skipped. */
+static int vendor_nb(int nb, int bad)
+{
+#ifdef SMPI_H
+    if (nb && bad) {
+        nskipped++;
+        return 1;
+    }
+#else
+    (void)nb, (void)bad;
+#endif
+    return 0;
+}
+
+/* Under SMPI (above): rb (n elements) as it was (was) but for what each
+ * receive in place took, as many elements of its message as both the
+ * message and the receive hold: the `nmsg` messages of len[i] elements
+ * from[i] (the sender's values from offset off[i]) into rb at at[i] by
+ * receives of count[i]?  Counted when so.  Elsewhere never. */
+static int in_place(const int *rb, const int *was, size_t n, int nmsg, const int *from,
+                    const int *off, const int *len, const int *at, const int *count)
+{
+#ifdef SMPI_H
+    int *img = malloc(n * sizeof(int)), same = img != NULL;
+    if (img) {
+        memcpy(img, was, n * sizeof(int));
+        for (int m = 0; m < nmsg; m++)
+            for (int i = 0; i < len[m] && i < count[m]; i++)
+                img[at[m] + i] = val(from[m], off[m] + i);
+        same = memcmp(rb, img, n * sizeof(int)) == 0;
+    }
+    free(img);
+    ninplace += same;
+    return same;
+#else
+    (void)rb, (void)was, (void)n, (void)nmsg, (void)from, (void)off, (void)len, (void)at,
+        (void)count;
+    return 0;
+#endif
 }
 
 /* One call, blocking or not. */
@@ -107,6 +160,8 @@ static void gatherv_case(MPI_Comm comm, int nb, int b, int uneven, int root, int
     int mine = counts[rank];
     int sc = rank == other && wrong ? wrong_count(mine, wrong) : mine;
     int bad = other != root && wrong_count(counts[other], wrong) != counts[other];
+    if (vendor_nb(nb, bad))
+        return;
     int *sb = malloc(((size_t)2 * mine + 8) * sizeof(int));
     int *rb = malloc(((size_t)total + 1) * sizeof(int));
     int *ref = malloc(((size_t)total + 1) * sizeof(int));
@@ -121,8 +176,20 @@ static void gatherv_case(MPI_Comm comm, int nb, int b, int uneven, int root, int
     int truncated = bad && rank == root;
     if (truncated ? cls(rc) != MPI_ERR_TRUNCATE : rc != MPI_SUCCESS)
         fail("class %d, expected %d", cls(rc), truncated ? MPI_ERR_TRUNCATE : MPI_SUCCESS);
-    if (rank == root && memcmp(rb, ref, ((size_t)total + 1) * sizeof(int)) != 0)
-        fail("the root's buffer is not %s", bad ? "as it was" : "the vendor's");
+    if (rank == root && memcmp(rb, ref, ((size_t)total + 1) * sizeof(int)) != 0) {
+        /* SMPI: each non-root's message, as long as it sent, in place */
+        int from[MAXP], off[MAXP], len[MAXP], at[MAXP], cnt[MAXP], n = 0;
+        for (int i = 0; i < p; i++)
+            if (i != root) {
+                from[n] = i;
+                off[n] = 0;
+                len[n] = i == other ? wrong_count(counts[i], wrong) : counts[i];
+                at[n] = displs[i];
+                cnt[n++] = counts[i];
+            }
+        if (!bad || !in_place(rb, ref, (size_t)total + 1, n, from, off, len, at, cnt))
+            fail("the root's buffer is not %s", bad ? "as it was" : "the vendor's");
+    }
     /* the next call is right everywhere */
     for (int i = 0; i < total + 1; i++)
         rb[i] = ref[i] = -1 - i;
@@ -143,6 +210,8 @@ static void scatterv_case(MPI_Comm comm, int nb, int b, int uneven, int root, in
     int mine = counts[rank];
     int rcount = rank == other && wrong ? wrong_count(mine, wrong) : mine;
     int bad = other != root && wrong_count(counts[other], wrong) != counts[other];
+    if (vendor_nb(nb, bad))
+        return;
     size_t rn = (size_t)(2 * mine + 8);
     int *sb = malloc(((size_t)total + 1) * sizeof(int));
     int *rb = malloc(rn * sizeof(int));
@@ -159,7 +228,10 @@ static void scatterv_case(MPI_Comm comm, int nb, int b, int uneven, int root, in
     int truncated = bad && rank == other;
     if (truncated ? cls(rc) != MPI_ERR_TRUNCATE : rc != MPI_SUCCESS)
         fail("class %d, expected %d", cls(rc), truncated ? MPI_ERR_TRUNCATE : MPI_SUCCESS);
-    if (memcmp(rb, ref, rn * sizeof(int)) != 0)
+    /* SMPI: the root's message, as long as its count, in place */
+    if (memcmp(rb, ref, rn * sizeof(int)) != 0 &&
+        !(truncated &&
+          in_place(rb, ref, rn, 1, &root, &displs[other], &counts[other], &(int){0}, &rcount)))
         fail("the receive buffer is not %s", truncated ? "as it was" : "the vendor's");
     for (size_t i = 0; i < rn; i++)
         rb[i] = ref[i] = -1 - (int)i;
@@ -219,6 +291,18 @@ int main(int argc, char **argv)
     int all = 0, cases = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Allreduce(&ncases, &cases, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &ninplace, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &nskipped, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD); /* as cases */
+    if (wrank == 0 && ninplace)
+        printf("NOTE: unagreed: p=%d: %d case(s) where the receiver of a message of another "
+               "length holds what its receives in place took (SimGrid's SMPI: the receives are "
+               "checked once complete), nothing else written\n",
+               p, ninplace);
+    if (wrank == 0 && nskipped)
+        printf("NOTE: unagreed: p=%d: %d nonblocking case(s) with a wrong count skipped: the "
+               "IC_I* calls are SimGrid SMPI's own there, which return MPI_SUCCESS and write in "
+               "place\n",
+               p, nskipped);
     if (wrank == 0)
         printf("unagreed: p=%d: %d cases, %d failures\n", p, cases, all);
     MPI_Finalize();
