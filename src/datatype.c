@@ -234,14 +234,32 @@ int ic_typed_copy(ic_ctx_t *ctx, const void *src, size_t n_src, MPI_Datatype ts,
     /* One side plain bytes (a staging area): MPI_Pack or MPI_Unpack, whose
      * bytes are those of a message sent or received as MPI_PACKED, and
      * cheaper than a message to self.  Not at MPI_BOTTOM (a datatype of
-     * absolute addresses), which MPICH 4.0's MPI_Pack rejects. */
+     * absolute addresses), which MPICH 4.0's MPI_Pack rejects (and SMPI
+     * 3.32's MPI_Unpack writes 111 bytes too low, see below). */
     size_t bytes = n_src * (size_t)(src_size > 0 ? src_size : 0);
     int pos = 0;
     if (bytes <= INT_MAX && dst_contig && !src_contig && src != MPI_BOTTOM)
         return MPI_Pack(src, (int)n_src, ts, dst, (int)bytes, &pos, ctx->comm);
     if (bytes <= INT_MAX && src_contig && !dst_contig && dst != MPI_BOTTOM)
         return MPI_Unpack(src, (int)bytes, &pos, dst, (int)n_dst, td, ctx->comm);
-    /* General case: let MPI convert between the two type maps. */
-    return MPI_Sendrecv(src, (int)n_src, ts, ctx->rank, IC_TAG_COPY, dst, (int)n_dst, td, ctx->rank,
-                        IC_TAG_COPY, ctx->comm, MPI_STATUS_IGNORE);
+    /* General case: let MPI convert between the two type maps, by a message
+     * to self.  Posted as MPI_Irecv and MPI_Isend, not MPI_Sendrecv:
+     * SimGrid's SMPI (3.32) copies a message to self of MPI_Sendrecv
+     * without the messaging path, and that copy takes MPI_BOTTOM (which it
+     * defines as (void *)-111) for an address, reading and writing 111
+     * bytes below the data of a datatype of absolute addresses; its
+     * MPI_Irecv and MPI_Isend handle MPI_BOTTOM. */
+    MPI_Request rq[2];
+    int rc = MPI_Irecv(dst, (int)n_dst, td, ctx->rank, IC_TAG_COPY, ctx->comm, &rq[0]);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = MPI_Isend(src, (int)n_src, ts, ctx->rank, IC_TAG_COPY, ctx->comm, &rq[1]);
+    if (rc != MPI_SUCCESS) {
+        MPI_Cancel(&rq[0]);
+        MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+        return rc;
+    }
+    int rr = MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+    rc = MPI_Wait(&rq[1], MPI_STATUS_IGNORE);
+    return rr != MPI_SUCCESS ? rr : rc;
 }
