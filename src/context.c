@@ -10,9 +10,10 @@
  *   - at MPI_Finalize, through an attribute on MPI_COMM_SELF, whose delete
  *     callback MPI runs first thing in MPI_Finalize (MPI-3.1 section 8.7.1).
  * Open MPI and MPICH run that callback while MPI is still usable; SMPI runs
- * it after MPI counts as finalized, so then nothing is done there and the
- * contexts go with their communicators' own delete callbacks (ctx_destroy()
- * makes no MPI call once MPI is finalized).
+ * it after MPI counts as finalized, so then only the private communicators
+ * are freed there (release_finalized) and the contexts go with their
+ * communicators' own delete callbacks (ctx_destroy() makes no MPI call once
+ * MPI is finalized).
  * Threads: calls on one communicator must not run concurrently (as for MPI
  * collectives on one communicator); calls on different communicators may,
  * from different threads (the list of contexts and the keyvals are ctx_mu's,
@@ -66,7 +67,12 @@ static void ctx_destroy(ic_ctx_t *ctx)
     MPI_Finalized(&finalized);
     if (!finalized)
         ic_shm_destroy(ctx); /* collective on the node, as freeing comm is */
-    if (!finalized && ctx->comm != MPI_COMM_NULL)
+#ifdef SMPI_H
+    int can_free = 1; /* SMPI's MPI_Comm_free works then too (release_finalized) */
+#else
+    int can_free = !finalized;
+#endif
+    if (can_free && ctx->comm != MPI_COMM_NULL)
         MPI_Comm_free(&ctx->comm);
     ic_trace_sync(); /* a communicator freed: its calls' records to the file */
     ic_ctx_sched_drop(ctx);
@@ -120,6 +126,31 @@ void ic_ctx_call_ended(ic_ctx_t *ctx)
         ctx_destroy(ctx);
 }
 
+#ifdef SMPI_H
+/* SimGrid's SMPI (3.32) runs the MPI_COMM_SELF callback below from
+ * MPI_Finalize with MPI already counted as finalized: there
+ * MPI_Comm_get_attr and MPI_Comm_delete_attr fail, MPI_Comm_free and
+ * MPI_Comm_free_keyval still work.  It deletes MPI_COMM_WORLD's attributes
+ * only after MPI_Finalize has returned (the context's callback comes then),
+ * and never those of a communicator the program did not free.  So the
+ * private communicators of every live context (and of ic_self_comm()) are
+ * freed here, the program finding none of the library's left after
+ * MPI_Finalize; the contexts themselves stay linked until their callbacks
+ * (ctx_destroy(), which under SMPI frees a private communicator then too:
+ * MPI_COMM_SELF's own context may go before this callback runs), those of
+ * communicators never freed until the process ends. */
+static void release_finalized(void)
+{
+    pthread_mutex_lock(&ctx_mu);
+    for (ic_ctx_t *c = live; c; c = c->next)
+        if (c->comm != MPI_COMM_NULL)
+            MPI_Comm_free(&c->comm);
+    pthread_mutex_unlock(&ctx_mu);
+    if (self_copy != MPI_COMM_NULL)
+        MPI_Comm_free(&self_copy);
+}
+#endif
+
 /* Runs at the start of MPI_Finalize: release every context still alive. */
 static int self_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
 {
@@ -132,13 +163,18 @@ static int self_delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra)
     recent = NULL;
     recent_comm = MPI_COMM_NULL;
     /* Some MPIs (SimGrid's SMPI) run this callback when MPI already counts
-     * as finalized, and reject every call made from it.  Then the
+     * as finalized, and reject most calls made from it.  Then the
      * per-communicator callbacks, which those MPIs still run for their
-     * predefined communicators, release the contexts without calling MPI. */
+     * predefined communicators, release the contexts without calling MPI;
+     * under SMPI the private communicators are freed here first. */
     int finalized = 0;
     MPI_Finalized(&finalized);
-    if (finalized)
+    if (finalized) {
+#ifdef SMPI_H
+        release_finalized();
+#endif
         return MPI_SUCCESS;
+    }
     /* nonblocking calls still running (a program must complete its own;
      * those whose start raised a mistake run on by themselves) */
     ic_progress_stop();
