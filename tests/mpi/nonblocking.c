@@ -61,6 +61,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Under SimGrid's SMPI the IC_I* calls are SMPI's own nonblocking
+ * collectives (README: no progress hook there), and so are their requests:
+ * SMPI accepts MPI_Cancel of one (MPI_SUCCESS, and a status that says
+ * cancelled, though the call completes with its result) and completes a
+ * zero-count call only once the simulation has moved on. */
+#if defined(SMPI_H) && !defined(NB_MPI)
+#define VENDOR_REQUESTS 1
+#else
+#define VENDOR_REQUESTS 0
+#endif
+
 #define SIMPLE_TEST "nonblocking"
 #include "simple.h"
 
@@ -451,8 +462,15 @@ static void requests(void)
     check(CALL(Iallreduce)(&x, &y, 0, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &r) == MPI_SUCCESS &&
               r != MPI_REQUEST_NULL,
           "zero count: a request %d", 0);
+#if VENDOR_REQUESTS
+    /* SMPI's request completes once the simulation has moved on (at p > 1,
+     * a second MPI_Test): MPI asks no more */
+    (void)flag;
+    check(MPI_Wait(&r, &st) == MPI_SUCCESS && r == MPI_REQUEST_NULL, "zero count: complete %d", 0);
+#else
     check(MPI_Test(&r, &flag, &st) == MPI_SUCCESS && flag && r == MPI_REQUEST_NULL,
           "zero count: complete at once %d", 0);
+#endif
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 #ifndef NB_MPI /* under the preload this goes to the vendor, which reports it */
     /* a bad argument on every rank: the class at the start, no request */
@@ -466,13 +484,22 @@ static void requests(void)
     x = rank + 1;
     check(CALL(Iallreduce)(&x, &y, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD, &r) == MPI_SUCCESS,
           "start %d", 0);
+#if !VENDOR_REQUESTS
     check(MPI_Cancel(&r) != MPI_SUCCESS, "MPI_Cancel refused %d", 0);
+#endif
     check(MPI_Wait(&r, &st) == MPI_SUCCESS && y == (long long)p * (p + 1) / 2, "result %d", 0);
     MPI_Test_cancelled(&st, &cancelled);
     int count = -1;
     MPI_Get_count(&st, MPI_BYTE, &count);
     check(!cancelled, "status: not cancelled %d", cancelled);
     check(count == 0, "status: %d bytes", count);
+#if VENDOR_REQUESTS
+    if (rank == 0)
+        printf("NOTE: nonblocking: the IC_I* requests are this MPI's own (SimGrid SMPI), which "
+               "accepts MPI_Cancel of a collective and completes a zero-count call later: "
+               "MPI_Cancel refused and complete at once not checked, nor which plan a "
+               "forced IC_Iallreduce ran (none of InterCom's)\n");
+#endif
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
@@ -748,7 +775,9 @@ static void cached_schedules(void)
                 ok &= out[i] == (long long)p * (p + 1) / 2 * (i + round + rep);
             check(ok, "result %d", round);
             const char *ran = IC_Last_algorithm(IC_COLL_ID_ALLREDUCE);
-            check(p == 1 || !want || (ran && strncmp(ran, want, strlen(want)) == 0),
+            /* (SMPI: the call was SMPI's own, no plan of InterCom's ran) */
+            check(VENDOR_REQUESTS || p == 1 || !want ||
+                      (ran && strncmp(ran, want, strlen(want)) == 0),
                   "the forced plan ran, round %d", round);
         }
     }
