@@ -693,14 +693,6 @@ static int steps_for(call_t *c, int user, int side, size_t uoff, long long count
     return 0;
 }
 
-/* base + bytes, in integers: base may be MPI_BOTTOM (a null pointer) and
- * bytes negative (a datatype of absolute addresses), which pointer
- * arithmetic does not allow. */
-static void *shifted(const void *base, MPI_Aint bytes)
-{
-    return (void *)((uintptr_t)base + (uintptr_t)bytes);
-}
-
 /* The smallest displacement of the non-empty blocks (0: none). */
 long long icc_lowest_displ(cview_t counts, dview_t displs, int p)
 {
@@ -732,7 +724,7 @@ int icc_pack_blocks(call_t *c, int side, const void *ubuf, cview_t counts, dview
 {
     int p = c->ctx->size, bad = 0;
     long long d0 = icc_lowest_displ(counts, displs, p);
-    ic_binding_set(&c->b, IC_BUF_USER_IN, shifted(ubuf, (MPI_Aint)d0 * ti->extent), ti);
+    ic_binding_set(&c->b, IC_BUF_USER_IN, ic_shift(ubuf, (MPI_Aint)d0 * ti->extent), ti);
     for (int i = 0; i < p; i++) {
         int rc = steps_for(c, IC_BUF_USER_IN, side, (size_t)(dv(displs, i) - d0), cv(counts, i), ti,
                            ic_blocks_prefix(c->counts, i));
@@ -764,7 +756,7 @@ int icc_launch_unpack_blocks(call_t *c, int on, void *ubuf, cview_t counts, dvie
         return icc_launch(c, MPI_OP_NULL, 1, NULL);
     int p = c->ctx->size;
     long long d0 = icc_lowest_displ(counts, displs, p);
-    ic_binding_set(&c->b, IC_BUF_USER_OUT, shifted(ubuf, (MPI_Aint)d0 * uti->extent), uti);
+    ic_binding_set(&c->b, IC_BUF_USER_OUT, ic_shift(ubuf, (MPI_Aint)d0 * uti->extent), uti);
     for (int i = 0; i < p; i++)
         if (i != skip && steps_for(c, IC_BUF_USER_OUT, 1, (size_t)(dv(displs, i) - d0),
                                    cv(counts, i), uti, ic_blocks_prefix(c->counts, i)) < 0)

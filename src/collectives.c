@@ -512,7 +512,7 @@ int icc_gather_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_Dat
         if ((rc = icc_stage_recv(c, bb * (size_t)size)))
             return icc_fail(c, rc, "out of memory");
         if (ip && !bad_recv &&
-            icc_pack(c, 1, (char *)recvbuf + (MPI_Aint)root * recvcount * rti.extent, recvcount,
+            icc_pack(c, 1, ic_shift(recvbuf, (MPI_Aint)root * recvcount * rti.extent), recvcount,
                      &rti, bb * (size_t)root) < 0)
             return icc_fail(c, MPI_ERR_NO_MEM, "out of memory");
     }
@@ -653,7 +653,7 @@ int icc_allgather_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI_
         if ((rc = icc_stage_recv(c, bb * (size_t)size)))
             return icc_fail(c, rc, "out of memory");
         if (in_place && !bad_recv &&
-            icc_pack(c, 1, (char *)recvbuf + (MPI_Aint)rank * recvcount * rti.extent, recvcount,
+            icc_pack(c, 1, ic_shift(recvbuf, (MPI_Aint)rank * recvcount * rti.extent), recvcount,
                      &rti, bb * (size_t)rank) < 0)
             return icc_fail(c, MPI_ERR_NO_MEM, "out of memory");
     }
@@ -753,7 +753,7 @@ int icc_allgatherv_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI
         staged = 1; /* absolute addresses: no offsets from MPI_BOTTOM */
     else
         staged =
-            !icc_bind_user(c, IC_BUF_RECV, (char *)recvbuf + (MPI_Aint)dmin * rti.extent, &rti);
+            !icc_bind_user(c, IC_BUF_RECV, ic_shift(recvbuf, (MPI_Aint)dmin * rti.extent), &rti);
     if (staged && c->a.displs) { /* rebuild on the packed layout of the staging area */
         free(c->displs);
         c->displs = NULL;
@@ -769,7 +769,7 @@ int icc_allgatherv_impl(call_t *c, const void *sendbuf, MPI_Count sendcount, MPI
             return icc_fail(c, rc, "out of memory");
         size_t at = ic_blocks_prefix(c->counts, rank);
         if (in_place && !bad_recv &&
-            icc_pack(c, 1, (char *)recvbuf + (MPI_Aint)dv(displs, rank) * rti.extent,
+            icc_pack(c, 1, ic_shift(recvbuf, (MPI_Aint)dv(displs, rank) * rti.extent),
                      cv(recvcounts, rank), &rti, at) < 0)
             return icc_fail(c, MPI_ERR_NO_MEM, "out of memory");
     }
@@ -943,7 +943,7 @@ static int gatherv_main(call_t *c)
         if ((rc = icc_stage_recv(c, total)))
             return icc_fail(c, rc, "out of memory");
         if (in_place && !bad_recv &&
-            icc_pack(c, 1, (char *)recvbuf + (MPI_Aint)dv(displs, root) * rti.extent,
+            icc_pack(c, 1, ic_shift(recvbuf, (MPI_Aint)dv(displs, root) * rti.extent),
                      cv(recvcounts, root), &rti, ic_blocks_prefix(c->counts, root)) < 0)
             return icc_fail(c, MPI_ERR_NO_MEM, "out of memory");
     }

@@ -64,12 +64,17 @@ static size_t region_bytes(const ic_binding_t *b, int buf, size_t count)
     return elems(b, buf, count) * (size_t)(b->at[buf].size > 0 ? b->at[buf].size : 0);
 }
 
-/* In integers: a buffer of absolute addresses is bound at MPI_BOTTOM (a
- * null pointer) or below it, which pointer arithmetic does not allow. */
+/* Bytes from region r's buffer base to its first element. */
+static MPI_Aint offset_of(const ic_binding_t *b, const ic_region_t *r)
+{
+    return (MPI_Aint)elems(b, r->buf, r->off) * b->at[r->buf].extent;
+}
+
+/* A buffer of absolute addresses is bound at MPI_BOTTOM or below it
+ * (ic_shift). */
 static void *addr(const ic_binding_t *b, const ic_region_t *r)
 {
-    MPI_Aint off = (MPI_Aint)elems(b, r->buf, r->off) * b->at[r->buf].extent;
-    return (void *)((uintptr_t)b->at[r->buf].base + (uintptr_t)off);
+    return ic_shift(b->at[r->buf].base, offset_of(b, r));
 }
 
 /* Room for n requests, and for n messages through shared memory: in the
@@ -353,15 +358,9 @@ struct ic_replay {
     size_t nmsgs, nlocs, msgcap, loccap;
 };
 
-/* Bytes from region r's buffer base to its first element. */
-static MPI_Aint offset_of(const ic_binding_t *b, const ic_region_t *r)
-{
-    return (MPI_Aint)((uintptr_t)addr(b, r) - (uintptr_t)b->at[r->buf].base);
-}
-
 static void *at_offset(const ic_binding_t *b, int buf, MPI_Aint off)
 {
-    return (void *)((uintptr_t)b->at[buf].base + (uintptr_t)off);
+    return ic_shift(b->at[buf].base, off);
 }
 
 /* ic_replay_build: record the message post_piece was about to post (o: a

@@ -629,6 +629,19 @@ static inline size_t ic_piece_bytes(size_t chunk)
     return chunk && chunk < IC_MSG_MAX ? chunk : IC_MSG_MAX;
 }
 
+/* base + bytes, in integers: base may be MPI_BOTTOM (a buffer of absolute
+ * addresses) and bytes negative, which pointer arithmetic does not allow.
+ * SimGrid's SMPI defines MPI_BOTTOM as (void *)-111 and takes any other
+ * pointer for an address: there an offset from MPI_BOTTOM is one from 0. */
+static inline void *ic_shift(const void *base, MPI_Aint bytes)
+{
+#ifdef SMPI_H
+    if (base == MPI_BOTTOM && bytes != 0)
+        return (void *)(uintptr_t)bytes;
+#endif
+    return (void *)((uintptr_t)base + (uintptr_t)bytes);
+}
+
 /* Bind a buffer whose elements the schedule counts. */
 void ic_binding_set(ic_binding_t *b, int buf, void *base, const ic_typeinfo_t *ti);
 /* Bind a buffer of `ti` elements to a schedule that counts units of
