@@ -64,12 +64,54 @@ static int engine_only(unsigned round, int n, const MPI_Request *reqs, int all)
     return round % IC_WAIT_TEST && ic_requests_running(n, reqs, all);
 }
 
+/* The errors of persistent runs.  A persistent call's handle is the MPI's
+ * own request (progress.c), whose completion cannot carry the run's
+ * error: the IC_ completion call that completes the handle returns it
+ * (raised through the call's communicator's handler, once), as MPI's
+ * completion calls return a persistent collective's.  One request, now
+ * complete (h: its handle), its status: */
+static int one_done(int rc, MPI_Request h, MPI_Status *status)
+{
+    int e = rc == MPI_SUCCESS && ic_npersist ? ic_persist_failed(h) : MPI_SUCCESS;
+    if (e == MPI_SUCCESS)
+        return rc;
+    if (status != MPI_STATUS_IGNORE)
+        status->MPI_ERROR = e;
+    return e;
+}
+
+/* ... and those of reqs[at[j]] (at NULL: reqs[j]), j < n, complete, with
+ * statuses[j] (MPI_ERR_IN_STATUS, each status's MPI_ERROR set, when one
+ * of them failed and the statuses are not ignored). */
+static int some_done(int rc, int n, const MPI_Request *reqs, const int *at, MPI_Status *statuses)
+{
+    if (!ic_npersist || (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) || n == MPI_UNDEFINED)
+        return rc;
+    int first = MPI_SUCCESS, ign = statuses == MPI_STATUSES_IGNORE;
+    for (int j = 0; j < n; j++) {
+        int e = ic_persist_failed(reqs[at ? at[j] : j]);
+        if (e == MPI_SUCCESS)
+            continue;
+        if (!ign && rc == MPI_SUCCESS && first == MPI_SUCCESS)
+            for (int i = 0; i < n; i++) /* the others succeeded */
+                statuses[i].MPI_ERROR = MPI_SUCCESS;
+        if (!ign)
+            statuses[j].MPI_ERROR = e;
+        if (first == MPI_SUCCESS)
+            first = e;
+    }
+    if (first == MPI_SUCCESS)
+        return rc;
+    return ign ? (rc == MPI_SUCCESS ? first : rc) : MPI_ERR_IN_STATUS;
+}
+
 /* The completion calls that move InterCom's calls on as they wait: each
  * round runs the engine and then the MPI's test of the same name (while
  * the wait cannot end before one of InterCom's calls does, only once in
  * IC_WAIT_TEST rounds); with no InterCom call pending, the MPI's own wait. */
 int IC_Wait(MPI_Request *request, MPI_Status *status)
 {
+    MPI_Request h = request ? *request : MPI_REQUEST_NULL;
     for (unsigned round = 0;; round++) {
         if (!ic_npending && !ic_npersist)
             return PMPI_Wait(request, status);
@@ -82,14 +124,16 @@ int IC_Wait(MPI_Request *request, MPI_Status *status)
             continue;
         int flag = 0, rc = PMPI_Test(request, &flag, status);
         if (rc != MPI_SUCCESS || flag)
-            return rc;
+            return one_done(rc, h, status);
     }
 }
 
 int IC_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
+    MPI_Request h = request ? *request : MPI_REQUEST_NULL;
     ic_progress();
-    return PMPI_Test(request, flag, status);
+    int rc = PMPI_Test(request, flag, status);
+    return rc == MPI_SUCCESS && *flag ? one_done(rc, h, status) : rc;
 }
 
 int IC_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
@@ -102,14 +146,15 @@ int IC_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
             continue; /* as IC_Wait: not all done while one of InterCom's runs */
         int flag = 0, rc = PMPI_Testall(count, requests, &flag, statuses);
         if (rc != MPI_SUCCESS || flag)
-            return rc;
+            return some_done(rc, count, requests, NULL, statuses);
     }
 }
 
 int IC_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
     ic_progress();
-    return PMPI_Testall(count, requests, flag, statuses);
+    int rc = PMPI_Testall(count, requests, flag, statuses);
+    return *flag ? some_done(rc, count, requests, NULL, statuses) : rc;
 }
 
 int IC_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
@@ -122,14 +167,15 @@ int IC_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status
             continue; /* as IC_Wait: none done while each is one of InterCom's runs */
         int flag = 0, rc = PMPI_Testany(count, requests, index, &flag, status);
         if (rc != MPI_SUCCESS || flag)
-            return rc;
+            return flag && *index != MPI_UNDEFINED ? one_done(rc, requests[*index], status) : rc;
     }
 }
 
 int IC_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
     ic_progress();
-    return PMPI_Testany(count, requests, index, flag, status);
+    int rc = PMPI_Testany(count, requests, index, flag, status);
+    return *flag && *index != MPI_UNDEFINED ? one_done(rc, requests[*index], status) : rc;
 }
 
 int IC_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
@@ -143,7 +189,7 @@ int IC_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[
             continue;
         int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
         if (rc != MPI_SUCCESS || *outcount != 0)
-            return rc;
+            return some_done(rc, *outcount, requests, indices, statuses);
     }
 }
 
@@ -151,7 +197,8 @@ int IC_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[
                 MPI_Status statuses[])
 {
     ic_progress();
-    return PMPI_Testsome(incount, requests, outcount, indices, statuses);
+    int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
+    return some_done(rc, *outcount, requests, indices, statuses);
 }
 
 /* ============================================================ entry points

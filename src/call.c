@@ -58,6 +58,8 @@ static void call_free_kept(call_t *c)
         ic_sched_free(&c->own);
     c->own_made = 0;
     ic_sched_key_drop(&c->key);
+    free(c->rmsg);
+    c->rmsg = NULL;
 }
 
 /* The end of a call's run: what it allocated for this run goes (a
@@ -110,6 +112,16 @@ int icc_mistake(call_t *c, int blind, int code, const char *fmt, ...)
     return icc_chk(c, ic_argerr(&c->t, code, "%s", m), blind);
 }
 
+/* A persistent run's failure message, for the completion call that
+ * returns its error (ic_call_raise_failed). */
+static void keep_failure(call_t *c, const char *msg)
+{
+    size_t n = strlen(msg ? msg : "") + 1;
+    free(c->rmsg);
+    if ((c->rmsg = malloc(n)) != NULL)
+        memcpy(c->rmsg, msg ? msg : "", n);
+}
+
 /* The end of a call with code (MPI_SUCCESS or an error).  A blocking call,
  * or a nonblocking one still in its start, raises an error through the
  * communicator's handler (as MPI does) and returns it; a nonblocking one
@@ -117,8 +129,11 @@ int icc_mistake(call_t *c, int blind, int code, const char *fmt, ...)
 static inline int end(call_t *c, int code, const char *msg)
 {
     call_free(c);
-    if (c->nb && c->st.started)
+    if (c->nb && c->st.started) {
+        if (c->keep && code != MPI_SUCCESS && code != c->st.mistake) /* for the completion */
+            keep_failure(c, msg);
         return ic_call_over(&c->st, code);
+    }
     if (c->nb)
         c->st.over = 1;
     if (code == MPI_SUCCESS)
@@ -952,6 +967,7 @@ int ic_call_restart(ic_call_state_t *st)
     call_t *c = call_of(st);
     st->over = st->running = 0;
     st->code = 0;
+    st->failed = 0;
     st->started = 0;
     c->dry = 0;
     if (c->rerun) {
@@ -964,6 +980,12 @@ int ic_call_restart(ic_call_state_t *st)
     persist_desc(c, &c->pa); /* a failure ends the run (raised as at a start) */
     st->started = 1;
     return st->running && !st->over;
+}
+
+int ic_call_raise_failed(ic_call_state_t *st, int code)
+{
+    const call_t *c = call_of(st);
+    return ic_error(c->comm, code, "%s", c->rmsg ? c->rmsg : c->fn);
 }
 
 /* The init of a persistent call: check, prepare, make the handle. */
@@ -982,6 +1004,7 @@ int icc_persist_init(const pargs_t *a, MPI_Request *request)
         return rc;
     }
     int mistake_code = c->ready ? c->e.code : 0;
+    c->st.mistake = mistake_code;
     if (!c->ctx) { /* ended before its context (p = 1, nothing to move): every start is empty */
         int r2 = ic_ctx_get(a->comm, &c->ctx);
         if (r2 != MPI_SUCCESS) {

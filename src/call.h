@@ -177,6 +177,7 @@ struct call {
     void *scratch[IC_NBUF];        /* nb: its own scratch ...                      */
     size_t scratch_bytes[IC_NBUF]; /* ... of these sizes                   */
     pargs_t pa;                    /* persistent: the arguments of every start     */
+    char *rmsg;                    /* ... its last run's failure (owned)           */
     /* the user's side of gatherv and scatterv, kept for their second phase */
     const void *sbuf;
     void *rbuf;

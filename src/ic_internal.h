@@ -220,6 +220,9 @@ typedef struct ic_call_state {
     int htag;       /* the tag of its handle's messages                 */
     int active;     /* a run is under way                               */
     int dropped;    /* the handle was freed: it goes after its run      */
+    int mistake;    /* the mistake of its arguments its init raised     */
+    int failed;     /* its last run's error, for the completion call
+                       that completes its handle (0: none, or told)     */
     MPI_Request handle;
     MPI_Message hmsg; /* an active run's start message (MPI_Improbe), */
     int held;         /* when the engine found it                      */
@@ -265,6 +268,10 @@ int ic_persist_add(ic_call_state_t *st, MPI_Request *req);
 ic_call_state_t *ic_persist_find(MPI_Request req);
 int ic_persist_start(ic_call_state_t *st, MPI_Request *req);
 void ic_persist_drop(ic_call_state_t *st);
+/* After an IC_ completion call completed req: when req is the handle of a
+ * persistent call whose run failed, that error, raised once through its
+ * communicator's handler (ic_call_raise_failed); else MPI_SUCCESS. */
+int ic_persist_failed(MPI_Request req);
 void ic_persist_close(void);    /* MPI_Finalize: they all go */
 extern _Atomic int ic_npersist; /* persistent calls alive */
 /* call.c: move call st on (block: until it ends); 1 once it is over.  Free
@@ -273,6 +280,9 @@ extern _Atomic int ic_npersist; /* persistent calls alive */
 int ic_call_step(ic_call_state_t *st, int block);
 void ic_call_free(ic_call_state_t *st);
 int ic_call_restart(ic_call_state_t *st);
+/* Raise the error `code` of persistent call st's last run through its
+ * communicator's handler, with the run's message; returns code. */
+int ic_call_raise_failed(ic_call_state_t *st, int code);
 
 /* Context of comm, created (collectively: MPI_Comm_dup) on first use.
  * Returns an MPI error code. */

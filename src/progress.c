@@ -495,6 +495,11 @@ int ic_call_launched(ic_call_state_t *st, int rc, const char *fn, MPI_Comm comm,
  * program needs nothing else; elsewhere (MPICH, SMPI) it starts the call
  * with IC_Start and completes it with IC_Wait and its kin, or runs under
  * the interposition library.
+ * A run's error (a message longer than its receive's count, found while
+ * it runs) cannot ride on the handle, whose send succeeds: the IC_
+ * completion call that completes the handle returns it and raises it on
+ * the call's communicator, once (ic_persist_failed); the MPI's own
+ * completion calls know nothing of it.
  */
 
 static MPI_Comm hcomm = MPI_COMM_NULL; /* the handles' messages */
@@ -635,11 +640,33 @@ static void persist_done(ic_call_state_t *st)
         MPI_Recv(NULL, 0, MPI_BYTE, 0, st->htag, hcomm, MPI_STATUS_IGNORE);
     st->held = 0;
     st->active = 0;
+    /* the handle's completion cannot carry the run's error: the IC_
+     * completion call that completes it returns it (ic_persist_failed);
+     * not the mistake its init raised, which each run ends with again */
+    st->failed = st->code != st->mistake ? st->code : MPI_SUCCESS;
     if (st->dropped) {
         persist_free(st);
         return;
     }
     nidle++;
+}
+
+int ic_persist_failed(MPI_Request req)
+{
+    if (req == MPI_REQUEST_NULL || !ic_npersist)
+        return MPI_SUCCESS;
+    int code = MPI_SUCCESS;
+    ic_engine_lock();
+    ic_call_state_t *st = plist;
+    while (st && (st->dropped || st->handle != req))
+        st = st->pnext;
+    if (st && !st->active && st->failed) {
+        code = st->failed;
+        st->failed = MPI_SUCCESS; /* told once */
+        ic_call_raise_failed(st, code);
+    }
+    ic_engine_unlock();
+    return code;
 }
 
 void ic_persist_drop(ic_call_state_t *st)
