@@ -142,11 +142,22 @@ int IC_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
         if (!ic_npending && !ic_npersist)
             return PMPI_Waitall(count, requests, statuses);
         ic_progress();
+#if defined(SMPI_H)
+        /* SimGrid's SMPI: its MPI_Testall completes (and frees) each
+         * request that is done even when others are not, and then gives
+         * it an empty status; so the engine alone until none of InterCom's
+         * calls among them runs (SMPI moves the program's own messages on
+         * without it), then the MPI's own wait */
+        if (ic_requests_running(count, requests, 0))
+            continue;
+        return some_done(PMPI_Waitall(count, requests, statuses), count, requests, NULL, statuses);
+#else
         if (engine_only(round, count, requests, 0))
             continue; /* as IC_Wait: not all done while one of InterCom's runs */
         int flag = 0, rc = PMPI_Testall(count, requests, &flag, statuses);
         if (rc != MPI_SUCCESS || flag)
             return some_done(rc, count, requests, NULL, statuses);
+#endif
     }
 }
 
@@ -166,6 +177,12 @@ int IC_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status
         if (engine_only(round, count, requests, 1))
             continue; /* as IC_Wait: none done while each is one of InterCom's runs */
         int flag = 0, rc = PMPI_Testany(count, requests, index, &flag, status);
+        /* None active, says the test: the MPI's own wait returns that too.
+         * (SimGrid's SMPI: its MPI_Testany overlooks a send that went
+         * eagerly, smpi/send-is-detached-thresh, and says so while such a
+         * send is still active; its MPI_Waitany completes it.) */
+        if (rc == MPI_SUCCESS && flag && *index == MPI_UNDEFINED)
+            return PMPI_Waitany(count, requests, index, status);
         if (rc != MPI_SUCCESS || flag)
             return flag && *index != MPI_UNDEFINED ? one_done(rc, requests[*index], status) : rc;
     }
