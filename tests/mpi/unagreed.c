@@ -15,7 +15,11 @@
  *     messages would have filled), the others succeed, and the next call
  *     is right everywhere (no message left behind);
  *   - the same through IC_Igatherv and IC_Iscatterv (nonblocking calls go
- *     through MPI: the probe path), completed with MPI_Wait.
+ *     through MPI: the probe path), completed with MPI_Wait;
+ *   - the same through IC_Gatherv_init and IC_Scatterv_init, each started
+ *     twice (IC_Start) and completed with IC_Wait, which returns the run's
+ *     error (the handle's own completion cannot carry it, progress.c);
+ *     the second run, the first's schedule again, the same as the first.
  * Run with INTERCOM_SHM=0 too (tests/mpi/Makefile.inc), where the
  * blocking calls probe as well.
  *
@@ -26,7 +30,7 @@
  * IC_I* calls are SMPI's own nonblocking collectives, which take no
  * notice of a count that differs (MPI_Wait returns MPI_SUCCESS, the data
  * in place), so the nonblocking cases with a wrong count are skipped and
- * counted there.
+ * counted there.  The persistent calls are InterCom's own there too.
  */
 #include <mpi.h>
 #include "intercom.h"
@@ -73,12 +77,12 @@ static int val(int rank, int i)
 
 static int ninplace, nskipped;
 
-/* Under SMPI (above): does this nonblocking case with a wrong count
- * (bad) go to SMPI's own collective?  Counted as skipped. */
+/* Under SMPI (above): does this nonblocking case (nb 1) with a wrong
+ * count (bad) go to SMPI's own collective?  Counted as skipped. */
 static int vendor_nb(int nb, int bad)
 {
 #ifdef SMPI_H
-    if (nb && bad) {
+    if (nb == 1 && bad) {
         nskipped++;
         return 1;
     }
@@ -115,13 +119,37 @@ static int in_place(const int *rb, const int *was, size_t n, int nmsg, const int
 #endif
 }
 
-/* One call, blocking or not. */
+/* A persistent call's two runs (above): the first's code; the second
+ * must end alike. */
+static int two_runs(int rc, MPI_Request *r)
+{
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int first = MPI_SUCCESS;
+    for (int run = 0; run < 2 && rc == MPI_SUCCESS; run++) {
+        int e = IC_Start(r);
+        if (e == MPI_SUCCESS)
+            e = IC_Wait(r, MPI_STATUS_IGNORE);
+        if (run == 0)
+            first = e;
+        else if (cls(e) != cls(first))
+            fail("persistent: the second run's class %d, the first's %d", cls(e), cls(first));
+    }
+    IC_Request_free(r);
+    return first;
+}
+
+/* One call: blocking (nb 0), nonblocking (1) or persistent (2). */
 static int gatherv(int nb, const int *sb, int sc, int *rb, const int *counts, const int *displs,
                    int root, MPI_Comm comm)
 {
     if (!nb)
         return IC_Gatherv(sb, sc, MPI_INT, rb, counts, displs, MPI_INT, root, comm);
     MPI_Request r = MPI_REQUEST_NULL;
+    if (nb == 2)
+        return two_runs(IC_Gatherv_init(sb, sc, MPI_INT, rb, counts, displs, MPI_INT, root, comm,
+                                        MPI_INFO_NULL, &r),
+                        &r);
     int rc = IC_Igatherv(sb, sc, MPI_INT, rb, counts, displs, MPI_INT, root, comm, &r);
     return rc != MPI_SUCCESS ? rc : MPI_Wait(&r, MPI_STATUS_IGNORE);
 }
@@ -132,6 +160,10 @@ static int scatterv(int nb, const int *sb, const int *counts, const int *displs,
     if (!nb)
         return IC_Scatterv(sb, counts, displs, MPI_INT, rb, rc_, MPI_INT, root, comm);
     MPI_Request r = MPI_REQUEST_NULL;
+    if (nb == 2)
+        return two_runs(IC_Scatterv_init(sb, counts, displs, MPI_INT, rb, rc_, MPI_INT, root, comm,
+                                         MPI_INFO_NULL, &r),
+                        &r);
     int rc = IC_Iscatterv(sb, counts, displs, MPI_INT, rb, rc_, MPI_INT, root, comm, &r);
     return rc != MPI_SUCCESS ? rc : MPI_Wait(&r, MPI_STATUS_IGNORE);
 }
@@ -271,8 +303,9 @@ int main(int argc, char **argv)
     static const int blocks[] = {12, 3000, 10000};
     const int nblocks = (int)(sizeof(blocks) / sizeof(blocks[0]));
     static const char *how[] = {"right counts", "half", "twice and one", "empty"};
+    static const char *kind[] = {"blocking", "nonblocking", "persistent"};
     static char text[160];
-    for (int nb = 0; nb < 2; nb++)
+    for (int nb = 0; nb < 3; nb++)
         for (int bi = 0; bi < nblocks; bi++)
             for (int uneven = 0; uneven < 2; uneven++)
                 for (int root = 0; root < p; root += (p > 3 ? p - 1 : 1))
@@ -281,8 +314,8 @@ int main(int argc, char **argv)
                         if (wrong && other == root)
                             continue; /* p = 1: nobody else to be wrong */
                         snprintf(text, sizeof(text), "%s, blocks of %d%s, root %d, %s at rank %d",
-                                 nb ? "nonblocking" : "blocking", blocks[bi],
-                                 uneven ? " (uneven)" : "", root, how[wrong], other);
+                                 kind[nb], blocks[bi], uneven ? " (uneven)" : "", root, how[wrong],
+                                 other);
                         where = text;
                         gatherv_case(comm, nb, blocks[bi], uneven, root, wrong, other);
                         scatterv_case(comm, nb, blocks[bi], uneven, root, wrong, other);
