@@ -506,6 +506,15 @@ static void requests(void)
 /* One rank passes recvbuf NULL to an allreduce: a mistake only it sees. */
 static void one_rank_mistake(void)
 {
+#if VENDOR_REQUESTS
+    /* SMPI's own start at the rank with the NULL buffer fails without
+     * taking part, so the others would wait for ever (README: under SMPI a
+     * nonblocking call's mistakes are SMPI's to find). */
+    if (rank == 0)
+        printf("NOTE: nonblocking: the IC_I* calls are SimGrid SMPI's own here, which leave "
+               "the others waiting for a rank whose start fails: one rank's mistake not run\n");
+    return;
+#endif
     enum { N = 50 };
     long long in[N], out[N], ref[N];
     MPI_Request r = MPI_REQUEST_NULL;
