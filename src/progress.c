@@ -228,7 +228,8 @@ int ic_requests_running(int n, const MPI_Request *reqs, int all)
         return 0;
     int some = 0, every = 1;
     ic_engine_lock();
-    for (int i = 0; i < n && every && !(some && !all); i++) {
+    /* all: until one is not running; else until one is */
+    for (int i = 0; i < n && (all ? every : !some); i++) {
         if (reqs[i] == MPI_REQUEST_NULL)
             continue;
         const ic_call_state_t *st = pending; /* a freed handle's value may be reused */
