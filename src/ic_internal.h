@@ -642,12 +642,18 @@ static inline size_t ic_piece_bytes(size_t chunk)
 /* base + bytes, in integers: base may be MPI_BOTTOM (a buffer of absolute
  * addresses) and bytes negative, which pointer arithmetic does not allow.
  * SimGrid's SMPI defines MPI_BOTTOM as (void *)-111 and takes any other
- * pointer for an address: there an offset from MPI_BOTTOM is one from 0. */
+ * pointer for an address: there an offset from MPI_BOTTOM is one from 0,
+ * and an address that comes back to 0 (a block at a negative displacement
+ * shifted back by as much) is MPI_BOTTOM again, not NULL, which SMPI's
+ * MPI_Unpack, MPI_Pack, MPI_Isend and MPI_Irecv refuse (MPI_ERR_BUFFER)
+ * with a count above 0. */
 static inline void *ic_shift(const void *base, MPI_Aint bytes)
 {
 #ifdef SMPI_H
-    if (base == MPI_BOTTOM && bytes != 0)
-        return (void *)(uintptr_t)bytes;
+    if (base == MPI_BOTTOM)
+        return bytes != 0 ? (void *)(uintptr_t)bytes : MPI_BOTTOM;
+    if ((uintptr_t)base + (uintptr_t)bytes == 0)
+        return MPI_BOTTOM;
 #endif
     return (void *)((uintptr_t)base + (uintptr_t)bytes);
 }
