@@ -21,7 +21,8 @@
  *      collectives against the vendor on each, the non-commutative op
  *      included (its result depends on the new rank order), and calls
  *      interleaved between two communicators;
- *   4. MPI_BOTTOM with a datatype of absolute addresses (bcast, gather).
+ *   4. MPI_BOTTOM with a datatype of absolute addresses (bcast, gather,
+ *      allgatherv at displacements around 0).
  *
  * IC_TEST_COMMS_LOOP sets the number of loop iterations (default 100).  The
  * scratch cache is set small (INTERCOM_SCRATCH_CACHE=4096 unless set), so
@@ -367,8 +368,9 @@ static void bottom(MPI_Comm comm, const char *name)
     int rank, p;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &p);
-    mt_case_t c = {"bcast+gather",      "auto", comm, name, 0, 1, "struct at MPI_BOTTOM", NULL, 0,
-                   "absolute addresses"};
+    mt_case_t c = {
+        "bcast+gather+allgatherv", "auto", comm, name, 0, 1, "struct at MPI_BOTTOM", NULL, 0,
+        "absolute addresses"};
     mt_begin(&c);
     int a = -1, cc[2] = {-1, -1};
     double b[3] = {-1, -1, -1};
@@ -412,6 +414,48 @@ static void bottom(MPI_Comm comm, const char *name)
             break;
         }
     free(all);
+    /* an allgatherv into MPI_BOTTOM: every other int from an absolute
+     * address, blocks at displacements around it (negative ones too) in
+     * reverse rank order, the gaps and the ends left as they were */
+    enum { M = 5 };
+    int one = 1, *v = calloc((size_t)(4 * p * M + 2), sizeof(int));
+    int *counts = calloc((size_t)p, sizeof(int)), *displs = calloc((size_t)p, sizeof(int));
+    if (v && counts && displs) {
+        int *mid = v + 2 * p * M, mine[M]; /* element 0 of the type */
+        MPI_Aint at;
+        MPI_Datatype every2, tv;
+        MPI_Get_address(mid, &at);
+        MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &every2);
+        MPI_Type_create_hindexed(1, &one, &at, every2, &tv);
+        MPI_Type_commit(&tv);
+        for (int q = 0; q < p; q++) {
+            counts[q] = M;
+            displs[q] = (p - 1 - q - p / 2) * M;
+        }
+        for (int i = 0; i < M; i++)
+            mine[i] = 1000 * rank + i;
+        for (int i = 0; i < 4 * p * M + 2; i++)
+            v[i] = -7;
+        rc = IC_Allgatherv(mine, M, MPI_INT, MPI_BOTTOM, counts, displs, tv, comm);
+        int bad = rc != MPI_SUCCESS ? 0 : -1;
+        for (int i = 0; bad < 0 && i < 4 * p * M + 2; i++) {
+            long e = (long)(i - 2 * p * M), k = e / 2; /* ints from mid; element k */
+            int want = -7;
+            for (int q = 0; e % 2 == 0 && q < p; q++)
+                if (k >= displs[q] && k < displs[q] + M)
+                    want = 1000 * q + (int)(k - displs[q]);
+            if (v[i] != want)
+                bad = i;
+        }
+        if (bad >= 0)
+            mt_fail(&c, "IC_Allgatherv(MPI_BOTTOM): rc %d, int %d of the buffer is %d", rc,
+                    bad - 2 * p * M, rc == MPI_SUCCESS ? v[bad] : 0);
+        MPI_Type_free(&tv);
+        MPI_Type_free(&every2);
+    }
+    free(v);
+    free(counts);
+    free(displs);
     MPI_Type_free(&rel);
     MPI_Type_free(&rel_t);
     MPI_Type_free(&abs_t);
