@@ -59,6 +59,7 @@ static int sb[N * MAXP], rb[N * MAXP], copy_s[N * MAXP], copy_r[N * MAXP];
 static int *accept_r; /* rb as the receives in place leave it, where accepted */
 static int counts[MAXP], displs[MAXP];
 
+/* fmt takes what, then a and b as far as it names them */
 static void failf(const char *name, const char *fmt, const char *what, long a, long b)
 {
     failures++;
@@ -159,20 +160,20 @@ static void follow_up(const char *name, const char *coll)
         rc = rc ? rc : CALL(Reduce_scatter_block)(g, &out, 0, MPI_INT, MPI_SUM, comm);
     }
     if (rc != MPI_SUCCESS)
-        failf(name, "%s: class %ld%ld", "the next call failed", cls(rc), 0);
+        failf(name, "%s: class %ld", "the next call failed", cls(rc), 0);
 }
 
 /* Buffers as fill() left them? */
 static void untouched(const char *name, const char *whose)
 {
     if (memcmp(sb, copy_s, sizeof(sb)) != 0)
-        failf(name, "%s's send buffer was written%ld%ld", whose, 0, 0);
+        failf(name, "%s's send buffer was written", whose, 0, 0);
     if (memcmp(rb, copy_r, sizeof(rb)) == 0)
         return;
     if (accept_r && memcmp(rb, accept_r, sizeof(rb)) == 0)
         ninplace++; /* exactly what its receives took (SMPI) */
     else
-        failf(name, "%s's receive buffer was written%ld%ld", whose, 0, 0);
+        failf(name, "%s's receive buffer was written", whose, 0, 0);
 }
 
 /* The outcome of case `name`: rc on every rank, untouched buffers at who;
@@ -189,7 +190,7 @@ static void outcome_or(const char *name, const char *coll, int rc, int who, int 
     } else if (alt != MPI_SUCCESS && cls(rc) == alt) {
         untouched(name, "a rank short of its data");
     } else if (rc != MPI_SUCCESS) {
-        failf(name, "%s: class %ld%ld", "a correct rank failed", cls(rc), 0);
+        failf(name, "%s: class %ld", "a correct rank failed", cls(rc), 0);
     }
     follow_up(name, coll);
 }
