@@ -11,11 +11,14 @@
  * own InterCom context on first use, released when the grid frees them.
  *
  * The grid keeps no reference to the communicator it was made from (the
- * user may free that one first).  Both communicators inherit its error
- * handler at creation (MPI_Comm_split does); the grid's own errors -- a
- * NULL output pointer of an accessor -- go through the row communicator's
- * handler, and errors with no grid to speak of (a NULL grid) through
- * MPI_COMM_WORLD's, as ic_error() does for MPI_COMM_NULL.
+ * user may free that one first).  Both communicators get its error handler
+ * at creation: MPI_Comm_split should pass it on, but SimGrid's SMPI (3.32)
+ * gives the communicators it makes MPI_ERRORS_ARE_FATAL, so the grid sets
+ * comm's handler on them itself (the same handler again elsewhere, which
+ * changes nothing).  The grid's own errors -- a NULL output pointer of an
+ * accessor -- go through the row communicator's handler, and errors with
+ * no grid to speak of (a NULL grid) through MPI_COMM_WORLD's, as
+ * ic_error() does for MPI_COMM_NULL.
  *
  * Argument checks come before any communication: rows and cols must be the
  * same on every rank (as MPI_Cart_create's dims), so a bad shape is seen by
@@ -59,6 +62,7 @@ int IC_Grid_create(MPI_Comm comm, int rows, int cols, IC_Grid *grid)
 
     struct ic_grid g = {MPI_COMM_NULL, MPI_COMM_NULL, rows, cols, rank / cols, rank % cols};
     struct ic_grid *out = NULL;
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     /* Collective from here on.  A failing MPI call has already raised its
      * error on comm (the new communicators inherit comm's handler); the
      * handle it leaves is not a communicator to free. */
@@ -72,6 +76,16 @@ int IC_Grid_create(MPI_Comm comm, int rows, int cols, IC_Grid *grid)
         g.col = MPI_COMM_NULL;
         goto done;
     }
+    /* comm's error handler on both (see the top of the file): local calls,
+     * whose failure MPI has raised */
+    rc = MPI_Comm_get_errhandler(comm, &eh);
+    if (rc != MPI_SUCCESS)
+        goto done;
+    if ((rc = MPI_Comm_set_errhandler(g.row, eh)) == MPI_SUCCESS)
+        rc = MPI_Comm_set_errhandler(g.col, eh);
+    MPI_Errhandler_free(&eh);
+    if (rc != MPI_SUCCESS)
+        goto done;
     /* Allocated after the splits: a rank that runs out of memory reports it
      * without leaving the others waiting in a split it never reaches.
      * (MPI_Comm_free is local in practice; the others keep their grids.) */
