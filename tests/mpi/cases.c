@@ -253,7 +253,17 @@ int mt_run_red(MPI_Comm comm, const char *comm_name, const mt_red_t *r, int alg_
         rci = IC_CALL(Reduce, reduce, is, ir, cnt, dt, op, r->root, comm);
         break;
     case IC_COLL_ID_ALLREDUCE:
-        rcv = MPI_Allreduce(vs, vr, cnt, dt, op, comm);
+#ifdef SMPI_H
+        /* SMPI 3.32 crashes (SIGFPE) in this one, whose ompi selector
+         * takes the segmented ring at p = 16..31, and that divides by its
+         * segment count, 0; with nothing to reduce there is no reference
+         * result to compare anyway */
+        if (cnt == 0 && t->type != b->type && r->op->commutative && p >= 16 && p < 32) {
+            mt_nref_skipped++;
+            rcv = MPI_SUCCESS;
+        } else
+#endif
+            rcv = MPI_Allreduce(vs, vr, cnt, dt, op, comm);
         rci = IC_CALL(Allreduce, allreduce, is, ir, cnt, dt, op, comm);
         break;
     case IC_COLL_ID_REDUCE_SCATTER:

@@ -18,6 +18,7 @@ MPI_Comm mt_world = MPI_COMM_NULL;
 int mt_rank, mt_size;
 long mt_ncases;
 long mt_nskipped;
+long mt_nref_skipped;
 int mt_verbose;
 int mt_nonblocking;
 MPI_Request mt_req = MPI_REQUEST_NULL;
@@ -74,6 +75,14 @@ int mt_finalize(void)
                "(MPI_Type_get_true_extent or MPI_Unpack; SimGrid SMPI 3.32 does), so neither it "
                "nor InterCom can be checked with them\n",
                prog, mt_size, mt_nskipped);
+    long nref = 0;
+    MPI_Allreduce(&mt_nref_skipped, &nref, 1, MPI_LONG, MPI_MAX, mt_world);
+    if (mt_rank == 0 && nref)
+        printf("NOTE: %s p=%d: %ld reference calls of this MPI not made: SimGrid SMPI 3.32's "
+               "MPI_Allreduce of count 0 on a derived datatype with a commutative op divides by "
+               "zero at p = 16..31 (its segmented ring); InterCom's calls of those cases still "
+               "checked\n",
+               prog, mt_size, nref);
     if (mt_rank == 0) {
         if (total)
             printf("FAIL: %s p=%d: %ld failure(s) in %ld cases\n", prog, mt_size, total, cases);

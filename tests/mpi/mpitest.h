@@ -53,6 +53,9 @@ extern MPI_Comm mt_world; /* duplicate of MPI_COMM_WORLD, errors return */
 extern int mt_rank, mt_size;
 extern long mt_ncases;   /* cases run by this process */
 extern long mt_nskipped; /* cases skipped: their datatype is one this MPI lays out wrongly */
+/* reference calls (the MPI's own) not made because this MPI crashes in
+ * them; InterCom's call of the case is still made and checked */
+extern long mt_nref_skipped;
 /* Is a case with these datatypes to be skipped (either broken)?  Counts it. */
 struct mt_type;
 int mt_skip_types(const struct mt_type *a, const struct mt_type *b);
