@@ -256,10 +256,10 @@ int ic_typed_copy(ic_ctx_t *ctx, const void *src, size_t n_src, MPI_Datatype ts,
     rc = MPI_Isend(src, (int)n_src, ts, ctx->rank, IC_TAG_COPY, ctx->comm, &rq[1]);
     if (rc != MPI_SUCCESS) {
         MPI_Cancel(&rq[0]);
-        MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+        PMPI_Wait(&rq[0], MPI_STATUS_IGNORE);
         return rc;
     }
-    int rr = MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
-    rc = MPI_Wait(&rq[1], MPI_STATUS_IGNORE);
+    int rr = PMPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+    rc = PMPI_Wait(&rq[1], MPI_STATUS_IGNORE);
     return rr != MPI_SUCCESS ? rr : rc;
 }
