@@ -664,9 +664,11 @@ int ic_persist_failed(MPI_Request req)
     if (st && !st->active && st->failed) {
         code = st->failed;
         st->failed = MPI_SUCCESS; /* told once */
-        ic_call_raise_failed(st, code);
     }
     ic_engine_unlock();
+    /* raised outside the engine's lock: a handler may call InterCom */
+    if (code != MPI_SUCCESS)
+        ic_call_raise_failed(st, code);
     return code;
 }
 
