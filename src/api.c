@@ -184,7 +184,7 @@ int IC_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status
         if (rc == MPI_SUCCESS && flag && *index == MPI_UNDEFINED)
             return PMPI_Waitany(count, requests, index, status);
         if (rc != MPI_SUCCESS || flag)
-            return flag && *index != MPI_UNDEFINED ? one_done(rc, requests[*index], status) : rc;
+            return rc == MPI_SUCCESS && flag ? one_done(rc, requests[*index], status) : rc;
     }
 }
 

@@ -13,7 +13,7 @@
  * it after MPI counts as finalized, so then only the private communicators
  * are freed there (release_finalized) and the contexts go with their
  * communicators' own delete callbacks (ctx_destroy() makes no MPI call once
- * MPI is finalized).
+ * MPI is finalized, but for MPI_Comm_free under SMPI, where it works).
  * Threads: calls on one communicator must not run concurrently (as for MPI
  * collectives on one communicator); calls on different communicators may,
  * from different threads (the list of contexts and the keyvals are ctx_mu's,
