@@ -24,24 +24,28 @@ int IC_Start(MPI_Request *request)
     if (!request)
         return ic_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "IC_Start: request is NULL");
     ic_call_state_t *st = ic_persist_find(*request);
-    int rc = st ? ic_persist_start(st, request) : PMPI_Start(request);
+    int run_code = MPI_SUCCESS;
+    int rc = st ? ic_persist_start(st, request, &run_code) : PMPI_Start(request);
     if (rc != MPI_SUCCESS)
         return ic_error(MPI_COMM_WORLD, rc, "IC_Start: %s",
                         st && st->active ? "the request is active already"
                                          : "cannot start the request");
-    return MPI_SUCCESS;
+    return run_code; /* a run that failed in its set-up: raised on its communicator */
 }
 
 int IC_Startall(int count, MPI_Request requests[])
 {
     if (count < 0 || (count > 0 && !requests))
         return ic_error(MPI_COMM_WORLD, MPI_ERR_ARG, "IC_Startall: bad count or requests");
+    /* every request is started, whatever one of them did: the other ranks
+     * run the others (each failure raised by IC_Start; the first returned) */
+    int first = MPI_SUCCESS;
     for (int i = 0; i < count; i++) {
         int rc = IC_Start(&requests[i]);
-        if (rc != MPI_SUCCESS)
-            return rc;
+        if (first == MPI_SUCCESS)
+            first = rc;
     }
-    return MPI_SUCCESS;
+    return first;
 }
 
 int IC_Request_free(MPI_Request *request)

@@ -962,9 +962,10 @@ static int persist_desc(call_t *c, const pargs_t *a)
     }
 }
 
-int ic_call_restart(ic_call_state_t *st)
+int ic_call_restart(ic_call_state_t *st, int *code)
 {
     call_t *c = call_of(st);
+    *code = MPI_SUCCESS;
     st->over = st->running = 0;
     st->code = 0;
     st->failed = 0;
@@ -977,7 +978,9 @@ int ic_call_restart(ic_call_state_t *st)
         st->started = 1;
         return 1;
     }
-    persist_desc(c, &c->pa); /* a failure ends the run (raised as at a start) */
+    *code = persist_desc(c, &c->pa); /* a failure ends the run (raised as at a start) */
+    if (*code == c->st.mistake)
+        *code = MPI_SUCCESS; /* the init's mistake, raised there: each run ends with it */
     st->started = 1;
     return st->running && !st->over;
 }

@@ -243,6 +243,13 @@ static int ensure_keyvals_locked(void)
     return rc;
 }
 
+int ic_split_returns(int rc, MPI_Comm c)
+{
+    if (rc == MPI_SUCCESS && c != MPI_COMM_NULL)
+        rc = MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    return rc;
+}
+
 /* The private communicator: the same group in a new communication context.
  * MPI_Comm_create rather than MPI_Comm_dup, which would run the copy
  * callbacks of the program's own attributes on a communicator the program
@@ -269,21 +276,21 @@ static int private_copy(MPI_Comm comm, MPI_Comm *out)
  * answer. */
 static int pick_model(ic_ctx_t *ctx)
 {
-    MPI_Comm node;
     int nsize = 0;
     ctx->cost = &ic_env()->cost;
     ctx->cost_in = NULL;
     ctx->node_ranks = 0;
     ctx->rpn = 0;
     ctx->order = NULL;
-    if (MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
-        MPI_SUCCESS) {
-        int rc = MPI_Comm_size(node, &nsize);
+    MPI_Comm node = MPI_COMM_NULL;
+    int rc = MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    if ((rc = ic_split_returns(rc, node)) == MPI_SUCCESS)
+        rc = MPI_Comm_size(node, &nsize);
+    if (node != MPI_COMM_NULL)
         MPI_Comm_free(&node);
-        if (rc == MPI_SUCCESS && nsize == ctx->size) {
-            ctx->cost = &ic_env()->cost_node;
-            ctx->rpn = ctx->size;
-        }
+    if (rc == MPI_SUCCESS && nsize == ctx->size) {
+        ctx->cost = &ic_env()->cost_node;
+        ctx->rpn = ctx->size;
     }
     if (ctx->size < 4) /* no mesh has two dimensions of 2 or more */
         return MPI_SUCCESS;

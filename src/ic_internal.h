@@ -261,12 +261,13 @@ int ic_requests_running(int n, const MPI_Request *reqs, int all);
 void ic_progress_stop(void); /* MPI_Finalize: the progress thread ends */
 /* Persistent calls (progress.c): ic_persist_add makes st's handle (*req)
  * and registers it; ic_persist_find: the call of a handle (NULL: not
- * InterCom's); ic_persist_start: start a run (the handle is started
- * already when `started`, else it is started here); ic_persist_drop: the
- * handle is freed (the call goes once its run is over). */
+ * InterCom's); ic_persist_start: start the handle and a run (its own
+ * failure returned, to be raised; a failure of the run's set-up, raised
+ * already, in *run_code); ic_persist_drop: the handle is freed (the call
+ * goes once its run is over). */
 int ic_persist_add(ic_call_state_t *st, MPI_Request *req);
 ic_call_state_t *ic_persist_find(MPI_Request req);
-int ic_persist_start(ic_call_state_t *st, MPI_Request *req);
+int ic_persist_start(ic_call_state_t *st, MPI_Request *req, int *run_code);
 void ic_persist_drop(ic_call_state_t *st);
 /* After an IC_ completion call completed req: when req is the handle of a
  * persistent call whose run failed, that error, raised once through its
@@ -276,10 +277,12 @@ void ic_persist_close(void);    /* MPI_Finalize: they all go */
 extern _Atomic int ic_npersist; /* persistent calls alive */
 /* call.c: move call st on (block: until it ends); 1 once it is over.  Free
  * a call that is over.  Restart a persistent call: 1 when its run is
- * under way, 0 when it ended at once. */
+ * under way, 0 when it ended at once; *code: the failure that ended it in
+ * its set-up (out of memory for its scratch, say), already raised through
+ * the communicator's handler, or MPI_SUCCESS. */
 int ic_call_step(ic_call_state_t *st, int block);
 void ic_call_free(ic_call_state_t *st);
-int ic_call_restart(ic_call_state_t *st);
+int ic_call_restart(ic_call_state_t *st, int *code);
 /* Raise the error `code` of persistent call st's last run through its
  * communicator's handler, with the run's message; returns code. */
 int ic_call_raise_failed(ic_call_state_t *st, int code);
@@ -799,6 +802,12 @@ int ic_topo_ncores(void); /* cores of this node (hwloc; sysconf without it) */
  * may be more than MPI's node holds: an emulated cluster's "nodes" share
  * one machine's cores.  0 when unknown.  Collective on comm. */
 int ic_topo_machine_ranks(MPI_Comm comm);
+/* A communicator the library split off for itself (a node's, a machine's;
+ * rc: the split's): its errors come back as codes, which the caller
+ * handles.  MPI passes the parent's handler on (the private communicator's
+ * MPI_ERRORS_RETURN), but SimGrid's SMPI 3.32 gives what it splits
+ * MPI_ERRORS_ARE_FATAL.  Returns rc, or the setting's failure (context.c). */
+int ic_split_returns(int rc, MPI_Comm c);
 
 /* Placement on a logical mesh (algorithms/placement.h).  Keys per rank:
  * node (the lowest rank of comm on that node), package, shared cache

@@ -556,17 +556,21 @@ ic_call_state_t *ic_persist_find(MPI_Request req)
     return st;
 }
 
-/* A run of st: started, under way or (ended at once) done. */
-static void persist_run(ic_call_state_t *st)
+/* A run of st: started, under way or (ended at once) done.  Returns the
+ * failure that ended it in its set-up (raised already), or MPI_SUCCESS. */
+static int persist_run(ic_call_state_t *st)
 {
-    if (ic_call_restart(st))
+    int code;
+    if (ic_call_restart(st, &code))
         enqueue(st);
     else
         persist_done(st);
+    return code;
 }
 
-int ic_persist_start(ic_call_state_t *st, MPI_Request *req)
+int ic_persist_start(ic_call_state_t *st, MPI_Request *req, int *run_code)
 {
+    *run_code = MPI_SUCCESS;
     ic_engine_lock();
     if (st->active) {
         ic_engine_unlock();
@@ -584,7 +588,7 @@ int ic_persist_start(ic_call_state_t *st, MPI_Request *req)
     }
     int was = in_engine;
     in_engine = 1;
-    persist_run(st);
+    *run_code = persist_run(st);
     in_engine = was;
     ic_engine_unlock();
     ic_progress();
@@ -612,7 +616,7 @@ static void probe_starts(void)
             continue;
         st->active = 1;
         nidle--;
-        persist_run(st);
+        (void)persist_run(st); /* MPI_Start's: a set-up failure was raised, its call returned */
     }
 }
 

@@ -64,8 +64,12 @@ int ic_topo_machine_ranks(MPI_Comm comm)
         fclose(f);
     }
     MPI_Comm same = MPI_COMM_NULL;
-    if (MPI_Comm_split(comm, color, 0, &same) != MPI_SUCCESS || same == MPI_COMM_NULL)
+    int rc = ic_split_returns(MPI_Comm_split(comm, color, 0, &same), same);
+    if (rc != MPI_SUCCESS || same == MPI_COMM_NULL) {
+        if (same != MPI_COMM_NULL)
+            MPI_Comm_free(&same);
         return 0;
+    }
     if (MPI_Comm_size(same, &n) != MPI_SUCCESS)
         n = 0;
     MPI_Comm_free(&same);
@@ -101,6 +105,7 @@ static int exchange_keys(MPI_Comm comm, int q, int *keys, const char **why)
     } else {
         lrc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
     }
+    lrc = ic_split_returns(lrc, node);
     if (lrc == MPI_SUCCESS)
         lrc = PMPI_Allreduce(&rank, &mine[0], 1, MPI_INT, MPI_MIN, node);
     if (node != MPI_COMM_NULL)
