@@ -446,6 +446,20 @@ void ic_rh_dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t b
  * vector at most. */
 void ic_rh_dcombine_ro(ic_sched_t *s, const ic_line_t *line, const ic_region_t *in, ic_buf_t buf,
                        size_t base, const size_t *counts, ic_buf_t tmp, size_t tmpbase, int near);
+/* Who pairs with whom in a halving (`near`, the order argument of the
+ * ic_rh_ functions and ic_rd_collect; rh_dcombine.c): */
+enum {
+    IC_PAIRS_FAR = 0,  /* v XOR 2^(k-1), ..., v XOR 1: block v on v */
+    IC_PAIRS_NEAR = 1, /* v XOR 1, ..., v XOR 2^(k-1): block bitreverse(v) */
+    IC_PAIRS_SWING = 2 /* v + rho(i) (v even), v - rho(i) (v odd), rho = 1,
+                          -1, 3, -5, 11, ...: Swing's short distances */
+};
+/* Virtual position v's partner in step i (0 first) of a halving of pof2
+ * virtual positions; the virtual block it ends with; every position's
+ * (w[0..pof2-1]; 0, or -1 when out of memory). */
+int ic_rh_peer(int pof2, int order, int i, int v);
+int ic_rh_vblock(int pof2, int order, int v);
+int ic_rh_layout(int pof2, int order, int *w);
 /* May ic_rh_dcombine_ro read the input where it is on a line of n? */
 static inline int ic_rh_reads_input(int n)
 {
@@ -460,7 +474,7 @@ int ic_rh_blocks(int n, int near, int *block);
 /* The first block of each of the halving's 2^k virtual blocks (vstart[w],
  * 2^k + 1 entries, the last n), and their packed offsets for `counts`
  * (malloc'd, 2^k + 1 entries; NULL when out of memory). */
-void ic_rh_vblocks(int n, int near, int *vstart);
+int ic_rh_vblocks(int n, int near, int *vstart); /* 0, or -1 when out of memory */
 size_t *ic_rh_vprefix(int n, int near, const size_t *counts);
 
 /* ------------------------------------------------- composed collectives */
@@ -665,6 +679,7 @@ typedef enum ic_step_kind {
     IC_STEP_ALLREDUCE_DCOMBINE2, /* ... on two counter-rotating rings */
     IC_STEP_ALLREDUCE_RH,        /* halving ... Bruck collect: shrinks */
     IC_STEP_ALLREDUCE_RHRD,      /* halving ... doubling: shrinks      */
+    IC_STEP_ALLREDUCE_SWING,     /* ... with Swing's partners          */
     IC_STEP_ALLREDUCE_TREE,      /* repeated MST combines ... bcasts   */
     IC_STEP_ALLREDUCE_CHAIN,     /* repeated chains                    */
     IC_STEP_ALLREDUCE_FANIN,     /* full fan-in ... fan-in collect     */
@@ -678,11 +693,13 @@ typedef enum ic_step_kind {
     IC_STEP_COLLECT_FANOUT,
     IC_STEP_COLLECT_FANIN,
     IC_STEP_COLLECT_RD,
+    IC_STEP_COLLECT_SWING,
     IC_STEP_COLLECT_TREE,
     IC_STEP_COLLECT_CHAIN,
     IC_STEP_RS_BUCKET, /* reduce_scatter(_block)           */
     IC_STEP_RS_BUCKET2,
     IC_STEP_RS_RH,
+    IC_STEP_RS_SWING,
     IC_STEP_RS_MST,
     IC_STEP_RS_TREE,
     IC_STEP_RS_CHAIN,

@@ -272,8 +272,11 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
                 break;
             case IC_STEP_ALLREDUCE_RH:
             case IC_STEP_ALLREDUCE_RHRD:
+            case IC_STEP_ALLREDUCE_SWING:
                 ic_rh_dcombine(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0,
-                               kind == IC_STEP_ALLREDUCE_RHRD);
+                               kind == IC_STEP_ALLREDUCE_RHRD    ? IC_PAIRS_NEAR
+                               : kind == IC_STEP_ALLREDUCE_SWING ? IC_PAIRS_SWING
+                                                                 : IC_PAIRS_FAR);
                 break;
             case IC_STEP_REDUCE_RH: /* far first: block j on position j, for the gather;
                                        a first one reads the input where it is */
@@ -350,7 +353,10 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
             ic_bruck_collect(s, &line, R[t].buf, R[t].off, cnt, NULL, IC_BUF_SCRATCH, 0);
             break;
         case IC_STEP_ALLREDUCE_RHRD:
-            ic_rd_collect(s, &line, R[t].buf, R[t].off, cnt, 1);
+            ic_rd_collect(s, &line, R[t].buf, R[t].off, cnt, IC_PAIRS_NEAR);
+            break;
+        case IC_STEP_ALLREDUCE_SWING:
+            ic_rd_collect(s, &line, R[t].buf, R[t].off, cnt, IC_PAIRS_SWING);
             break;
         case IC_STEP_BCAST_SCATTER_RD: /* the MST scatter's natural layout */
             ic_rd_collect(s, &line, R[t].buf, R[t].off, cnt, 0);
@@ -728,7 +734,10 @@ static int allgather_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args
             ic_fanin_collect(s, &line, w, base, lcnt);
             break;
         case IC_STEP_COLLECT_RD: /* from the layout of the near-first halving */
-            ic_rd_collect(s, &line, w, base, lcnt, 1);
+            ic_rd_collect(s, &line, w, base, lcnt, IC_PAIRS_NEAR);
+            break;
+        case IC_STEP_COLLECT_SWING: /* ... of Swing's halving */
+            ic_rd_collect(s, &line, w, base, lcnt, IC_PAIRS_SWING);
             break;
         case IC_STEP_COLLECT_TREE:
         case IC_STEP_COLLECT_CHAIN:
@@ -798,7 +807,11 @@ static void rs_steps(ic_sched_t *s, const ic_plan_t *pl, mesh_t *M, const qlayou
             ic_bucket_dcombine2(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0);
             break;
         case IC_STEP_RS_RH:
-            ic_rh_dcombine(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0, 1);
+            ic_rh_dcombine(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0, IC_PAIRS_NEAR);
+            break;
+        case IC_STEP_RS_SWING:
+            ic_rh_dcombine(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0,
+                           IC_PAIRS_SWING);
             break;
         case IC_STEP_RS_MST:
             ic_mst_combine(s, &line, 0, ic_reg(IC_BUF_SCRATCH, base, tl),

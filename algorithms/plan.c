@@ -21,25 +21,30 @@ int ic_plan_step_shrinks(ic_step_kind_t k)
            k == IC_STEP_BCAST_SCATTER_RD || k == IC_STEP_REDUCE_DCOMBINE ||
            k == IC_STEP_REDUCE_RH || k == IC_STEP_ALLREDUCE_DCOMBINE ||
            k == IC_STEP_ALLREDUCE_DCOMBINE2 || k == IC_STEP_ALLREDUCE_RH ||
-           k == IC_STEP_ALLREDUCE_RHRD || k == IC_STEP_ALLREDUCE_TREE ||
-           k == IC_STEP_ALLREDUCE_CHAIN || k == IC_STEP_ALLREDUCE_FANIN ||
-           k == IC_STEP_ALLREDUCE_FANOUT;
+           k == IC_STEP_ALLREDUCE_RHRD || k == IC_STEP_ALLREDUCE_SWING ||
+           k == IC_STEP_ALLREDUCE_TREE || k == IC_STEP_ALLREDUCE_CHAIN ||
+           k == IC_STEP_ALLREDUCE_FANIN || k == IC_STEP_ALLREDUCE_FANOUT;
 }
 
-/* The steps whose positions hold permuted blocks (ic_rh_block). */
-static int bit_reversed(ic_step_kind_t k)
+/* The steps whose positions hold permuted blocks (ic_rh_block): the
+ * halving's pairing they follow (IC_PAIRS_FAR: none). */
+static int pairing(ic_step_kind_t k)
 {
-    return k == IC_STEP_ALLREDUCE_RHRD || k == IC_STEP_RS_RH || k == IC_STEP_COLLECT_RD;
+    if (k == IC_STEP_ALLREDUCE_SWING || k == IC_STEP_RS_SWING || k == IC_STEP_COLLECT_SWING)
+        return IC_PAIRS_SWING;
+    if (k == IC_STEP_ALLREDUCE_RHRD || k == IC_STEP_RS_RH || k == IC_STEP_COLLECT_RD)
+        return IC_PAIRS_NEAR;
+    return IC_PAIRS_FAR;
 }
 
 int ic_plan_step_block(ic_step_kind_t k, int d, int c)
 {
-    return ic_rh_block(d, c, bit_reversed(k));
+    return ic_rh_block(d, c, pairing(k));
 }
 
 int ic_plan_step_blocks(ic_step_kind_t k, int d, int *block)
 {
-    return ic_rh_blocks(d, bit_reversed(k), block);
+    return ic_rh_blocks(d, pairing(k), block);
 }
 
 const ic_algorithm_t *ic_alg_two_rings(const ic_algorithm_t *alg)
@@ -387,12 +392,13 @@ static int is_rs(ic_coll_t c)
 }
 
 /* Does step t keep its line's blocks in position order (ic_plan_step_blocks:
- * not the bit-reversed order of a halving on 4 positions or more)? */
+ * not the permuted order of a near-first or Swing halving on 4 positions or
+ * more)? */
 static int rank_order(const ic_plan_t *pl, int t)
 {
     ic_step_kind_t k = ic_plan_step_kind(pl->step[t].alg);
     int d = pl->dims[pl->step[t].dim], same = 1;
-    if (!bit_reversed(k) || d <= 2)
+    if (pairing(k) == IC_PAIRS_FAR || d <= 2)
         return 1;
     int *block = malloc((size_t)d * sizeof(int));
     if (!block || ic_plan_step_blocks(k, d, block) != 0)

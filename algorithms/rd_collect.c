@@ -28,6 +28,8 @@
  *   - near = 0: the partners go near first, 1, 2, ..., 2^(k-1) apart, from
  *     the natural layout (block p on position p): what an MST scatter
  *     leaves, for the broadcast's scatter + doubling.
+ *   - near = IC_PAIRS_SWING: Swing's partners (rh_dcombine.c), the last
+ *     step's first, from the layout its halving leaves.
  *
  * n = 2^k + rem positions: first the 2 rem lowest positions fold pairwise
  * (2i sends its block to 2i + 1, which holds the block after it), leaving
@@ -90,19 +92,19 @@ void ic_rd_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t ba
         ic_sched_round(s);
     }
     /* the halving's ranges of virtual blocks before each of its steps
-     * (masks 1, 2, ... near first, else pof2 / 2, ..., 1), replayed
-     * backwards */
+     * (partners v XOR 1, 2, ... near first, v XOR pof2 / 2, ..., 1 far
+     * first, Swing's: ic_rh_peer), replayed backwards */
     int lo[32], hi[32];
     lo[0] = 0;
     hi[0] = pof2;
+    int w = v >= 0 ? ic_rh_vblock(pof2, near, v) : 0;
     for (int i = 0; v >= 0 && i < k; i++) {
-        int mask = near ? 1 << i : pof2 >> (i + 1);
-        int mid = lo[i] + (hi[i] - lo[i]) / 2, up = (v & mask) != 0;
+        int mid = lo[i] + (hi[i] - lo[i]) / 2, up = (w >> (k - 1 - i)) & 1;
         lo[i + 1] = up ? mid : lo[i];
         hi[i + 1] = up ? hi[i] : mid;
     }
     for (int i = k - 1; v >= 0 && i >= 0; i--) {
-        int mask = near ? 1 << i : pof2 >> (i + 1), pv = v ^ mask;
+        int pv = ic_rh_peer(pof2, near, i, v);
         int peer = ic_line_rank(line, ic_fold_real(pv, rem));
         int olo = lo[i + 1] == lo[i] ? hi[i + 1] : lo[i],
             ohi = lo[i + 1] == lo[i] ? hi[i] : lo[i + 1];

@@ -90,6 +90,13 @@ const ic_algorithm_t ic_algorithms[] = {
     STEP(IC_COLL_ALLREDUCE, "recursive_halving_doubling", IC_ALG_COST_FOLDS, IC_STEP_ALLREDUCE_RHRD,
          ic_cost_allreduce_rhrd, NULL,
          "recursive halving, near partners first, then recursive doubling (" TS " 3.3.2)"),
+    /* After recursive_halving_doubling: the same closed form (alpha-beta
+     * has no distance), so the model keeps that one; Swing's shorter
+     * partners show where links are shared (a torus), and tables name it. */
+    STEP(IC_COLL_ALLREDUCE, "swing", IC_ALG_COST_FOLDS, IC_STEP_ALLREDUCE_SWING,
+         ic_cost_allreduce_rhrd, NULL,
+         "recursive halving then doubling with Swing's partners, 1, -1, 3, -5, 11, ... apart "
+         "(tori; De Sensi et al., NSDI 2024)"),
     STEP(IC_COLL_ALLREDUCE, "ring", IC_ALG_EXACT_OP | NEXT, IC_STEP_ALLREDUCE_RING,
          ic_cost_allreduce_ring, NULL,
          "whole vectors round the ring, exact ops only (" TS " 3.3.4)"),
@@ -125,6 +132,10 @@ const ic_algorithm_t ic_algorithms[] = {
      * 0.86-0.93 for Bruck. */
     STEP(IC_COLL_ALLGATHER, "bidirectional_exchange", KEEPS | IC_ALG_COST_FOLDS, IC_STEP_COLLECT_RD,
          ic_cost_allgather_rd, NULL, "pairwise exchanges at distance 1, 2, 4, ... (" TS " 3.3.1)"),
+    STEP(IC_COLL_ALLGATHER, "swing", KEEPS | IC_ALG_COST_FOLDS, IC_STEP_COLLECT_SWING,
+         ic_cost_allgather_rd, NULL,
+         "pairwise exchanges with Swing's partners, ..., 11, -5, 3, -1, 1 apart (tori; the same "
+         "closed form: tables name it)"),
     STEP(IC_COLL_ALLGATHER, "full_fanout", KEEPS | IC_ALG_COST_BOUND, IC_STEP_COLLECT_FANOUT,
          ic_cost_allgather_fanout, NULL,
          "full fan-out: every block to every rank in one round (" TS " 3.3.7)"),
@@ -150,6 +161,10 @@ const ic_algorithm_t ic_algorithms[] = {
     STEP(IC_COLL_ALLGATHERV, "bidirectional_exchange", KEEPS | IC_ALG_COST_FOLDS,
          IC_STEP_COLLECT_RD, ic_cost_allgather_rd, NULL,
          "pairwise exchanges at distance 1, 2, 4, ... (" TS " 3.3.1)"),
+    STEP(IC_COLL_ALLGATHERV, "swing", KEEPS | IC_ALG_COST_FOLDS, IC_STEP_COLLECT_SWING,
+         ic_cost_allgather_rd, NULL,
+         "pairwise exchanges with Swing's partners, ..., 11, -5, 3, -1, 1 apart (tori; the same "
+         "closed form: tables name it)"),
     STEP(IC_COLL_ALLGATHERV, "full_fanout", KEEPS | IC_ALG_COST_BOUND, IC_STEP_COLLECT_FANOUT,
          ic_cost_allgather_fanout, NULL,
          "full fan-out: every block to every rank in one round (" TS " 3.3.7)"),
@@ -174,6 +189,10 @@ const ic_algorithm_t ic_algorithms[] = {
     STEP(IC_COLL_REDUCE_SCATTER, "recursive_halving", IC_ALG_COST_FOLDS, IC_STEP_RS_RH,
          ic_cost_reduce_scatter_halving, NULL,
          "recursive-halving distributed combine (short and middle vectors)"),
+    STEP(IC_COLL_REDUCE_SCATTER, "swing", IC_ALG_COST_FOLDS, IC_STEP_RS_SWING,
+         ic_cost_reduce_scatter_halving, NULL,
+         "recursive-halving distributed combine with Swing's partners, 1, -1, 3, -5, 11, ... "
+         "apart (tori; the same closed form: tables name it)"),
     STEP(IC_COLL_REDUCE_SCATTER, "repeated_binary_tree", KEEPS | IC_ALG_COST_ESTIMATE,
          IC_STEP_RS_TREE, ic_cost_reduce_scatter_tree, NULL,
          "p MST combines in turn (" TS " 3.3.5)"),
@@ -197,6 +216,10 @@ const ic_algorithm_t ic_algorithms[] = {
     STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "recursive_halving", IC_ALG_COST_FOLDS, IC_STEP_RS_RH,
          ic_cost_reduce_scatter_halving, NULL,
          "recursive-halving distributed combine (short and middle vectors)"),
+    STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "swing", IC_ALG_COST_FOLDS, IC_STEP_RS_SWING,
+         ic_cost_reduce_scatter_halving, NULL,
+         "recursive-halving distributed combine with Swing's partners, 1, -1, 3, -5, 11, ... "
+         "apart (tori; the same closed form: tables name it)"),
     STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "repeated_binary_tree", KEEPS | IC_ALG_COST_ESTIMATE,
          IC_STEP_RS_TREE, ic_cost_reduce_scatter_tree, NULL,
          "p MST combines in turn (" TS " 3.3.5)"),

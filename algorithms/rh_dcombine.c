@@ -42,7 +42,28 @@
  *   mask 1:  P0 <-> P1, P2 <-> P3: P0, P2 keep blocks 0-1, P1, P3 keep 2-3
  *   mask 2:  P0 <-> P2, P1 <-> P3: P0 block 0, P2 block 1, P1 block 2, ...
  *
- * Cost (n = 2^k, even blocks, either order): k alpha + (n-1)/n m (beta +
+ * Swing (order IC_PAIRS_SWING; De Sensi, Bonato, Saam, Hoefler, NSDI
+ * 2024): in step i virtual position v pairs with v + rho(i) when v is
+ * even, v - rho(i) when odd (mod 2^k), rho(i) = sum of (-2)^j for j <= i:
+ * 1, -1, 3, -5, 11, -21, ...  The partners of every step are at most
+ * about 2^(i+1)/3 apart on a ring (XOR's are 2^i apart near first, and
+ * far first start 2^(k-1) apart), and half the pairs of a step look one
+ * way round, half the other, so a torus's rings carry the halves both
+ * ways.  The set of positions v still combines with after step i (its
+ * step i+1 .. k-1 partners, theirs, ...) is, for every power of two, the
+ * same for all its members and disjoint from its step-i partner's: each
+ * step splits a range of virtual blocks between two such sets (checked
+ * for 2^k <= 4096 when this was written; the simulator tests run every n
+ * to 1000).  The half of the set that holds the lowest virtual position
+ * keeps the lower half of the range; v ends with virtual block
+ * ic_rh_layout's w[v], the bits of its halves, first step highest.
+ * Trace, n = 8 (rho 1, -1, 3; sets before the last step {0,3} {1,6} {2,5}
+ * {4,7}, before the second {0,3,4,7} {1,2,5,6}):
+ *   step 0:  0<->1 2<->3 4<->5 6<->7   {0,3,4,7} keep blocks 0-3
+ *   step 1:  0<->7 2<->1 4<->3 6<->5   {0,3} keep 0-1, {1,6} 4-5
+ *   step 2:  0<->3 2<->5 4<->7 6<->1   P0 block 0, P3 1, P4 2, P7 3, ...
+ *
+ * Cost (n = 2^k, even blocks, any order): k alpha + (n-1)/n m (beta +
  * gamma); when n is not a power of two add alpha + m (beta + gamma) for
  * the fold and alpha + (m/n) beta for the unfold.  (Alpha-beta has no
  * distance: the order shows on machines whose links are shared.)
@@ -59,12 +80,95 @@ static int bitrev(int v, int pof2)
     return r;
 }
 
-void ic_rh_vblocks(int n, int near, int *vstart)
+int ic_rh_peer(int pof2, int order, int i, int v)
+{
+    int k = ic_ceil_log2(pof2);
+    if (order == IC_PAIRS_FAR)
+        return v ^ (pof2 >> (i + 1));
+    if (order == IC_PAIRS_NEAR)
+        return v ^ (1 << i);
+    long long rho = 0, t = 1; /* sum of (-2)^j, j <= i */
+    for (int j = 0; j <= i && j < k; j++, t *= -2)
+        rho += t;
+    long long q = ((v % 2 ? v - rho : v + rho) % pof2 + pof2) % pof2;
+    return (int)q;
+}
+
+/* Swing: the lowest virtual position v still combines with after step
+ * i - 1 (steps i .. k-1 to come): 2^(k-i) of them, found recursively. */
+static int swing_low(int pof2, int k, int v, int i)
+{
+    if (i == k)
+        return v;
+    int a = swing_low(pof2, k, v, i + 1),
+        b = swing_low(pof2, k, ic_rh_peer(pof2, IC_PAIRS_SWING, i, v), i + 1);
+    return a < b ? a : b;
+}
+
+int ic_rh_vblock(int pof2, int order, int v)
+{
+    if (order == IC_PAIRS_FAR)
+        return v;
+    if (order == IC_PAIRS_NEAR)
+        return bitrev(v, pof2);
+    int k = ic_ceil_log2(pof2), w = 0;
+    for (int i = 0; i < k; i++) {
+        int mine = swing_low(pof2, k, v, i + 1);
+        int theirs = swing_low(pof2, k, ic_rh_peer(pof2, order, i, v), i + 1);
+        w |= (mine > theirs) << (k - 1 - i);
+    }
+    return w;
+}
+
+int ic_rh_layout(int pof2, int order, int *w)
+{
+    if (order != IC_PAIRS_SWING) {
+        for (int v = 0; v < pof2; v++)
+            w[v] = ic_rh_vblock(pof2, order, v);
+        return 0;
+    }
+    /* level by level, from the last step back: low[v], the lowest
+     * position of v's set before step i */
+    int k = ic_ceil_log2(pof2);
+    int *low = malloc(2 * (size_t)pof2 * sizeof(int));
+    if (!low)
+        return -1;
+    int *nxt = low + pof2;
+    for (int v = 0; v < pof2; v++) {
+        low[v] = v;
+        w[v] = 0;
+    }
+    for (int i = k - 1; i >= 0; i--) {
+        for (int v = 0; v < pof2; v++) {
+            int theirs = low[ic_rh_peer(pof2, order, i, v)];
+            nxt[v] = low[v] < theirs ? low[v] : theirs;
+            w[v] |= (low[v] > theirs) << (k - 1 - i);
+        }
+        for (int v = 0; v < pof2; v++)
+            low[v] = nxt[v];
+    }
+    free(low);
+    return 0;
+}
+
+int ic_rh_vblocks(int n, int near, int *vstart)
 {
     int pof2 = ic_fold_pof2(n), rem = n - pof2;
+    int *w = malloc(2 * (size_t)pof2 * sizeof(int));
+    if (!w)
+        return -1;
+    int *owner = w + pof2; /* the virtual position that ends with virtual block u */
+    if (ic_rh_layout(pof2, near, w) != 0) {
+        free(w);
+        return -1;
+    }
+    for (int v = 0; v < pof2; v++)
+        owner[w[v]] = v;
     vstart[0] = 0;
-    for (int w = 0; w < pof2; w++)
-        vstart[w + 1] = vstart[w] + 1 + ((near ? bitrev(w, pof2) : w) < rem);
+    for (int u = 0; u < pof2; u++)
+        vstart[u + 1] = vstart[u] + 1 + (owner[u] < rem);
+    free(w);
+    return 0;
 }
 
 int ic_rh_block(int n, int pos, int near)
@@ -72,9 +176,16 @@ int ic_rh_block(int n, int pos, int near)
     if (!near || n <= 1)
         return pos;
     int pof2 = ic_fold_pof2(n), rem = n - pof2;
-    int v = pos < 2 * rem ? pos / 2 : pos - rem, w = bitrev(v, pof2), b = 0;
-    for (int u = 0; u < w; u++) /* vstart[w] of ic_rh_vblocks */
-        b += 1 + (bitrev(u, pof2) < rem);
+    int v = pos < 2 * rem ? pos / 2 : pos - rem, w = ic_rh_vblock(pof2, near, v), b = 0;
+    int *vstart = near == IC_PAIRS_SWING ? malloc(((size_t)pof2 + 1) * sizeof(int)) : NULL;
+    if (vstart && ic_rh_vblocks(n, near, vstart) == 0) {
+        b = vstart[w];
+    } else { /* vstart[w] of ic_rh_vblocks: the blocks before w */
+        for (int x = 0; x < pof2; x++)
+            if (ic_rh_vblock(pof2, near, x) < w)
+                b += 1 + (x < rem);
+    }
+    free(vstart);
     return b + (pos < 2 * rem && pos % 2);
 }
 
@@ -82,14 +193,18 @@ int ic_rh_blocks(int n, int near, int *block)
 {
     int pof2 = ic_fold_pof2(n), rem = n - pof2;
     int *vstart = malloc(((size_t)pof2 + 1) * sizeof(int));
-    if (!vstart)
+    int *w = malloc((size_t)pof2 * sizeof(int));
+    if (!vstart || !w || ic_rh_vblocks(n, near, vstart) != 0 || ic_rh_layout(pof2, near, w) != 0) {
+        free(vstart);
+        free(w);
         return -1;
-    ic_rh_vblocks(n, near, vstart);
+    }
     for (int pos = 0; pos < n; pos++) {
         int v = pos < 2 * rem ? pos / 2 : pos - rem;
-        block[pos] = near ? vstart[bitrev(v, pof2)] + (pos < 2 * rem && pos % 2) : pos;
+        block[pos] = near ? vstart[w[v]] + (pos < 2 * rem && pos % 2) : pos;
     }
     free(vstart);
+    free(w);
     return 0;
 }
 
@@ -98,12 +213,11 @@ size_t *ic_rh_vprefix(int n, int near, const size_t *counts)
     int pof2 = ic_fold_pof2(n);
     int *vstart = malloc(((size_t)pof2 + 1) * sizeof(int));
     size_t *vpre = malloc(((size_t)pof2 + 1) * sizeof(size_t));
-    if (!vstart || !vpre) {
+    if (!vstart || !vpre || ic_rh_vblocks(n, near, vstart) != 0) {
         free(vstart);
         free(vpre);
         return NULL;
     }
-    ic_rh_vblocks(n, near, vstart);
     vpre[0] = 0;
     for (int w = 0; w < pof2; w++) {
         vpre[w + 1] = vpre[w];
@@ -157,21 +271,22 @@ void ic_rh_dcombine_ro(ic_sched_t *s, const ic_line_t *line, const ic_region_t *
     ic_sched_round(s);
 
     int lo = 0, hi = pof2; /* my current range of virtual blocks */
-    for (int i = 1; v >= 0 && i < pof2; i *= 2) {
-        int mask = near ? i : pof2 / 2 / i, mid = lo + (hi - lo) / 2;
-        int keep_lo = (v & mask) ? mid : lo, keep_hi = (v & mask) ? hi : mid;
-        int give_lo = (v & mask) ? lo : mid, give_hi = (v & mask) ? mid : hi;
-        int peer = ic_line_rank(line, ic_fold_real(v ^ mask, rem));
+    int k = ic_ceil_log2(pof2), w = v >= 0 ? ic_rh_vblock(pof2, near, v) : 0;
+    for (int i = 0; v >= 0 && i < k; i++) {
+        int up = (w >> (k - 1 - i)) & 1, mid = lo + (hi - lo) / 2;
+        int keep_lo = up ? mid : lo, keep_hi = up ? hi : mid;
+        int give_lo = up ? lo : mid, give_hi = up ? mid : hi;
+        int pv = ic_rh_peer(pof2, near, i, v);
+        int peer = ic_line_rank(line, ic_fold_real(pv, rem));
         size_t klen = vpre[keep_hi] - vpre[keep_lo], glen = vpre[give_hi] - vpre[give_lo];
-        if (in && i == 1) { /* the input where it is: the partner's copy of my
+        if (in && i == 0) { /* the input where it is: the partner's copy of my
                                half arrives in place and my input joins it */
             if (glen > 0)
                 ic_sched_send(s, peer, ic_reg(in->buf, in->off + vpre[give_lo], glen));
             if (klen > 0) {
                 ic_region_t mine = ic_reg(buf, base + vpre[keep_lo], klen);
                 ic_sched_recv(s, peer, mine);
-                ic_sched_reduce(s, ic_reg(in->buf, in->off + vpre[keep_lo], klen), mine,
-                                v < (v ^ mask));
+                ic_sched_reduce(s, ic_reg(in->buf, in->off + vpre[keep_lo], klen), mine, v < pv);
             }
             ic_sched_round(s);
             lo = keep_lo;
@@ -184,7 +299,7 @@ void ic_rh_dcombine_ro(ic_sched_t *s, const ic_line_t *line, const ic_region_t *
             need = klen > need ? klen : need;
             ic_sched_recv(s, peer, ic_reg(tmp, tmpbase, klen));
             ic_sched_reduce(s, ic_reg(tmp, tmpbase, klen), ic_reg(buf, base + vpre[keep_lo], klen),
-                            (v ^ mask) < v);
+                            pv < v);
         }
         ic_sched_round(s);
         lo = keep_lo;

@@ -947,13 +947,14 @@ START_TEST(test_dcombine)
 }
 END_TEST
 
-/* Recursive halving in either order (rh_dcombine.c): position q ends with
- * block ic_rh_block(n, q, near), combined over every position (a
- * permutation of the blocks); the collect that mirrors it (ic_rd_collect
- * with the same order) then leaves the whole combined vector everywhere.
- * On a power of two with even blocks, a position's largest message goes
- * to the nearest partner (q ^ 1) near first and to the farthest (q ^ n/2)
- * far first: what the order is for. */
+/* Recursive halving in any order (rh_dcombine.c: far first, near first,
+ * Swing's): position q ends with block ic_rh_block(n, q, near), combined
+ * over every position (a permutation of the blocks); the collect that
+ * mirrors it (ic_rd_collect with the same order) then leaves the whole
+ * combined vector everywhere.  On a power of two with even blocks, a
+ * position's largest message goes to the nearest partner (q ^ 1) near
+ * first and in Swing's order and to the farthest (q ^ n/2) far first:
+ * what the order is for; in Swing's, every step's messages go |rho(i)|. */
 static void run_halving(int kind, int n, int pat, int near, int collect)
 {
     fixture_t f;
@@ -1002,6 +1003,27 @@ static void run_halving(int kind, int n, int pat, int near, int collect)
             }
         }
         CHECK_EQ(to, near ? (q ^ 1) : (q ^ (n / 2)));
+        if (near != IC_PAIRS_SWING)
+            continue;
+        /* Swing's partners: the halving's j-th send is its step j's, the
+         * collect's (after the k of the halving) replays step 2k-1-j; step
+         * i's goes |rho(i)| round the ring, rho = 1, -1, 3, -5, 11, ... */
+        int k = ic_ceil_log2(n), j = 0;
+        for (size_t i = 0; i < sim.scheds[r].nacts; i++) {
+            const ic_action_t *x = &sim.scheds[r].acts[i];
+            if (x->kind != IC_ACT_SEND)
+                continue;
+            int step = j < k ? j : 2 * k - 1 - j;
+            j++;
+            CHECK(step >= 0);
+            long long rho = 0, t = 1;
+            for (int j = 0; j <= step; j++, t *= -2)
+                rho += t;
+            int want = (int)((rho < 0 ? -rho : rho) % n),
+                d = x->peer > r ? x->peer - r : r - x->peer;
+            CHECK_EQ(d < n - d ? d : n - d, want < n - want ? want : n - want);
+        }
+        CHECK_EQ(j, (collect + 1) * k);
     }
     free(seen);
     free(all);
@@ -1015,13 +1037,15 @@ START_TEST(test_halving_orders)
     for (int n = 1; n <= 40; n++)
         for (int pat = 0; pat < NPAT; pat++)
             for (int kind = 0; kind < LINE_KINDS; kind++)
-                for (int v = 0; v < 4; v++)
-                    run_halving(kind, n, pat, v & 1, v >> 1);
-    static const int big[] = {97, 128, 255};
+                for (int v = 0; v < 6; v++)
+                    run_halving(kind, n, pat, v % 3, v / 3);
+    static const int big[] = {97, 128, 255, 256, 512, 1000};
     for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
-        run_halving(LINE_IDENTITY, big[i], PAT_EVEN, 1, 1);
-        run_halving(LINE_IDENTITY, big[i], PAT_EVEN, 0, 1);
-        run_halving(LINE_MAPPED, big[i], PAT_FEW, 1, 0);
+        run_halving(LINE_IDENTITY, big[i], PAT_EVEN, IC_PAIRS_NEAR, 1);
+        run_halving(LINE_IDENTITY, big[i], PAT_EVEN, IC_PAIRS_FAR, 1);
+        run_halving(LINE_IDENTITY, big[i], PAT_EVEN, IC_PAIRS_SWING, 1);
+        run_halving(LINE_MAPPED, big[i], PAT_FEW, IC_PAIRS_NEAR, 0);
+        run_halving(LINE_MAPPED, big[i], PAT_FEW, IC_PAIRS_SWING, 0);
     }
 }
 END_TEST
