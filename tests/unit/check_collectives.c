@@ -979,7 +979,7 @@ END_TEST
  * to twice the message, below bounded_from elements (run here with 0:
  * never bounded, and 1: always), the short-vector reductions whose input
  * is read-only (MST combine-to-one in reduce and reduce_scatter, recursive
- * halving (the reduce's halving_gather too), and tan-strazdins-2002's
+ * halving (the reduce's halving_gather and reduce_scatter's swing too), and tan-strazdins-2002's
  * patterns of reduce_scatter (repeated.c, fanout.c): an accumulator copy of
  * the input and a receive buffer for partials; the binary-tree combine in
  * one segment: two children's partials; the two-tree combine: a partial and
@@ -992,7 +992,7 @@ END_TEST
 static int scratch_twice(const ic_algorithm_t *alg, const ic_coll_args_t *a)
 {
     int rs = alg->coll == IC_COLL_REDUCE_SCATTER || alg->coll == IC_COLL_REDUCE_SCATTER_BLOCK;
-    return !strcmp(alg->name, "recursive_halving") ||
+    return !strcmp(alg->name, "recursive_halving") || (rs && !strcmp(alg->name, "swing")) ||
            (rs && (alg->flags & (IC_ALG_COST_ESTIMATE | IC_ALG_COST_BOUND))) ||
            (!strcmp(alg->name, "binary_tree") && alg->coll == IC_COLL_REDUCE) ||
            (!strcmp(alg->name, "two_tree") && alg->coll == IC_COLL_REDUCE) ||
