@@ -82,13 +82,12 @@ static int bitrev(int v, int pof2)
 
 int ic_rh_peer(int pof2, int order, int i, int v)
 {
-    int k = ic_ceil_log2(pof2);
     if (order == IC_PAIRS_FAR)
         return v ^ (pof2 >> (i + 1));
     if (order == IC_PAIRS_NEAR)
         return v ^ (1 << i);
-    long long rho = 0, t = 1; /* sum of (-2)^j, j <= i */
-    for (int j = 0; j <= i && j < k; j++, t *= -2)
+    long long rho = 0, t = 1; /* sum of (-2)^j, j <= i (i < k <= 30) */
+    for (int j = 0; j <= i; j++, t *= -2)
         rho += t;
     long long q = ((v % 2 ? v - rho : v + rho) % pof2 + pof2) % pof2;
     return (int)q;
