@@ -403,6 +403,20 @@ int ic_tree_depth_cost(int n);
 void ic_two_tree_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
                        size_t seg);
 
+/* Round-optimal broadcast on a circulant graph (circulant.c): blocks of
+ * `seg` elements (0 or more than the vector: one), position r sending to
+ * r + s_k and receiving from r - s_k in round k of each phase of q =
+ * ceil(log2 n) rounds, skips s_k roughly doubling.  A stream.  B blocks
+ * in B - 1 + q rounds: (B - 1 + q)(alpha + seg beta). */
+void ic_circulant_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
+                        size_t seg);
+/* Its tables at relative position r of n (root 0): recv[k], send[k] the
+ * block, relative to a phase's first, received and sent in round k of each
+ * phase (INT_MIN: no send, the successor is the root; the root's recv is
+ * not set).  Returns q, or -1 for a bad argument.  Skip k (0 .. q) of n. */
+int ic_circulant_tables(int n, int r, int *recv, int *send);
+int ic_circulant_skip(int n, int k);
+
 /* k-nomial tree broadcast (radix k >= 2; k = 2 is the binomial tree of the
  * MST, k = n a flat tree): relative index j's parent clears its lowest
  * non-zero base-k digit.  For a sender busy S = o + m beta per message and
@@ -666,6 +680,7 @@ typedef enum ic_step_kind {
     IC_STEP_BCAST_TREE,
     IC_STEP_BCAST_TWOTREE,
     IC_STEP_BCAST_KNOMIAL,
+    IC_STEP_BCAST_CIRCULANT,
     IC_STEP_BCAST_SCATTER,       /* scatter ... collect: shrinks     */
     IC_STEP_BCAST_SCATTER2,      /* ... collect on two rings */
     IC_STEP_BCAST_SCATTER_RD,    /* ... collect by recursive doubling */

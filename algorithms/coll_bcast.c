@@ -1,5 +1,5 @@
 /*
- * coll_bcast.c -- broadcast (mitra-1995 section 3.2), nine algorithms.
+ * coll_bcast.c -- broadcast (mitra-1995 section 3.2), ten algorithms.
  *
  * The composer (compose.c) builds them from the primitives, on the line of
  * all ranks (a 1-D plan) or along the lines of a mesh dimension (a mesh
@@ -71,6 +71,19 @@
  *   the best; the smaller o against alpha, the larger the best radix (p = 8:
  *   3 (S + R) binomial, 4 S + 2 R for k = 4, 7 S + R flat).  The radix
  *   rule tries k = 2 .. 8, 16, 32 and p.
+ *
+ * "circulant": the round-optimal broadcast on a circulant graph
+ *   (circulant.c; Traff 2025): B blocks in B - 1 + q rounds, q =
+ *   ceil(log2 p), every position sending one block and receiving one a
+ *   round, so each receives n and sends at most n bytes, as in a chain,
+ *   and the first block is everywhere after q rounds, as in the MST.
+ *   Blocks of s bytes: (B - 1 + q)(alpha + s beta) in lock step where a
+ *   rank's send and receive of a round overlap (full duplex): a lower
+ *   bound (IC_ALG_COST_BOUND: forced or tables only), since for even p
+ *   the rounds over skip p / 2 (one a phase) hold exchanges, which cost
+ *   s beta_x where a pair's two directions share a connection (TCP), and
+ *   a rank's node shares one port among its ranks.  Its segment rule
+ *   minimises it: B = sqrt((q - 1) m beta / alpha).
  *
  * Restrictions: none.  All move nothing but data, so order is moot.
  * Buffers: RECV only (the vector is in RECV on every rank).
@@ -263,6 +276,23 @@ size_t ic_seg_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *md)
 double ic_cost_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *m)
 {
     return ic_cost_two_tree(a, m, m->beta);
+}
+
+size_t ic_seg_bcast_circulant(const ic_coll_args_t *a, const ic_model_t *md)
+{
+    double m = (double)a->count * (double)md->elem, q = ic_ceil_log2(a->size), k = 1;
+    if (q > 1 && md->alpha > 0 && md->beta > 0)
+        k = floor(sqrt((q - 1) * m * md->beta / md->alpha) + 0.5);
+    return ic_seg_of_k(a, md, k);
+}
+
+double ic_cost_bcast_circulant(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    if (a->size <= 1 || a->count == 0)
+        return 0;
+    size_t seg = a->seg && a->seg < a->count ? a->seg : a->count;
+    double B = (double)((a->count + seg - 1) / seg), q = ic_ceil_log2(a->size);
+    return (B - 1 + q) * (m->alpha + (double)seg * (double)m->elem * m->beta);
 }
 
 double ic_cost_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m)

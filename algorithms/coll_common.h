@@ -404,6 +404,8 @@ double ic_cost_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_pipeline2(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_bcast_circulant(const ic_coll_args_t *a, const ic_model_t *m);
+size_t ic_seg_bcast_circulant(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_mst(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_dcombine_gather(const ic_coll_args_t *a, const ic_model_t *m);

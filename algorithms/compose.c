@@ -250,6 +250,9 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
             case IC_STEP_BCAST_TWOTREE:
                 ic_two_tree_bcast(s, &line, root, cur, st->param);
                 break;
+            case IC_STEP_BCAST_CIRCULANT:
+                ic_circulant_bcast(s, &line, root, cur, st->param);
+                break;
             case IC_STEP_BCAST_KNOMIAL: /* the radix, within 2 .. d */
                 ic_knomial_bcast(s, &line, root, cur,
                                  st->param < 2           ? 2

@@ -37,7 +37,8 @@
  *   8x8x8:d2=bucket,d1=bucket,d0=bucket
  *
  * Which 1-D algorithms can be a mesh step, per collective:
- *   bcast               mst, pipeline, binary_tree, two_tree, knomial
+ *   bcast               mst, pipeline, binary_tree, two_tree, knomial,
+ *                       circulant
  *                       (keep the vector); scatter_collect,
  *                       scatter_doubling (shrink it)
  *   reduce              mst, pipeline (to the line's root); dcombine_gather,

@@ -54,6 +54,10 @@ const ic_algorithm_t ic_algorithms[] = {
     STEP(IC_COLL_BCAST, "knomial", KEEPS | IC_ALG_RADIX, IC_STEP_BCAST_KNOMIAL,
          ic_cost_bcast_knomial, ic_radix_bcast_knomial,
          "k-nomial tree broadcast, radix from the model (short vectors, o < alpha)"),
+    STEP(IC_COLL_BCAST, "circulant", KEEPS | IC_ALG_COST_BOUND, IC_STEP_BCAST_CIRCULANT,
+         ic_cost_bcast_circulant, ic_seg_bcast_circulant,
+         "round-optimal broadcast on a circulant graph: blocks in B - 1 + ceil(log2 p) rounds, "
+         "one sent and one received a round everywhere (long vectors; Traff 2025)"),
 
     STEP(IC_COLL_REDUCE, "mst", KEEPS, IC_STEP_REDUCE_MST, ic_cost_reduce_mst, NULL,
          "MST combine-to-one (short vectors)"),

@@ -13,6 +13,7 @@
  * path is computed from the schedules (depth()).
  */
 #include <check.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -637,6 +638,128 @@ START_TEST(test_bcast_every_n)
 }
 END_TEST
 
+/* The circulant graph's tables (circulant.c), replayed block by block for
+ * every n to 600 and B = 1 .. 3q + 3 blocks, apart from the schedules:
+ * each position's receive table holds its base block and the previous
+ * phase's others once each; in every round the sender holds the block
+ * its successor's table asks for; at the end every position holds every
+ * block, in B - 1 + q rounds. */
+START_TEST(test_circulant_tables)
+{
+    enum { QMAX = 32 };
+    for (int n = 2; n <= 600; n++) {
+        int q = ic_ceil_log2(n);
+        int *rv = malloc((size_t)n * QMAX * sizeof(int)),
+            *sd = malloc((size_t)n * QMAX * sizeof(int));
+        CHECK(rv && sd);
+        snprintf(ctx, sizeof(ctx), "circulant tables n=%d", n);
+        for (int r = 0; r < n; r++) {
+            CHECK_EQ(ic_circulant_tables(n, r, rv + r * QMAX, sd + r * QMAX), q);
+            if (r == 0)
+                continue;
+            int own = 0, seen[QMAX + 1] = {0};
+            for (int k = 0; k < q; k++) {
+                int v = rv[r * QMAX + k];
+                CHECK(v >= -q && v < q);
+                own += v >= 0;
+                CHECK(seen[v + q]++ == 0);
+            }
+            CHECK_EQ(own, 1);
+        }
+        for (int r = 0; r < n; r++)
+            for (int k = 0; k < q; k++) {
+                int to = (r + ic_circulant_skip(n, k)) % n;
+                CHECK(to != 0 || sd[r * QMAX + k] == INT_MIN);
+                if (r > 0 && to != 0)
+                    CHECK_EQ(sd[r * QMAX + k], rv[to * QMAX + k]);
+            }
+        for (int B = 1; B <= 3 * q + 3; B++) {
+            char *has = calloc((size_t)n * (size_t)B, 1), *got = malloc((size_t)n * (size_t)B);
+            CHECK(has && got);
+            memset(has, 1, (size_t)B); /* the root */
+            int x = (q - (B - 1) % q) % q;
+            for (int i = x; i < x + B - 1 + q; i++) {
+                int k = i % q, off = i / q * q - x;
+                memset(got, 0, (size_t)n * (size_t)B);
+                for (int r = 0; r < n; r++) {
+                    int to = (r + ic_circulant_skip(n, k)) % n, v = sd[r * QMAX + k];
+                    if (to == 0 || v + off < 0)
+                        continue;
+                    int blk = v + off >= B ? B - 1 : v + off;
+                    CHECK(has[(size_t)r * (size_t)B + (size_t)blk]);
+                    got[(size_t)to * (size_t)B + (size_t)blk] = 1;
+                }
+                for (size_t z = 0; z < (size_t)n * (size_t)B; z++)
+                    has[z] |= got[z];
+            }
+            for (size_t z = 0; z < (size_t)n * (size_t)B; z++)
+                CHECK(has[z]);
+            free(has);
+            free(got);
+        }
+        free(rv);
+        free(sd);
+    }
+    CHECK_EQ(ic_circulant_tables(1, 0, NULL, NULL), -1);
+}
+END_TEST
+
+/* The circulant broadcast's schedules in the simulator: m elements in
+ * blocks of seg, every position with the vector and nothing else written,
+ * B - 1 + q message times deep, each block received once (the repeats of
+ * the last block left out). */
+static void run_circulant(int kind, int n, int root, size_t m, size_t seg)
+{
+    fixture_t f;
+    ic_sim_t sim;
+    fixture_make(&f, kind, n);
+    snprintf(ctx, sizeof(ctx), "circulant %s n=%d root=%d m=%zu seg=%zu", kind_name(kind), n, root,
+             m, seg);
+    size_t recvlen = m + 2;
+    sim_begin(&sim, &f, recvlen, 1);
+    int rroot = ic_line_rank(&f.line, root);
+    for (size_t e = 0; e < m; e++)
+        *ic_sim_at(&sim, IC_BUF_RECV, rroot, 1 + e) = ic_sim_data(root, (int)e);
+    for (int r = 0; r < f.p; r++)
+        ic_circulant_bcast(&sim.scheds[r], &f.line, root, ic_reg(IC_BUF_RECV, 1, m), seg);
+    sim_finish(&sim, &f, recvlen);
+    size_t sg = seg, B = ic_nsegments(m, &sg);
+    if (n > 1 && m > 0)
+        CHECK_EQ(depth(sim.scheds, f.p), (long)B - 1 + ic_ceil_log2(n));
+    for (int q = 0; q < n; q++) {
+        int r = ic_line_rank(&f.line, q);
+        const ic_sched_t *s = &sim.scheds[r];
+        size_t in = 0;
+        for (size_t i = 0; i < s->nacts; i++)
+            if (s->acts[i].kind == IC_ACT_RECV)
+                in += s->acts[i].dst.count;
+        CHECK_EQ(in, q == root || n == 1 ? 0 : m);
+        CHECK(is_marker(&sim, IC_BUF_RECV, r, 0));
+        CHECK(is_marker(&sim, IC_BUF_RECV, r, m + 1));
+        for (size_t e = 0; e < m; e++)
+            CHECK(elem_eq(ic_sim_at(&sim, IC_BUF_RECV, r, 1 + e), ic_sim_data(root, (int)e)));
+    }
+    sim_end(&sim);
+    fixture_free(&f);
+}
+
+START_TEST(test_circulant_bcast)
+{
+    for (int n = 1; n <= 40; n++)
+        for (int root = 0; root<n; root += n> 8 ? n / 5 : 1)
+            for (size_t m = 0; m <= 13; m += m < 3 ? 1 : 5) {
+                run_circulant(LINE_IDENTITY, n, root, m, 1);
+                run_circulant(LINE_MAPPED, n, root, m, 2);
+                run_circulant(LINE_STRIDE2, n, root, m, 0);
+            }
+    static const int big[] = {97, 128, 255, 512, 1000};
+    for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+        run_circulant(LINE_IDENTITY, big[i], big[i] / 3, 40, 3);
+        run_circulant(LINE_MAPPED, big[i], 0, 7, 1);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------- combine */
 
 static void run_combine(int kind, int n, int root, size_t m)
@@ -1107,6 +1230,8 @@ Suite *suite_primitives(void)
     add_case(s, "bcast_small", test_bcast_small, 60);
     add_case(s, "bcast_large", test_bcast_large, 60);
     add_case(s, "bcast_every_n", test_bcast_every_n, 120);
+    add_case(s, "circulant_tables", test_circulant_tables, 120);
+    add_case(s, "circulant_bcast", test_circulant_bcast, 120);
     add_case(s, "combine_small", test_combine_small, 60);
     add_case(s, "combine_large", test_combine_large, 60);
     add_case(s, "scatter", test_scatter, 60);

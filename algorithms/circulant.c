@@ -1,0 +1,245 @@
+/*
+ * circulant.c -- the round-optimal broadcast on a circulant graph (J. L.
+ * Traff, "Optimal broadcast schedules in logarithmic time with
+ * applications to broadcast, all-broadcast, reduction and all-reduction",
+ * ACM Transactions on Parallel Computing, 2025; MPICH carries it too).
+ *
+ * The vector is cut into B blocks and reaches every one of n positions in
+ * B - 1 + q rounds, q = ceil(log2 n), the fewest any schedule takes where
+ * a position sends one message and receives one a round: a chain takes
+ * B - 2 + n, the two trees about 2 B + 2 log2 n.
+ *
+ * The graph.  Skips s_q = n, s_k = ceil(s_(k+1) / 2), so s_0 = 1 and
+ * s_(k+1) <= 2 s_k.  In round i, with k = i mod q, relative position r
+ * (r = (pos - root) mod n) sends to r + s_k and receives from r - s_k
+ * (mod n); the root receives nothing, no one sends to it.  Rounds go in
+ * phases of q, k = 0 .. q - 1.
+ *
+ * The blocks.  Each position has a receive table: in round k of every
+ * phase it receives block v + (the phase's first block), v its table's
+ * entry k.  One entry is its base block b >= 0, the round r is first
+ * reached in when the root sends blocks 0, 1, ..., q - 1 of a phase down
+ * the tree of skips (r's greedy sum of skips ends with s_b); the other
+ * q - 1 are b' - q for every b' != b in 0 .. q - 1, the previous phase's
+ * blocks.  So each phase brings a position one block of its own phase and
+ * the rest of the previous one: every block once.  Its send table is its
+ * successor's receive table (entry k of position r + s_k), the root's
+ * 0, 1, ..., q - 1.  circ_recv builds the receive table of a position in
+ * O(q) steps (the paper's search: paths of skips from the root to the
+ * virtual position n + r, ending in round k, whose intermediate positions
+ * fall, so that the sender of each entry holds it in time); the unit
+ * suite checks every n to 600 and B to 3q + 3 block by block.
+ *
+ * The clock.  B blocks: the rounds are x .. x + B - 2 + q with
+ * x = (q - (B - 1) mod q) mod q, block = entry + q floor(i / q) - x; a
+ * negative block is none, one past B - 1 is B - 1 (already sent that
+ * position or on its way: the paper's).  Those repeats of block B - 1
+ * are left out on both sides: a sender knows its successor's table.
+ * Trace, n = 5 (skips 1 2 3 5), root 0, receive tables (entries k = 0 1
+ * 2): P1 {0 -1 -2}, P2 {-3 1 -1}, P3 {-2 -3 2}, P4 {-1 -2 0}.  B = 2,
+ * so x = 2, rounds 2 .. 5 (k = 2 0 1 2):
+ *   round 2:  P0 >P3 block 0
+ *   round 3:  P0 >P1 block 1,  P3 >P4 block 0
+ *   round 4:  P0 >P2 block 1,  P4 >P1 block 0
+ *   round 5:  P0 >P3 block 1,  P1 >P4 block 1,  P4 >P2 block 0
+ * (round 4's P2 entry 1 + 1 = 2 and round 5's P3 entry 2 + 1 = 3 are
+ * block 1, the last).
+ *
+ * A stream (ic_sched_stream): where the schedule runs as a dataflow, a
+ * block goes on as soon as it is in.  Cost, B blocks of s bytes:
+ * (B - 1 + q)(alpha + s beta), exact in lock step where a position's send
+ * and receive of a round overlap (full-duplex ports).
+ */
+#include "coll_common.h"
+
+#include <limits.h>
+
+#define CIRC_MAXQ 32 /* ceil(log2 n) for any int n, and room */
+
+typedef struct circ {
+    int n, q;
+    long skip[CIRC_MAXQ + 1];
+} circ_t;
+
+static void circ_init(circ_t *c, int n)
+{
+    c->n = n;
+    c->q = 0;
+    while ((1L << c->q) < n)
+        c->q++;
+    c->skip[c->q] = n;
+    for (int i = c->q - 1; i >= 0; i--)
+        c->skip[i] = (c->skip[i + 1] + 1) / 2;
+}
+
+/* The base block of relative position r: the last skip of r's greedy sum
+ * (largest skips first); q for the root. */
+static int circ_base(const circ_t *c, long r)
+{
+    long sum = 0;
+    for (int i = c->q - 1; i >= 0; i--) {
+        if (sum + c->skip[i] == r)
+            return i;
+        if (sum + c->skip[i] < r)
+            sum += c->skip[i];
+    }
+    return c->q;
+}
+
+/* The search's state: the labels not yet given to a round, q .. 0 (label
+ * q the position's own block b, label e < q the previous phase's block
+ * e), linked in falling order. */
+typedef struct circ_search {
+    const circ_t *c;
+    long target;               /* n + r */
+    int lower[CIRC_MAXQ + 2];  /* next label below, -1 none */
+    int higher[CIRC_MAXQ + 2]; /* next label above, head for the top */
+    int head;                  /* the highest label left */
+    int *label;                /* per round */
+} circ_search_t;
+
+static void circ_take(circ_search_t *S, int e)
+{
+    int lo = S->lower[e], hi = S->higher[e];
+    if (hi >= 0)
+        S->lower[hi] = lo;
+    else
+        S->head = lo;
+    if (lo >= 0)
+        S->higher[lo] = hi;
+}
+
+/* From the partial sum `at`, labels from e down: the next rounds (from k
+ * on) whose path to the target through a skip of label e stays below
+ * `below` take e.  Returns the next round left without a label. */
+static int circ_paths(circ_search_t *S, long at, long below, int e, int k)
+{
+    const circ_t *c = S->c;
+    for (; e >= 0 && k < c->q; e = S->lower[e]) {
+        long via = at + c->skip[e];
+        if (via > S->target - c->skip[k] || via >= below)
+            continue;
+        if (via <= S->target - c->skip[k + 1]) { /* room for more skips */
+            k = circ_paths(S, via, below, e, k);
+            if (k >= c->q)
+                return k;
+        }
+        if (at > S->target - c->skip[k + 1])
+            return k;
+        below = via;
+        S->label[k++] = e;
+        circ_take(S, e);
+    }
+    return k;
+}
+
+/* The receive table of relative position r (1 .. n - 1). */
+static int circ_recv(const circ_t *c, long r, int *table)
+{
+    int q = c->q, b = circ_base(c, r);
+    circ_search_t S = {.c = c, .target = c->n + r, .label = table, .head = q};
+    for (int e = 0; e <= q; e++) {
+        S.lower[e] = e - 1;
+        S.higher[e] = e < q ? e + 1 : -1;
+    }
+    circ_take(&S, b);
+    if (circ_paths(&S, 0, 2L * c->n, S.head, 0) != q)
+        return -1; /* not for any n: the unit suite checks to 600 */
+    for (int k = 0; k < q; k++)
+        table[k] = table[k] == q ? b : table[k] - q;
+    return 0;
+}
+
+int ic_circulant_tables(int n, int r, int *recv, int *send)
+{
+    circ_t c;
+    circ_init(&c, n);
+    int q = c.q, t[CIRC_MAXQ];
+    if (n < 2 || r < 0 || r >= n)
+        return -1;
+    if (r > 0 && circ_recv(&c, r, recv) < 0)
+        return -1;
+    for (int k = 0; k < q; k++) {
+        long to = (r + c.skip[k]) % n;
+        if (r == 0)
+            send[k] = k;
+        else if (to == 0)
+            send[k] = INT_MIN; /* no one sends to the root */
+        else if (circ_recv(&c, to, t) < 0)
+            return -1;
+        else
+            send[k] = t[k];
+    }
+    return q;
+}
+
+int ic_circulant_skip(int n, int k)
+{
+    circ_t c;
+    circ_init(&c, n);
+    return k >= 0 && k <= c.q ? (int)c.skip[k] : 0;
+}
+
+/* The block of round i (of the clock from x) at table entry v; -1 none. */
+static long circ_block(long v, long i, int q, long x, long nb)
+{
+    if (v == INT_MIN)
+        return -1;
+    long blk = v + q * (i / q) - x;
+    return blk < 0 ? -1 : blk >= nb ? nb - 1 : blk;
+}
+
+/* The first round in which the position with receive table `recv` gets
+ * block nb - 1: later ones are the repeats left out. */
+static long circ_last_in(const int *recv, int q, long x, long nb)
+{
+    for (long i = x;; i++)
+        if (circ_block(recv[i % q], i, q, x, nb) == nb - 1)
+            return i;
+}
+
+void ic_circulant_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
+                        size_t seg)
+{
+    size_t nb;
+    int me = ic_pipe_start(s, line, data.count, &seg, &nb);
+    if (me < 0)
+        return;
+    int n = line->n, r = (me - root_pos + n) % n;
+    int recv[CIRC_MAXQ], send[CIRC_MAXQ], succ[CIRC_MAXQ];
+    long succ_last[CIRC_MAXQ], my_last = -1;
+    circ_t c;
+    circ_init(&c, n);
+    int q = ic_circulant_tables(n, r, recv, send);
+    if (q < 0) { /* no table: never seen (every n to 5000, samples to 2^31) */
+        s->oom = 1;
+        return;
+    }
+    long B = (long)nb, x = (q - (B - 1) % q) % q;
+    if (r > 0)
+        my_last = circ_last_in(recv, q, x, B);
+    for (int k = 0; k < q; k++) { /* the successors' first receive of the last block */
+        int to = (int)((r + c.skip[k]) % n);
+        succ_last[k] = -1;
+        if (to != 0 && circ_recv(&c, to, succ) == 0)
+            succ_last[k] = circ_last_in(succ, q, x, B);
+    }
+    size_t from = s->nacts;
+    for (long i = x; i < x + B - 1 + q; i++) {
+        int k = (int)(i % q);
+        long out = circ_block(send[k], i, q, x, B);
+        if (out >= 0 && !(out == B - 1 && i > succ_last[k])) {
+            int to = (int)((r + c.skip[k]) % n);
+            ic_sched_send(s, ic_line_rank(line, (to + root_pos) % n),
+                          ic_segment(data, seg, nb, (size_t)out));
+        }
+        long in = r > 0 ? circ_block(recv[k], i, q, x, B) : -1;
+        if (in >= 0 && !(in == B - 1 && i > my_last)) {
+            int from_r = (int)((r - c.skip[k] + n) % n);
+            ic_sched_recv(s, ic_line_rank(line, (from_r + root_pos) % n),
+                          ic_segment(data, seg, nb, (size_t)in));
+        }
+        ic_sched_round(s);
+    }
+    ic_sched_stream(s, from);
+}
