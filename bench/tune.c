@@ -65,14 +65,15 @@
  *      model's order whose median is within 3 % of the lowest (rank 0
  *      decides; the table is its file).
  *   4b. Local search (--refine rounds): the fastest's neighbours (one
- *      step's algorithm or parameter changed, the visit order or the
- *      shape reversed, two dimensions merged, one split in two; of a 1-D plan its
- *      parameter) are measured against it as in 4, and join the
- *      candidates; again from the new fastest, or when it stays the
- *      fastest from a near-tie of it (within 3 %) not yet searched from,
- *      until neither is left.  On the simulated 16 x 32 torus this
- *      is what finds the plans whose lines follow the torus's rings,
- *      which the model prices no better than any other shape.
+ *      step's algorithm or parameter changed, two steps' algorithms
+ *      swapped, the visit order or the shape reversed, two dimensions
+ *      merged, one split in two; of a 1-D plan its parameter) are
+ *      measured against it as in 4, and join the candidates; again from
+ *      the new fastest, or when it stays the fastest from a near-tie of
+ *      it (within 3 %) not yet searched from, until neither is left.  On
+ *      the simulated 16 x 32 torus this is what finds the plans whose
+ *      lines follow the torus's rings, which the model prices no better
+ *      than any other shape.
  *   4c. Pruning (--prune F, default 3): a candidate whose price under the
  *      fitted model is above F times the fastest time measured so far at
  *      the point (one that ran right) is not measured.  The model is
@@ -530,8 +531,9 @@ static int param_variants(const ic_algorithm_t *alg, size_t r, int d, size_t *ou
  * plans next to the plan `from` (ns[0]), which ran as `ran` (its
  * parameters set), that are not among cs[0..nc-1] and can serve the call,
  * in this order: for a mesh plan, the steps in the reverse order, the
- * shape reversed, two neighbouring dimensions merged (into one line: with
- * a k-nomial tree, its flat tree too), one dimension split in two; one step's
+ * shape reversed, two steps' algorithms swapped, two neighbouring
+ * dimensions merged (into one line: with a k-nomial tree, its flat tree
+ * too), one dimension split in two; one step's
  * parameter changed (param_variants; a 1-D plan: its parameter), the
  * other steps' left to the model; for a mesh plan, one step's algorithm
  * replaced by another mesh step of the collective (its parameter from the
@@ -561,7 +563,7 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
     ic_point_args(pt, &a, counts);
     enum {
         NQ = 2 + 4 * IC_PLAN_MAXDIMS + 2 * IC_PLAN_MAXDIMS + 4 * IC_PLAN_MAXDIMS +
-             IC_PLAN_MAXDIMS * 16
+             IC_PLAN_MAXDIMS * 16 + IC_PLAN_MAXDIMS * IC_PLAN_MAXDIMS
     };
     ic_plan_t cand[NQ];
     unsigned char set[NQ] = {0}; /* a parameter set: written with it */
@@ -587,6 +589,21 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
         for (int d = 0; d < pl.ndims; d++)
             cand[nq].dims[d] = pl.dims[pl.ndims - 1 - d];
         nq++;
+        /* two steps' algorithms swapped, each step keeping its dimension
+         * and its place in the order (parameters from the model): from
+         * 32x16:d0=bidir_dcombine_collect,d1=full_fanout to
+         * 32x16:d0=full_fanout,d1=bidir_dcombine_collect, one change from
+         * a plan that replaces the fan-out */
+        for (int t = 0; t < pl.ndims; t++)
+            for (int u = t + 1; u < pl.ndims; u++) {
+                if (pl.step[t].alg == pl.step[u].alg)
+                    continue;
+                cand[nq] = pl;
+                cand[nq].step[t].alg = pl.step[u].alg;
+                cand[nq].step[u].alg = pl.step[t].alg;
+                cand[nq].step[t].param = cand[nq].step[u].param = 0;
+                nq++;
+            }
     }
     /* two neighbouring dimensions merged into one, run where the first
      * of their steps ran, with the algorithm of either */
