@@ -566,20 +566,36 @@ END_TEST
 
 /* ------------------------------------------------------------ broadcast */
 
+/* A broadcast's fixture: m elements of the root's in RECV[1 ..] between
+ * two markers; returns the root's rank. */
+static int bcast_begin(ic_sim_t *sim, fixture_t *f, int root, size_t m)
+{
+    sim_begin(sim, f, m + 2, 1);
+    int rroot = ic_line_rank(&f->line, root);
+    for (size_t e = 0; e < m; e++)
+        *ic_sim_at(sim, IC_BUF_RECV, rroot, 1 + e) = ic_sim_data(root, (int)e);
+    return rroot;
+}
+
+/* Rank r holds the root's m elements, the markers untouched. */
+static void bcast_holds(ic_sim_t *sim, int r, int root, size_t m)
+{
+    CHECK(is_marker(sim, IC_BUF_RECV, r, 0));
+    CHECK(is_marker(sim, IC_BUF_RECV, r, m + 1));
+    for (size_t e = 0; e < m; e++)
+        CHECK(elem_eq(ic_sim_at(sim, IC_BUF_RECV, r, 1 + e), ic_sim_data(root, (int)e)));
+}
+
 static void run_bcast(int kind, int n, int root, size_t m)
 {
     fixture_t f;
     ic_sim_t sim;
     fixture_make(&f, kind, n);
     snprintf(ctx, sizeof(ctx), "bcast %s n=%d root=%d m=%zu", kind_name(kind), n, root, m);
-    size_t recvlen = m + 2;
-    sim_begin(&sim, &f, recvlen, 1);
-    int rroot = ic_line_rank(&f.line, root);
-    for (size_t e = 0; e < m; e++)
-        *ic_sim_at(&sim, IC_BUF_RECV, rroot, 1 + e) = ic_sim_data(root, (int)e);
+    int rroot = bcast_begin(&sim, &f, root, m);
     for (int r = 0; r < f.p; r++)
         ic_mst_bcast(&sim.scheds[r], &f.line, root, ic_reg(IC_BUF_RECV, 1, m));
-    sim_finish(&sim, &f, recvlen);
+    sim_finish(&sim, &f, m + 2);
 
     int L = ic_ceil_log2(n);
     CHECK(depth(sim.scheds, f.p) == L);
@@ -592,10 +608,7 @@ static void run_bcast(int kind, int n, int root, size_t m)
             CHECK(round_has_msg(s, rd));
         if (q != root && n > 1) /* receives once, first */
             CHECK(s->acts[0].kind == IC_ACT_RECV);
-        CHECK(is_marker(&sim, IC_BUF_RECV, r, 0));
-        CHECK(is_marker(&sim, IC_BUF_RECV, r, m + 1));
-        for (size_t e = 0; e < m; e++)
-            CHECK(elem_eq(ic_sim_at(&sim, IC_BUF_RECV, r, 1 + e), ic_sim_data(root, (int)e)));
+        bcast_holds(&sim, r, root, m);
     }
     sim_end(&sim);
     fixture_free(&f);
@@ -715,14 +728,10 @@ static void run_circulant(int kind, int n, int root, size_t m, size_t seg)
     fixture_make(&f, kind, n);
     snprintf(ctx, sizeof(ctx), "circulant %s n=%d root=%d m=%zu seg=%zu", kind_name(kind), n, root,
              m, seg);
-    size_t recvlen = m + 2;
-    sim_begin(&sim, &f, recvlen, 1);
-    int rroot = ic_line_rank(&f.line, root);
-    for (size_t e = 0; e < m; e++)
-        *ic_sim_at(&sim, IC_BUF_RECV, rroot, 1 + e) = ic_sim_data(root, (int)e);
+    bcast_begin(&sim, &f, root, m);
     for (int r = 0; r < f.p; r++)
         ic_circulant_bcast(&sim.scheds[r], &f.line, root, ic_reg(IC_BUF_RECV, 1, m), seg);
-    sim_finish(&sim, &f, recvlen);
+    sim_finish(&sim, &f, m + 2);
     size_t sg = seg, B = ic_nsegments(m, &sg);
     if (n > 1 && m > 0)
         CHECK_EQ(depth(sim.scheds, f.p), (long)B - 1 + ic_ceil_log2(n));
@@ -734,10 +743,7 @@ static void run_circulant(int kind, int n, int root, size_t m, size_t seg)
             if (s->acts[i].kind == IC_ACT_RECV)
                 in += s->acts[i].dst.count;
         CHECK_EQ(in, q == root || n == 1 ? 0 : m);
-        CHECK(is_marker(&sim, IC_BUF_RECV, r, 0));
-        CHECK(is_marker(&sim, IC_BUF_RECV, r, m + 1));
-        for (size_t e = 0; e < m; e++)
-            CHECK(elem_eq(ic_sim_at(&sim, IC_BUF_RECV, r, 1 + e), ic_sim_data(root, (int)e)));
+        bcast_holds(&sim, r, root, m);
     }
     sim_end(&sim);
     fixture_free(&f);
