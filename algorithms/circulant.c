@@ -150,36 +150,6 @@ static int circ_recv(const circ_t *c, long r, int *table)
     return 0;
 }
 
-int ic_circulant_tables(int n, int r, int *recv, int *send)
-{
-    circ_t c;
-    circ_init(&c, n);
-    int q = c.q, t[CIRC_MAXQ];
-    if (n < 2 || r < 0 || r >= n)
-        return -1;
-    if (r > 0 && circ_recv(&c, r, recv) < 0)
-        return -1;
-    for (int k = 0; k < q; k++) {
-        long to = (r + c.skip[k]) % n;
-        if (r == 0)
-            send[k] = k;
-        else if (to == 0)
-            send[k] = INT_MIN; /* no one sends to the root */
-        else if (circ_recv(&c, to, t) < 0)
-            return -1;
-        else
-            send[k] = t[k];
-    }
-    return q;
-}
-
-int ic_circulant_skip(int n, int k)
-{
-    circ_t c;
-    circ_init(&c, n);
-    return k >= 0 && k <= c.q ? (int)c.skip[k] : 0;
-}
-
 /* The block of round i (of the clock from x) at table entry v; -1 none. */
 static long circ_block(long v, long i, int q, long x, long nb)
 {
@@ -198,6 +168,47 @@ static long circ_last_in(const int *recv, int q, long x, long nb)
             return i;
 }
 
+/* Position r's receive table (r > 0) and send table; with last (not
+ * NULL), for the clock of B blocks from x, each successor's first receive
+ * of block B - 1 (-1: the root, no successor).  -1: no table. */
+static int circ_tables(const circ_t *c, int r, int *recv, int *send, long *last, long x, long B)
+{
+    int t[CIRC_MAXQ];
+    if (r > 0 && circ_recv(c, r, recv) < 0)
+        return -1;
+    for (int k = 0; k < c->q; k++) {
+        long to = (r + c->skip[k]) % c->n;
+        send[k] = r == 0 ? k : INT_MIN; /* INT_MIN: no one sends to the root */
+        if (last)
+            last[k] = -1;
+        if (to == 0)
+            continue;
+        if (circ_recv(c, to, t) < 0)
+            return -1;
+        if (r > 0)
+            send[k] = t[k];
+        if (last)
+            last[k] = circ_last_in(t, c->q, x, B);
+    }
+    return 0;
+}
+
+int ic_circulant_tables(int n, int r, int *recv, int *send)
+{
+    circ_t c;
+    circ_init(&c, n);
+    if (n < 2 || r < 0 || r >= n || circ_tables(&c, r, recv, send, NULL, 0, 0) < 0)
+        return -1;
+    return c.q;
+}
+
+int ic_circulant_skip(int n, int k)
+{
+    circ_t c;
+    circ_init(&c, n);
+    return k >= 0 && k <= c.q ? (int)c.skip[k] : 0;
+}
+
 void ic_circulant_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
                         size_t seg)
 {
@@ -206,24 +217,18 @@ void ic_circulant_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_r
     if (me < 0)
         return;
     int n = line->n, r = (me - root_pos + n) % n;
-    int recv[CIRC_MAXQ], send[CIRC_MAXQ], succ[CIRC_MAXQ];
+    int recv[CIRC_MAXQ], send[CIRC_MAXQ];
     long succ_last[CIRC_MAXQ], my_last = -1;
     circ_t c;
     circ_init(&c, n);
-    int q = ic_circulant_tables(n, r, recv, send);
-    if (q < 0) { /* no table: never seen (every n to 5000, samples to 2^31) */
-        s->oom = 1;
+    int q = c.q;
+    long B = (long)nb, x = (q - (B - 1) % q) % q;
+    if (circ_tables(&c, r, recv, send, succ_last, x, B) < 0) {
+        s->oom = 1; /* no table: never seen (every n to 5000, samples to 2^31) */
         return;
     }
-    long B = (long)nb, x = (q - (B - 1) % q) % q;
     if (r > 0)
         my_last = circ_last_in(recv, q, x, B);
-    for (int k = 0; k < q; k++) { /* the successors' first receive of the last block */
-        int to = (int)((r + c.skip[k]) % n);
-        succ_last[k] = -1;
-        if (to != 0 && circ_recv(&c, to, succ) == 0)
-            succ_last[k] = circ_last_in(succ, q, x, B);
-    }
     size_t from = s->nacts;
     for (long i = x; i < x + B - 1 + q; i++) {
         int k = (int)(i % q);
