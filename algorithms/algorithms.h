@@ -585,6 +585,12 @@ typedef struct ic_coll_args {
                             the same on every rank                        */
 } ic_coll_args_t;
 
+/* The block (elements) the circulant reduce (the broadcast backwards,
+ * registry "circulant" of reduce) runs for call a: a->seg, at most the
+ * vector, and from a->bounded_from on at most a (2 ceil(log2 p) + 1)-th of
+ * it, the slots it may hold at once. */
+size_t ic_reduce_circulant_seg(const ic_coll_args_t *a);
+
 /* Flags of an algorithm. */
 enum {
     IC_ALG_KEEPS_ORDER = 1u << 0,   /* correct for non-commutative ops */

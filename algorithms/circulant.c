@@ -49,10 +49,39 @@
  * block goes on as soon as it is in.  Cost, B blocks of s bytes:
  * (B - 1 + q)(alpha + s beta), exact in lock step where a position's send
  * and receive of a round overlap (full-duplex ports).
+ *
+ * The reduce (ic_coll_reduce_circulant) is the broadcast run backwards
+ * (the paper's reduction): round i of the broadcast is round
+ * x + B - 2 + q - (i - x) of the reduce, its send of block b to r + s_k a
+ * receive of that position's partial of b, combined into this one's, its
+ * receive of b from r - s_k the send of this position's partial of b
+ * there.  Each block's partials go up the broadcast's tree of that block
+ * (every position receives each block once there), so every input is
+ * combined once; in the order of the trees, not of the ranks: commutative
+ * ops only.  A position's partial of a block lives in a slot of SCRATCH
+ * from its first partial received (the input's block is combined into
+ * it) to its send; a block it receives no partial of goes up from the
+ * input where it is; a further partial arrives in a slot of its own,
+ * combined into the first and freed.  Slots are taken from a list of free
+ * ones, oldest first, four made before any is taken again (three for
+ * n = 2), so that the next receives need not wait for the sends that free
+ * the last ones.  A block lives from its receive to its last send in the
+ * broadcast, at most 2q rounds (the send tables hold blocks of a phase and
+ * the one before), so at most 2q + 1 slots are held at once (the unit
+ * suite checks it to n = 1000), and at most B + 1, within twice the
+ * vector.  The root combines
+ * into its result (in place: every partial through a slot; it receives
+ * each block once, the last from each position it sends that block to
+ * first).  From a->bounded_from elements on blocks are at most a
+ * (2q + 1)-th of the vector, so that the slots stay within the message
+ * (ic_reduce_circulant_seg; a vector shorter than 2q + 1 elements is not
+ * served there, ic_alg_room).  Cost: the broadcast's with beta + gamma a
+ * byte, priced as a bound as the broadcast's.
  */
 #include "coll_common.h"
 
 #include <limits.h>
+#include <stdlib.h>
 
 #define CIRC_MAXQ 32 /* ceil(log2 n) for any int n, and room */
 
@@ -247,4 +276,142 @@ void ic_circulant_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_r
         ic_sched_round(s);
     }
     ic_sched_stream(s, from);
+}
+
+/* The reduce's slots (above): `size` elements each in SCRATCH, handed out
+ * from a list of free ones, oldest first, new ones while fewer than
+ * `spread` exist. */
+typedef struct circ_slots {
+    size_t *fifo; /* free slots, a ring of cap */
+    size_t head, nfree, made, cap, spread, size;
+} circ_slots_t;
+
+static size_t slot_take(circ_slots_t *P)
+{
+    if (P->nfree == 0 || P->made < P->spread)
+        return P->made++;
+    size_t sl = P->fifo[P->head];
+    P->head = (P->head + 1) % P->cap;
+    P->nfree--;
+    return sl;
+}
+
+static void slot_give(circ_slots_t *P, size_t sl)
+{
+    P->fifo[(P->head + P->nfree++) % P->cap] = sl;
+}
+
+static ic_region_t slot_reg(const circ_slots_t *P, size_t sl, size_t n)
+{
+    return ic_reg(IC_BUF_SCRATCH, sl * P->size, n);
+}
+
+size_t ic_reduce_circulant_seg(const ic_coll_args_t *a)
+{
+    size_t seg = a->seg && a->seg < a->count ? a->seg : a->count;
+    size_t most = 2 * (size_t)ic_ceil_log2(a->size) + 1; /* slots at once */
+    if (ic_reduce_pieces(a, a->count) > 1 && seg > a->count / most)
+        seg = a->count / most ? a->count / most : 1;
+    return seg;
+}
+
+int ic_circulant_reduce_fits(const ic_coll_args_t *a, int n, size_t count)
+{
+    ic_coll_args_t b = *a;
+    b.size = n;
+    b.count = count;
+    return ic_reduce_pieces(&b, count) == 1 || count >= 2 * (size_t)ic_ceil_log2(n) + 1;
+}
+
+int ic_coll_reduce_circulant(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_line_t line = ic_coll_line(a);
+    int n = line.n, root_pos = ic_line_pos(&line, a->root);
+    int me = ic_line_pos(&line, a->rank), root = me == root_pos;
+    size_t count = a->count;
+    ic_region_t res = ic_reg(IC_BUF_RECV, 0, count);
+    ic_sched_round(s);
+    if (n <= 1 || count == 0) {
+        if (root && !a->in_place && count > 0)
+            ic_sched_copy(s, ic_reg(IC_BUF_SEND, 0, count), res);
+        ic_sched_round(s);
+        return ic_sched_ok(s);
+    }
+    size_t seg = ic_reduce_circulant_seg(a), nb = ic_nsegments(count, &seg);
+    ic_region_t in = root && a->in_place ? res : ic_reg(IC_BUF_SEND, 0, count);
+    int r = (me - root_pos + n) % n;
+    int recv[CIRC_MAXQ], send[CIRC_MAXQ];
+    long succ_last[CIRC_MAXQ], my_last = -1;
+    circ_t c;
+    circ_init(&c, n);
+    int q = c.q;
+    long B = (long)nb, x = (q - (B - 1) % q) % q;
+    /* slots within the message from bounded_from on, else within twice it */
+    size_t most = (ic_reduce_pieces(a, count) > 1 ? 1 : 2) * count / seg;
+    circ_slots_t P = {
+        .cap = nb + 4, .spread = 2 * (size_t)q + 1 < 4 ? 2 * (size_t)q + 1 : 4, .size = seg};
+    if (P.spread > most)
+        P.spread = most ? most : 1;
+    long *slot_of = malloc(nb * sizeof(long)); /* the block's partial's slot; -1 none */
+    P.fifo = malloc(P.cap * sizeof(size_t));
+    if (!slot_of || !P.fifo || circ_tables(&c, r, recv, send, succ_last, x, B) < 0) {
+        free(slot_of);
+        free(P.fifo);
+        s->oom = 1;
+        return ic_sched_ok(s);
+    }
+    for (size_t b = 0; b < nb; b++)
+        slot_of[b] = -1;
+    if (r > 0)
+        my_last = circ_last_in(recv, q, x, B);
+    size_t from = s->nacts;
+    for (long i = x + B - 2 + q; i >= x; i--) {
+        int k = (int)(i % q);
+        long freed[2]; /* given back after the round: its messages go together */
+        int nfreed = 0;
+        long up = r > 0 ? circ_block(recv[k], i, q, x, B) : -1;
+        if (up >= 0 && !(up == B - 1 && i > my_last)) { /* the partial goes up */
+            int to = (int)((r - c.skip[k] + n) % n);
+            ic_region_t mine = ic_segment(in, seg, nb, (size_t)up);
+            if (slot_of[up] >= 0)
+                mine = slot_reg(&P, (size_t)slot_of[up], mine.count);
+            ic_sched_send(s, ic_line_rank(&line, (to + root_pos) % n), mine);
+            if (slot_of[up] >= 0)
+                freed[nfreed++] = slot_of[up];
+        }
+        long got = circ_block(send[k], i, q, x, B);
+        if (got >= 0 && !(got == B - 1 && i > succ_last[k])) { /* a partial comes in */
+            int fr = (int)((r + c.skip[k]) % n);
+            int peer = ic_line_rank(&line, (fr + root_pos) % n);
+            ic_region_t mine = ic_segment(in, seg, nb, (size_t)got);
+            ic_region_t acc = root ? ic_segment(res, seg, nb, (size_t)got) : mine;
+            if (!root && slot_of[got] >= 0)
+                acc = slot_reg(&P, (size_t)slot_of[got], mine.count);
+            if ((root && !a->in_place && slot_of[got] < 0) || (!root && slot_of[got] < 0)) {
+                if (!root) { /* the first: into a slot, the input joins it */
+                    slot_of[got] = (long)slot_take(&P);
+                    acc = slot_reg(&P, (size_t)slot_of[got], mine.count);
+                } else {
+                    slot_of[got] = 0; /* the root's result holds it */
+                }
+                ic_sched_recv(s, peer, acc);
+                ic_sched_reduce(s, mine, acc, 1);
+            } else { /* into a slot of its own, combined, freed */
+                size_t t = slot_take(&P);
+                ic_region_t tmp = slot_reg(&P, t, mine.count);
+                ic_sched_recv(s, peer, tmp);
+                ic_sched_reduce(s, tmp, acc, 1);
+                freed[nfreed++] = (long)t;
+            }
+        }
+        ic_sched_round(s);
+        for (int f = 0; f < nfreed; f++)
+            slot_give(&P, (size_t)freed[f]);
+    }
+    ic_sched_stream(s, from);
+    if (P.made)
+        ic_sched_need(s, IC_BUF_SCRATCH, P.made * seg);
+    free(slot_of);
+    free(P.fifo);
+    return ic_sched_ok(s);
 }

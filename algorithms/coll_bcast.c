@@ -278,21 +278,34 @@ double ic_cost_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *m)
     return ic_cost_two_tree(a, m, m->beta);
 }
 
-size_t ic_seg_bcast_circulant(const ic_coll_args_t *a, const ic_model_t *md)
+size_t ic_seg_circulant(const ic_coll_args_t *a, const ic_model_t *md, double b)
 {
     double m = (double)a->count * (double)md->elem, q = ic_ceil_log2(a->size), k = 1;
-    if (q > 1 && md->alpha > 0 && md->beta > 0)
-        k = floor(sqrt((q - 1) * m * md->beta / md->alpha) + 0.5);
+    if (q > 1 && md->alpha > 0 && b > 0)
+        k = floor(sqrt((q - 1) * m * b / md->alpha) + 0.5);
     return ic_seg_of_k(a, md, k);
 }
 
-double ic_cost_bcast_circulant(const ic_coll_args_t *a, const ic_model_t *m)
+double ic_cost_circulant(const ic_coll_args_t *a, const ic_model_t *m, double b)
 {
     if (a->size <= 1 || a->count == 0)
         return 0;
     size_t seg = a->seg && a->seg < a->count ? a->seg : a->count;
+    size_t last = a->count - (a->count - 1) / seg * seg; /* the shortest block */
     double B = (double)((a->count + seg - 1) / seg), q = ic_ceil_log2(a->size);
-    return (B - 1 + q) * (m->alpha + (double)seg * (double)m->elem * m->beta);
+    double e = (double)m->elem * b;
+    /* the root's blocks, every element once; then q - 1 rounds of the last */
+    return (B - 1 + q) * m->alpha + (double)a->count * e + (q - 1) * (double)last * e;
+}
+
+size_t ic_seg_bcast_circulant(const ic_coll_args_t *a, const ic_model_t *md)
+{
+    return ic_seg_circulant(a, md, md->beta);
+}
+
+double ic_cost_bcast_circulant(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    return ic_cost_circulant(a, m, m->beta);
 }
 
 double ic_cost_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m)

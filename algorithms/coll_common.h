@@ -381,7 +381,8 @@ double ic_pattern_cost(ic_step_kind_t kind, const ic_terms_t *t, double b, int c
 
 /* The builders of algorithms/coll_*.c, listed in algorithms/registry.c. */
 int ic_coll_reduce_binary_tree(ic_sched_t *s, const ic_coll_args_t *a);
-int ic_coll_reduce_two_tree(ic_sched_t *s, const ic_coll_args_t *a); /* two_tree.c */
+int ic_coll_reduce_two_tree(ic_sched_t *s, const ic_coll_args_t *a);  /* two_tree.c */
+int ic_coll_reduce_circulant(ic_sched_t *s, const ic_coll_args_t *a); /* circulant.c */
 size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_bcast_pipeline2(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);
@@ -425,6 +426,14 @@ double ic_cost_reduce_halving_gather(const ic_coll_args_t *a, const ic_model_t *
 size_t ic_seg_reduce_two_tree(const ic_coll_args_t *a, const ic_model_t *m);
 /* the segment the two-tree reduce runs for call a (coll_reduce.c) */
 size_t ic_reduce_two_tree_seg(const ic_coll_args_t *a);
+/* the circulant graph (coll_bcast.c) with b seconds per byte of a message */
+size_t ic_seg_circulant(const ic_coll_args_t *a, const ic_model_t *m, double b);
+double ic_cost_circulant(const ic_coll_args_t *a, const ic_model_t *m, double b);
+double ic_cost_reduce_circulant(const ic_coll_args_t *a, const ic_model_t *m);
+size_t ic_seg_reduce_circulant(const ic_coll_args_t *a, const ic_model_t *m);
+/* whether the circulant reduce can serve n ranks and count elements
+ * within its scratch (circulant.c) */
+int ic_circulant_reduce_fits(const ic_coll_args_t *a, int n, size_t count);
 double ic_cost_allgather_bucket2(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_scatter_bucket2(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_rd(const ic_coll_args_t *a, const ic_model_t *m);

@@ -288,3 +288,18 @@ double ic_cost_reduce_two_tree(const ic_coll_args_t *a, const ic_model_t *m)
     b.seg = ic_reduce_two_tree_seg(a);
     return ic_cost_two_tree(&b, m, m->beta + m->gamma);
 }
+
+/* "circulant": the circulant-graph broadcast backwards (circulant.c), each
+ * message combined: the broadcast's form and segment rule with beta +
+ * gamma a byte, a bound as the broadcast's (IC_ALG_COST_BOUND). */
+size_t ic_seg_reduce_circulant(const ic_coll_args_t *a, const ic_model_t *md)
+{
+    return ic_seg_circulant(a, md, md->beta + md->gamma);
+}
+
+double ic_cost_reduce_circulant(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_coll_args_t b = *a;
+    b.seg = ic_reduce_circulant_seg(a);
+    return ic_cost_circulant(&b, m, m->beta + m->gamma);
+}

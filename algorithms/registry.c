@@ -76,6 +76,10 @@ const ic_algorithm_t ic_algorithms[] = {
         ic_cost_reduce_two_tree, ic_seg_reduce_two_tree,
         "two pipelined binary trees combining upwards, a half of the vector each, every rank "
         "interior in at most one (long vectors, long lines; Sanders, Speck, Traff)"),
+    ALG(IC_COLL_REDUCE, "circulant", IC_ALG_COST_BOUND, ic_coll_reduce_circulant,
+        ic_cost_reduce_circulant, ic_seg_reduce_circulant,
+        "the circulant-graph broadcast run backwards: blocks combined up in B - 1 + "
+        "ceil(log2 p) rounds (long vectors; Traff)"),
 
     STEP(IC_COLL_ALLREDUCE, "mst", KEEPS, IC_STEP_ALLREDUCE_MST, ic_cost_allreduce_mst, NULL,
          "MST combine-to-one + MST broadcast (short vectors)"),
@@ -336,6 +340,9 @@ const char *ic_alg_room(const ic_algorithm_t *alg, const ic_coll_args_t *a, int 
 {
     if (alg->step == IC_STEP_ALLREDUCE_ONESHOT && !ic_one_shot_fits(a->bounded_from, n, count))
         return "the p - 1 vectors arriving at once need more scratch than "
+               "INTERCOM_SCRATCH_SLACK allows";
+    if (alg->build == ic_coll_reduce_circulant && !ic_circulant_reduce_fits(a, n, count))
+        return "a vector shorter than 2 ceil(log2 p) + 1 elements needs more scratch than "
                "INTERCOM_SCRATCH_SLACK allows";
     return NULL;
 }

@@ -995,7 +995,8 @@ static int scratch_twice(const ic_algorithm_t *alg, const ic_coll_args_t *a)
     return !strcmp(alg->name, "recursive_halving") || (rs && !strcmp(alg->name, "swing")) ||
            (rs && (alg->flags & (IC_ALG_COST_ESTIMATE | IC_ALG_COST_BOUND))) ||
            (!strcmp(alg->name, "binary_tree") && alg->coll == IC_COLL_REDUCE) ||
-           (!strcmp(alg->name, "two_tree") && alg->coll == IC_COLL_REDUCE) ||
+           ((!strcmp(alg->name, "two_tree") || !strcmp(alg->name, "circulant")) &&
+            alg->coll == IC_COLL_REDUCE) ||
            !strcmp(alg->name, "halving_gather") ||
            (!strcmp(alg->name, "pipeline") && alg->coll == IC_COLL_REDUCE && !a->commutative) ||
            (!strcmp(alg->name, "mst") &&
@@ -1027,6 +1028,45 @@ static void check_scratch(const ic_algorithm_t *alg, ic_coll_args_t *a, size_t m
                       a->commutative, s, cap, msg);
     }
 }
+
+/* The circulant reduce's slots (circulant.c): a block's partial lives from
+ * its first partial to its send, at most 2q rounds of the broadcast, so at
+ * most 2q + 1 slots (a further partial's included) are held at once, and
+ * from bounded_from on, with blocks of at most a (2q + 1)-th of the vector,
+ * the scratch stays within the message; in blocks of one element too, on
+ * every rank, for n to 200 and samples beyond, every root a few. */
+START_TEST(test_circulant_reduce_slots)
+{
+    scheds_setup();
+    const ic_algorithm_t *alg = ic_alg_find(IC_COLL_REDUCE, "circulant");
+    ck_assert_ptr_nonnull(alg);
+    static const int big[] = {255, 256, 257, 1000};
+    for (int i = 0; i < 199 + 4; i++) {
+        int n = i < 199 ? i + 2 : big[i - 199];
+        size_t most = 2 * (size_t)ic_ceil_log2(n) + 1;
+        size_t counts[] = {most, 3 * most + 2, 40 * most};
+        for (int ci = 0; ci < 3; ci++)
+            for (int v = 0; v < 2; v++)
+                for (int root = 0; root < n; root += n / 3 + 1) {
+                    ic_coll_args_t a = args_of(IC_COLL_REDUCE, n, root, counts[ci]);
+                    a.bounded_from = 1;
+                    a.seg = v ? 1 : 0; /* one element a block, or the largest */
+                    size_t seg = ic_reduce_circulant_seg(&a);
+                    for (int r = 0; r < n; r++) {
+                        a.rank = r;
+                        ic_sched_reset(&scheds[r], r, n);
+                        ck_assert_int_eq(build_1d(alg, &scheds[r], &a), 0);
+                        size_t sc =
+                            scheds[r].scratch[IC_BUF_SCRATCH] + scheds[r].scratch[IC_BUF_SCRATCH2];
+                        ck_assert_msg(sc <= most * seg && sc <= a.count,
+                                      "reduce/circulant n=%d root %d rank %d count %zu seg %zu: "
+                                      "scratch %zu (%zu slots at most)",
+                                      n, root, r, a.count, seg, sc, most);
+                    }
+                }
+    }
+}
+END_TEST
 
 START_TEST(test_scratch_at_most_message)
 {
@@ -1394,6 +1434,7 @@ Suite *suite_collectives(void)
     tcase_add_test(tc, test_packed_paths_direct);
     tcase_add_test(tc, test_send_input);
     tcase_add_test(tc, test_scratch_at_most_message);
+    tcase_add_test(tc, test_circulant_reduce_slots);
     tcase_add_test(tc, test_one_shot_room);
     suite_add_tcase(s, tc);
     tc = tcase_create("sim");
