@@ -212,6 +212,16 @@ static inline int ic_one_shot_fits(size_t bounded_from, int n, size_t m)
     return (size_t)(n - 1) <= room / m;
 }
 
+/* Can the circulant reduce (circulant.c) serve m elements on n ranks in
+ * the scratch of a call with this bounded_from?  From bounded_from on (and
+ * m >= 2) its blocks are at most a (2 ceil(log2 n) + 1)-th of the vector,
+ * so that the slots it holds at once stay within the message: not for a
+ * shorter vector. */
+static inline int ic_circulant_reduce_fits(size_t bounded_from, int n, size_t m)
+{
+    return bounded_from == 0 || m < bounded_from || m < 2 || m >= 2 * (size_t)ic_ceil_log2(n) + 1;
+}
+
 /* Collect by recursive doubling (rd_collect.c): tan-strazdins-2002's
  * bidirectional exchange; like ic_bucket_collect in log2 n exchanges (+ a
  * fold and an unfold when n is not a power of two), from the layout

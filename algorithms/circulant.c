@@ -69,14 +69,14 @@
  * broadcast, at most 2q rounds (the send tables hold blocks of a phase and
  * the one before), so at most 2q + 1 slots are held at once (the unit
  * suite checks it to n = 1000), and at most B + 1, within twice the
- * vector.  The root combines
- * into its result (in place: every partial through a slot; it receives
- * each block once, the last from each position it sends that block to
- * first).  From a->bounded_from elements on blocks are at most a
- * (2q + 1)-th of the vector, so that the slots stay within the message
- * (ic_reduce_circulant_seg; a vector shorter than 2q + 1 elements is not
- * served there, ic_alg_room).  Cost: the broadcast's with beta + gamma a
- * byte, priced as a bound as the broadcast's.
+ * vector.  The root combines into its result (in place: every partial
+ * through a slot; it receives each block once, the last from each
+ * position it sends that block to first).  From a->bounded_from elements
+ * on blocks are at most a (2q + 1)-th of the vector, so that the slots
+ * stay within the message (ic_reduce_circulant_seg; a vector shorter than
+ * 2q + 1 elements is not served there, ic_circulant_reduce_fits).  Cost:
+ * the broadcast's with beta + gamma a byte, priced as a bound as the
+ * broadcast's.
  */
 #include "coll_common.h"
 
@@ -222,6 +222,30 @@ static int circ_tables(const circ_t *c, int r, int *recv, int *send, long *last,
     return 0;
 }
 
+/* The clock of B blocks at relative position r of n: the graph, the
+ * tables, the first round x, and the first receives of block B - 1 (this
+ * position's, -1 at the root; its successors', circ_tables).  -1: no
+ * table. */
+typedef struct circ_clock {
+    circ_t c;
+    int recv[CIRC_MAXQ], send[CIRC_MAXQ];
+    long succ_last[CIRC_MAXQ], my_last, B, x;
+} circ_clock_t;
+
+static int circ_clock(circ_clock_t *K, int n, int r, long B)
+{
+    circ_init(&K->c, n);
+    int q = K->c.q;
+    K->B = B;
+    K->x = (q - (B - 1) % q) % q;
+    K->my_last = -1;
+    if (circ_tables(&K->c, r, K->recv, K->send, K->succ_last, K->x, B) < 0)
+        return -1;
+    if (r > 0)
+        K->my_last = circ_last_in(K->recv, q, K->x, B);
+    return 0;
+}
+
 int ic_circulant_tables(int n, int r, int *recv, int *send)
 {
     circ_t c;
@@ -246,18 +270,14 @@ void ic_circulant_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_r
     if (me < 0)
         return;
     int n = line->n, r = (me - root_pos + n) % n;
-    int recv[CIRC_MAXQ], send[CIRC_MAXQ];
-    long succ_last[CIRC_MAXQ], my_last = -1;
-    circ_t c;
-    circ_init(&c, n);
-    int q = c.q;
-    long B = (long)nb, x = (q - (B - 1) % q) % q;
-    if (circ_tables(&c, r, recv, send, succ_last, x, B) < 0) {
+    circ_clock_t K;
+    if (circ_clock(&K, n, r, (long)nb) < 0) {
         s->oom = 1; /* no table: never seen (every n to 5000, samples to 2^31) */
         return;
     }
-    if (r > 0)
-        my_last = circ_last_in(recv, q, x, B);
+    const circ_t c = K.c;
+    const int q = c.q, *recv = K.recv, *send = K.send;
+    const long B = K.B, x = K.x, *succ_last = K.succ_last, my_last = K.my_last;
     size_t from = s->nacts;
     for (long i = x; i < x + B - 1 + q; i++) {
         int k = (int)(i % q);
@@ -315,14 +335,6 @@ size_t ic_reduce_circulant_seg(const ic_coll_args_t *a)
     return seg;
 }
 
-int ic_circulant_reduce_fits(const ic_coll_args_t *a, int n, size_t count)
-{
-    ic_coll_args_t b = *a;
-    b.size = n;
-    b.count = count;
-    return ic_reduce_pieces(&b, count) == 1 || count >= 2 * (size_t)ic_ceil_log2(n) + 1;
-}
-
 int ic_coll_reduce_circulant(ic_sched_t *s, const ic_coll_args_t *a)
 {
     ic_line_t line = ic_coll_line(a);
@@ -331,21 +343,16 @@ int ic_coll_reduce_circulant(ic_sched_t *s, const ic_coll_args_t *a)
     size_t count = a->count;
     ic_region_t res = ic_reg(IC_BUF_RECV, 0, count);
     ic_sched_round(s);
-    if (n <= 1 || count == 0) {
-        if (root && !a->in_place && count > 0)
-            ic_sched_copy(s, ic_reg(IC_BUF_SEND, 0, count), res);
-        ic_sched_round(s);
+    if (ic_reduce_alone(s, a, n, root))
         return ic_sched_ok(s);
-    }
     size_t seg = ic_reduce_circulant_seg(a), nb = ic_nsegments(count, &seg);
     ic_region_t in = root && a->in_place ? res : ic_reg(IC_BUF_SEND, 0, count);
     int r = (me - root_pos + n) % n;
-    int recv[CIRC_MAXQ], send[CIRC_MAXQ];
-    long succ_last[CIRC_MAXQ], my_last = -1;
-    circ_t c;
-    circ_init(&c, n);
-    int q = c.q;
-    long B = (long)nb, x = (q - (B - 1) % q) % q;
+    circ_clock_t K;
+    int ok = circ_clock(&K, n, r, (long)nb);
+    const circ_t c = K.c;
+    const int q = c.q, *recv = K.recv, *send = K.send;
+    const long B = K.B, x = K.x, *succ_last = K.succ_last, my_last = K.my_last;
     /* slots within the message from bounded_from on, else within twice it */
     size_t most = (ic_reduce_pieces(a, count) > 1 ? 1 : 2) * count / seg;
     circ_slots_t P = {
@@ -354,7 +361,7 @@ int ic_coll_reduce_circulant(ic_sched_t *s, const ic_coll_args_t *a)
         P.spread = most ? most : 1;
     long *slot_of = malloc(nb * sizeof(long)); /* the block's partial's slot; -1 none */
     P.fifo = malloc(P.cap * sizeof(size_t));
-    if (!slot_of || !P.fifo || circ_tables(&c, r, recv, send, succ_last, x, B) < 0) {
+    if (!slot_of || !P.fifo || ok < 0) {
         free(slot_of);
         free(P.fifo);
         s->oom = 1;
@@ -362,8 +369,6 @@ int ic_coll_reduce_circulant(ic_sched_t *s, const ic_coll_args_t *a)
     }
     for (size_t b = 0; b < nb; b++)
         slot_of[b] = -1;
-    if (r > 0)
-        my_last = circ_last_in(recv, q, x, B);
     size_t from = s->nacts;
     for (long i = x + B - 2 + q; i >= x; i--) {
         int k = (int)(i % q);

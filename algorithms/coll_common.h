@@ -197,6 +197,19 @@ static inline size_t ic_reduce_pieces(const ic_coll_args_t *a, size_t n)
     return n % 2 ? 3 : 2;
 }
 
+/* A reduce with nothing to move (one position, or no elements): the
+ * root's input into its result.  Returns 1 when so (the schedule is then
+ * complete), else 0. */
+static inline int ic_reduce_alone(ic_sched_t *s, const ic_coll_args_t *a, int n, int root)
+{
+    if (n > 1 && a->count > 0)
+        return 0;
+    if (root && !a->in_place && a->count > 0)
+        ic_sched_copy(s, ic_reg(IC_BUF_SEND, 0, a->count), ic_reg(IC_BUF_RECV, 0, a->count));
+    ic_sched_round(s);
+    return 1;
+}
+
 /* The segment of a tree reduce (the binary tree, the two trees), whose
  * interior ranks hold `slots` segments at once: the selector's (a->seg, 0
  * = one segment) but at most `whole` elements, and from a->bounded_from on
@@ -431,9 +444,6 @@ size_t ic_seg_circulant(const ic_coll_args_t *a, const ic_model_t *m, double b);
 double ic_cost_circulant(const ic_coll_args_t *a, const ic_model_t *m, double b);
 double ic_cost_reduce_circulant(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_reduce_circulant(const ic_coll_args_t *a, const ic_model_t *m);
-/* whether the circulant reduce can serve n ranks and count elements
- * within its scratch (circulant.c) */
-int ic_circulant_reduce_fits(const ic_coll_args_t *a, int n, size_t count);
 double ic_cost_allgather_bucket2(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_reduce_scatter_bucket2(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_rd(const ic_coll_args_t *a, const ic_model_t *m);

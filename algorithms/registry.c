@@ -341,7 +341,8 @@ const char *ic_alg_room(const ic_algorithm_t *alg, const ic_coll_args_t *a, int 
     if (alg->step == IC_STEP_ALLREDUCE_ONESHOT && !ic_one_shot_fits(a->bounded_from, n, count))
         return "the p - 1 vectors arriving at once need more scratch than "
                "INTERCOM_SCRATCH_SLACK allows";
-    if (alg->build == ic_coll_reduce_circulant && !ic_circulant_reduce_fits(a, n, count))
+    if (alg->build == ic_coll_reduce_circulant &&
+        !ic_circulant_reduce_fits(a->bounded_from, n, count))
         return "a vector shorter than 2 ceil(log2 p) + 1 elements needs more scratch than "
                "INTERCOM_SCRATCH_SLACK allows";
     return NULL;

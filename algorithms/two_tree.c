@@ -269,12 +269,8 @@ int ic_coll_reduce_two_tree(ic_sched_t *s, const ic_coll_args_t *a)
     size_t count = a->count, lo = count - count / 2;
     ic_region_t res = ic_reg(IC_BUF_RECV, 0, count);
     ic_sched_round(s);
-    if (n <= 1 || count == 0) {
-        if (root && !a->in_place && count > 0)
-            ic_sched_copy(s, ic_reg(IC_BUF_SEND, 0, count), res);
-        ic_sched_round(s);
+    if (ic_reduce_alone(s, a, n, root))
         return ic_sched_ok(s);
-    }
     size_t seg = ic_reduce_two_tree_seg(a);
     long t = n - 1, u = (long)((me - root_pos + n) % n) - 1;
     ic_region_t in = root && a->in_place ? res : ic_reg(IC_BUF_SEND, 0, count);

@@ -295,8 +295,9 @@ int mt_run_red(MPI_Comm comm, const char *comm_name, const mt_red_t *r, int alg_
         int k = r->op->kind;
         int exact = k == MT_OP_MINMAX || k == MT_OP_LOGIC || k == MT_OP_BITS || k == MT_OP_LOC ||
                     ((k == MT_OP_SUM || k == MT_OP_PROD) && b->cls == MT_INT);
+        int vec = r->coll == IC_COLL_ID_ALLREDUCE || r->coll == IC_COLL_ID_REDUCE;
         mt_check_alg(&c, r->coll, r->op->commutative && exact,
-                     r->coll == IC_COLL_ID_ALLREDUCE ? nin * t->per * b->size : 0);
+                     vec ? (long)(nin * t->per * b->size) : 0, vec ? (long)nin : 0);
     }
 out:
     /* every rank of an allreduce holds the same bits (rank-independent condition) */
@@ -686,7 +687,7 @@ int mt_run_move(MPI_Comm comm, const char *comm_name, const mt_move_t *m, int al
     if (cl == IC_COLL_ID_BCAST)
         total = m->count;
     if (p > 1 && total > 0)
-        mt_check_alg(&x.c, cl, 1, 0);
+        mt_check_alg(&x.c, cl, 1, 0, 0);
     free(x.u);
     return (int)(mt_failures() - f0);
 }
@@ -726,6 +727,6 @@ int mt_run_barrier(MPI_Comm comm, const char *comm_name, int alg_i)
         }
     }
     if (p > 1)
-        mt_check_alg(&c, IC_COLL_ID_BARRIER, 1, 0);
+        mt_check_alg(&c, IC_COLL_ID_BARRIER, 1, 0, 0);
     return (int)(mt_failures() - f0);
 }

@@ -374,8 +374,11 @@ static int plan_ok(IC_Coll coll, const char *text, long *ranks)
     return 1;
 }
 
-/* May the library decline forced plan `text` (parameters stripped) for an
- * allreduce of `bytes` per rank on `size` ranks?  The one-shot allreduce
+/* May the library decline forced plan `text` (parameters stripped) for a
+ * call of `elems` elements, `bytes` per rank, on `size` ranks?  The
+ * circulant reduce holds up to 2 ceil(log2 p) + 1 blocks at once: within
+ * the allowance, a vector shorter than that cannot be served
+ * (ic_circulant_reduce_fits).  The one-shot allreduce
  * receives the other vectors of its line at once; where they would not fit
  * the call's scratch allowance (INTERCOM_SCRATCH_SLACK) a plan with it
  * cannot serve the call and automatic selection runs (ic_alg_room).  A
@@ -383,14 +386,18 @@ static int plan_ok(IC_Coll coll, const char *text, long *ranks)
  * element size).  A mesh step's line sees at most the whole vector: where
  * the whole fits on every one-shot step the plan must run; elsewhere it
  * may give way. */
-static int may_give_way(const char *text, int size, long bytes)
+static int may_give_way(const char *text, IC_Coll coll, int size, long bytes, long elems)
 {
-    if (bytes <= 0 || !strstr(text, "one_shot"))
-        return 0;
     const char *v = getenv("INTERCOM_SCRATCH_SLACK");
     char *end = NULL;
     double d = v && *v ? strtod(v, &end) : -1;
-    size_t from = ic_bounded_from(d >= 0 && !*end ? (size_t)d : IC_SCRATCH_SLACK, 1);
+    size_t slack = d >= 0 && !*end ? (size_t)d : IC_SCRATCH_SLACK;
+    if (coll == IC_COLL_ID_REDUCE && strcmp(text, "circulant") == 0 && bytes > 0 && elems > 0)
+        return !ic_circulant_reduce_fits(ic_bounded_from(slack, (size_t)(bytes / elems)), size,
+                                         (size_t)elems);
+    if (bytes <= 0 || !strstr(text, "one_shot"))
+        return 0;
+    size_t from = ic_bounded_from(slack, 1);
     const char *colon = strchr(text, ':');
     if (!colon)
         return !ic_one_shot_fits(from, size, (size_t)bytes);
@@ -411,7 +418,7 @@ static int may_give_way(const char *text, int size, long bytes)
     return 0;
 }
 
-void mt_check_alg(const mt_case_t *c, IC_Coll coll, int any_order, long bytes)
+void mt_check_alg(const mt_case_t *c, IC_Coll coll, int any_order, long bytes, long elems)
 {
     char last[200], forced[200];
     long ranks = 0, franks = 0;
@@ -428,7 +435,7 @@ void mt_check_alg(const mt_case_t *c, IC_Coll coll, int any_order, long bytes)
     MPI_Comm_size(c->comm, &size);
     /* a mesh plan of another size cannot serve this communicator */
     if (strcmp(last, forced) != 0 && (franks == 0 || franks == size) &&
-        !may_give_way(forced, size, bytes))
+        !may_give_way(forced, coll, size, bytes, elems))
         mt_fail(c, "forced algorithm '%s' but '%s' ran", c->alg, last);
 }
 

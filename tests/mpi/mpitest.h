@@ -130,10 +130,11 @@ const char *mt_alg(IC_Coll coll, int i);
 /* After a call that moved data with choice `alg`: check that the forced
  * algorithm ran (IC_Last_algorithm), unless it may fall back because the
  * op is not commutative, or not exact (any_order = 0: the result depends
- * on the order of combining, which some algorithms do not keep), or its
- * one-shot allreduce step would outgrow the scratch allowance (bytes: an
- * allreduce's vector per rank, else 0). */
-void mt_check_alg(const mt_case_t *c, IC_Coll coll, int any_order, long bytes);
+ * on the order of combining, which some algorithms do not keep), or it
+ * would outgrow the scratch allowance (a one-shot allreduce step, the
+ * circulant reduce; bytes and elems: a reduction's vector per rank, else
+ * 0). */
+void mt_check_alg(const mt_case_t *c, IC_Coll coll, int any_order, long bytes, long elems);
 
 /* -------------------------------------------------------------- types */
 
