@@ -222,6 +222,23 @@ static inline int ic_circulant_reduce_fits(size_t bounded_from, int n, size_t m)
     return bounded_from == 0 || m < bounded_from || m < 2 || m >= 2 * (size_t)ic_ceil_log2(n) + 1;
 }
 
+/* The registry's room rules (ic_algorithm_t.room) built on the two above:
+ * NULL where the scratch fits, else why not. */
+static inline const char *ic_one_shot_room(size_t bounded_from, int n, size_t m)
+{
+    return ic_one_shot_fits(bounded_from, n, m)
+               ? NULL
+               : "the p - 1 vectors arriving at once need more scratch than "
+                 "INTERCOM_SCRATCH_SLACK allows";
+}
+static inline const char *ic_circulant_reduce_room(size_t bounded_from, int n, size_t m)
+{
+    return ic_circulant_reduce_fits(bounded_from, n, m)
+               ? NULL
+               : "a vector shorter than 2 ceil(log2 p) + 1 elements needs more scratch than "
+                 "INTERCOM_SCRATCH_SLACK allows";
+}
+
 /* Collect by recursive doubling (rd_collect.c): tan-strazdins-2002's
  * bidirectional exchange; like ic_bucket_collect in log2 n exchanges (+ a
  * fold and an unfold when n is not a power of two), from the layout
@@ -682,6 +699,10 @@ typedef double (*ic_cost_fn)(const ic_coll_args_t *a, const ic_model_t *m);
  * little longer would go as a piece and a short remainder, in lock-step:
  * two start-ups).  At least 1. */
 typedef size_t (*ic_seg_rule_fn)(const ic_coll_args_t *a, const ic_model_t *m);
+/* Does an algorithm's scratch fit a call's allowance (ic_coll_args_t's
+ * bounded_from) on a line of n ranks whose vector has m elements?  NULL, or
+ * why not (ic_one_shot_room, ic_circulant_reduce_room). */
+typedef const char *(*ic_room_fn)(size_t bounded_from, int n, size_t m);
 
 /* What a registered 1-D algorithm is to the composer (algorithms/compose.c),
  * which builds it on a line, or along the lines of one dimension of a
@@ -747,6 +768,7 @@ typedef struct ic_algorithm {
     ic_builder_fn build;     /* ... or its own builder (step IC_STEP_NONE) */
     ic_cost_fn cost;         /* closed-form cost                    */
     ic_seg_rule_fn seg_rule; /* pipelined algorithms only, else NULL */
+    ic_room_fn room;         /* scratch beyond the message's, else NULL */
 } ic_algorithm_t;
 
 /* Does the selector's closed-form choice consider alg?  Not when its closed
@@ -785,9 +807,10 @@ int ic_alg_usable(const ic_algorithm_t *alg, const ic_coll_args_t *a, const char
  * why not: the part of ic_alg_usable a mesh step meets on any line. */
 const char *ic_alg_op(const ic_algorithm_t *alg, const ic_coll_args_t *a);
 /* Does alg's scratch fit the call's allowance (a->bounded_from) on a line
- * of n ranks whose vector has `count` elements?  NULL, or why not.  Only
- * the one-shot allreduce can outgrow it (ic_one_shot_fits); ic_alg_usable
- * asks on the line of all ranks, ic_plan_usable on every step's line. */
+ * of n ranks whose vector has `count` elements?  NULL, or why not: the
+ * algorithm's room rule (ic_algorithm_t.room: the one-shot allreduce's,
+ * the circulant reduce's); ic_alg_usable asks on the line of all ranks,
+ * ic_plan_usable on every step's line. */
 const char *ic_alg_room(const ic_algorithm_t *alg, const ic_coll_args_t *a, int n, size_t count);
 
 #ifdef __cplusplus

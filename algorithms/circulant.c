@@ -392,7 +392,7 @@ int ic_coll_reduce_circulant(ic_sched_t *s, const ic_coll_args_t *a)
             ic_region_t acc = root ? ic_segment(res, seg, nb, (size_t)got) : mine;
             if (!root && slot_of[got] >= 0)
                 acc = slot_reg(&P, (size_t)slot_of[got], mine.count);
-            if ((root && !a->in_place && slot_of[got] < 0) || (!root && slot_of[got] < 0)) {
+            if (slot_of[got] < 0 && !(root && a->in_place)) {
                 if (!root) { /* the first: into a slot, the input joins it */
                     slot_of[got] = (long)slot_take(&P);
                     acc = slot_reg(&P, (size_t)slot_of[got], mine.count);

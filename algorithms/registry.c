@@ -15,15 +15,22 @@
  * an algorithm the composer builds (compose.c), on the whole line or as a
  * mesh step; the segment rule (or radix rule) NULL where there is no
  * parameter.  ALG(collective, name, flags, builder, cost, description): an
- * algorithm with its own builder, on the whole communicator only. */
-#define STEP(c, n, f, s, k, r, d)                                                                  \
+ * algorithm with its own builder, on the whole communicator only.
+ * STEP_ROOM and ALG_ROOM (room rule before the description): an algorithm
+ * whose scratch can outgrow the call's allowance, with its rule
+ * (ic_room_fn). */
+#define STEP_ROOM(c, n, f, s, k, r, room_, d)                                                      \
     {                                                                                              \
-        .name = n, .coll = c, .description = d, .flags = f, .step = s, .cost = k, .seg_rule = r    \
+        .name = n, .coll = c, .description = d, .flags = f, .step = s, .cost = k, .seg_rule = r,   \
+        .room = room_                                                                              \
     }
-#define ALG(c, n, f, b, k, r, d)                                                                   \
+#define ALG_ROOM(c, n, f, b, k, r, room_, d)                                                       \
     {                                                                                              \
-        .name = n, .coll = c, .description = d, .flags = f, .build = b, .cost = k, .seg_rule = r   \
+        .name = n, .coll = c, .description = d, .flags = f, .build = b, .cost = k, .seg_rule = r,  \
+        .room = room_                                                                              \
     }
+#define STEP(c, n, f, s, k, r, d) STEP_ROOM(c, n, f, s, k, r, NULL, d)
+#define ALG(c, n, f, b, k, r, d) ALG_ROOM(c, n, f, b, k, r, NULL, d)
 
 #define TS "tan-strazdins-2002"
 
@@ -76,10 +83,10 @@ const ic_algorithm_t ic_algorithms[] = {
         ic_cost_reduce_two_tree, ic_seg_reduce_two_tree,
         "two pipelined binary trees combining upwards, a half of the vector each, every rank "
         "interior in at most one (long vectors, long lines; Sanders, Speck, Traff)"),
-    ALG(IC_COLL_REDUCE, "circulant", IC_ALG_COST_BOUND, ic_coll_reduce_circulant,
-        ic_cost_reduce_circulant, ic_seg_reduce_circulant,
-        "the circulant-graph broadcast run backwards: blocks combined up in B - 1 + "
-        "ceil(log2 p) rounds (long vectors; Traff)"),
+    ALG_ROOM(IC_COLL_REDUCE, "circulant", IC_ALG_COST_BOUND, ic_coll_reduce_circulant,
+             ic_cost_reduce_circulant, ic_seg_reduce_circulant, ic_circulant_reduce_room,
+             "the circulant-graph broadcast run backwards: blocks combined up in B - 1 + "
+             "ceil(log2 p) rounds (long vectors; Traff)"),
 
     STEP(IC_COLL_ALLREDUCE, "mst", KEEPS, IC_STEP_ALLREDUCE_MST, ic_cost_allreduce_mst, NULL,
          "MST combine-to-one + MST broadcast (short vectors)"),
@@ -120,10 +127,10 @@ const ic_algorithm_t ic_algorithms[] = {
     STEP(IC_COLL_ALLREDUCE, "full_fanout", IC_ALG_COST_BOUND, IC_STEP_ALLREDUCE_FANOUT,
          ic_cost_allreduce_fanout, NULL,
          "full fan-out of the blocks, then full fan-out collect (" TS " 3.3.7)"),
-    STEP(IC_COLL_ALLREDUCE, "one_shot", KEEPS | IC_ALG_COST_BOUND, IC_STEP_ALLREDUCE_ONESHOT,
-         ic_cost_allreduce_one_shot, NULL,
-         "whole vectors to every rank in one round, combined in rank order (shortest vectors, "
-         "tori)"),
+    STEP_ROOM(IC_COLL_ALLREDUCE, "one_shot", KEEPS | IC_ALG_COST_BOUND, IC_STEP_ALLREDUCE_ONESHOT,
+              ic_cost_allreduce_one_shot, NULL, ic_one_shot_room,
+              "whole vectors to every rank in one round, combined in rank order (shortest vectors, "
+              "tori)"),
 
     STEP(IC_COLL_ALLGATHER, "gather_bcast", KEEPS, IC_STEP_COLLECT_GB,
          ic_cost_allgather_gather_bcast, NULL, "MST gather + MST broadcast (short vectors)"),
@@ -338,12 +345,5 @@ const char *ic_alg_op(const ic_algorithm_t *alg, const ic_coll_args_t *a)
 
 const char *ic_alg_room(const ic_algorithm_t *alg, const ic_coll_args_t *a, int n, size_t count)
 {
-    if (alg->step == IC_STEP_ALLREDUCE_ONESHOT && !ic_one_shot_fits(a->bounded_from, n, count))
-        return "the p - 1 vectors arriving at once need more scratch than "
-               "INTERCOM_SCRATCH_SLACK allows";
-    if (alg->build == ic_coll_reduce_circulant &&
-        !ic_circulant_reduce_fits(a->bounded_from, n, count))
-        return "a vector shorter than 2 ceil(log2 p) + 1 elements needs more scratch than "
-               "INTERCOM_SCRATCH_SLACK allows";
-    return NULL;
+    return alg->room ? alg->room(a->bounded_from, n, count) : NULL;
 }
