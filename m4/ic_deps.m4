@@ -30,7 +30,7 @@ AC_ARG_WITH([check],
   [], [with_check=yes])
 ic_have_check=no
 AS_IF([test "x$with_check" != xno], [
-  PKG_CHECK_MODULES([CHECK], [check >= 0.9.10], [ic_have_check=yes],
+  PKG_CHECK_MODULES([CHECK], [check >= 0.11.0], [ic_have_check=yes],
     [AC_MSG_ERROR([Check (unit-test framework) not found.
   On Debian/Ubuntu: apt-get install check pkg-config
   (or ./configure --without-check to build without the unit tests)])])

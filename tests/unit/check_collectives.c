@@ -1437,10 +1437,19 @@ Suite *suite_collectives(void)
     tcase_add_test(tc, test_circulant_reduce_slots);
     tcase_add_test(tc, test_one_shot_room);
     suite_add_tcase(s, tc);
-    tc = tcase_create("sim");
+    /* The simulator's sweeps, in two cases of about equal time (under the
+     * sanitizers 3-4 minutes each), tagged "sweep": `make check` runs each
+     * as a test of its own beside the other suites (tests/unit/sweep-rooted.sh,
+     * sweep-rootless.sh). */
+    tc = tcase_create("sim_rooted");
+    tcase_set_tags(tc, "sweep");
     tcase_set_timeout(tc, 300); /* x8 under the sanitizers (tests/Makefile.inc) */
     tcase_add_test(tc, test_rooted_all_p_all_roots);
     tcase_add_test(tc, test_reduce_commutative);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("sim_rootless");
+    tcase_set_tags(tc, "sweep");
+    tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_rootless_all_p);
     tcase_add_test(tc, test_v_variants);
     tcase_add_test(tc, test_large_p);
