@@ -437,6 +437,22 @@ void ic_two_tree_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_re
  * in B - 1 + q rounds: (B - 1 + q)(alpha + seg beta). */
 void ic_circulant_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
                         size_t seg);
+/* The circulant reduce (circulant.c): the broadcast above run backwards,
+ * commutative ops.  Every position's input is `in` (read only), combined
+ * into acc at root_pos (acc elsewhere neither read nor written), or,
+ * where in is NULL, acc, which every position combines its partials into
+ * (each through a slot held for one round); blocks of `seg` elements (as
+ * the broadcast's); partials in slots of tmp from tmpbase (ic_sched_need
+ * where a scratch buffer): at most 2 ceil(log2 n) + 1 at once, at most
+ * twice the vector in all, within it when `bounded` (and seg at most
+ * ic_circulant_reduce_block's).  A stream.  (B - 1 + q)(alpha + seg
+ * (beta + gamma)). */
+void ic_circulant_reduce(ic_sched_t *s, const ic_line_t *line, int root_pos, const ic_region_t *in,
+                         ic_region_t acc, ic_buf_t tmp, size_t tmpbase, size_t seg, int bounded);
+/* Its block (elements) for a vector of `count` on n positions: seg (0 or
+ * more than count: count), and when bounded at most a (2 ceil(log2 n) +
+ * 1)-th of the vector, so that the slots it holds stay within it. */
+size_t ic_circulant_reduce_block(size_t count, size_t seg, int n, int bounded);
 /* Its tables at relative position r of n (root 0): recv[k], send[k] the
  * block, relative to a phase's first, received and sent in round k of each
  * phase (INT_MIN: no send, the successor is the root; the root's recv is
@@ -723,6 +739,7 @@ typedef enum ic_step_kind {
     IC_STEP_BCAST_SCATTER_RD,    /* ... collect by recursive doubling */
     IC_STEP_REDUCE_MST,          /* combine to the line's root       */
     IC_STEP_REDUCE_PIPELINE,     /* ... along a chain, in segments  */
+    IC_STEP_REDUCE_CIRCULANT,    /* ... up the circulant graph's trees */
     IC_STEP_REDUCE_DCOMBINE,     /* dcombine ... gather: shrinks    */
     IC_STEP_REDUCE_RH,           /* halving ... gather: shrinks     */
     IC_STEP_ALLREDUCE_MST,       /* combine to position 0 ... bcast  */

@@ -50,7 +50,7 @@
  * (B - 1 + q)(alpha + s beta), exact in lock step where a position's send
  * and receive of a round overlap (full-duplex ports).
  *
- * The reduce (ic_coll_reduce_circulant) is the broadcast run backwards
+ * The reduce (ic_circulant_reduce) is the broadcast run backwards
  * (the paper's reduction): round i of the broadcast is round
  * x + B - 2 + q - (i - x) of the reduce, its send of block b to r + s_k a
  * receive of that position's partial of b, combined into this one's, its
@@ -58,7 +58,7 @@
  * there.  Each block's partials go up the broadcast's tree of that block
  * (every position receives each block once there), so every input is
  * combined once; in the order of the trees, not of the ranks: commutative
- * ops only.  A position's partial of a block lives in a slot of SCRATCH
+ * ops only.  A position's partial of a block lives in a slot of scratch
  * from its first partial received (the input's block is combined into
  * it) to its send; a block it receives no partial of goes up from the
  * input where it is; a further partial arrives in a slot of its own,
@@ -69,13 +69,15 @@
  * broadcast, at most 2q rounds (the send tables hold blocks of a phase and
  * the one before), so at most 2q + 1 slots are held at once (the unit
  * suite checks it to n = 1000), and at most B + 1, within twice the
- * vector.  The root combines into its result (in place: every partial
- * through a slot; it receives each block once, the last from each
+ * vector.  The root combines into its result (where its input is
+ * there already, in place or in a later step of a mesh plan: every
+ * partial through a slot; it receives each block once, the last from each
  * position it sends that block to first).  From a->bounded_from elements
  * on blocks are at most a (2q + 1)-th of the vector, so that the slots
- * stay within the message (ic_reduce_circulant_seg; a vector shorter than
- * 2q + 1 elements is not served there, ic_circulant_reduce_fits).  Cost:
- * the broadcast's with beta + gamma a byte, priced as a bound as the
+ * stay within the message (ic_circulant_reduce_block; a vector shorter
+ * than 2q + 1 elements is not served there, ic_circulant_reduce_fits).  A
+ * line primitive: the 1-D reduce and a reduce's mesh step (compose.c).
+ * Cost: the broadcast's with beta + gamma a byte, priced as a bound as the
  * broadcast's.
  */
 #include "coll_common.h"
@@ -298,12 +300,13 @@ void ic_circulant_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_r
     ic_sched_stream(s, from);
 }
 
-/* The reduce's slots (above): `size` elements each in SCRATCH, handed out
- * from a list of free ones, oldest first, new ones while fewer than
- * `spread` exist. */
+/* The reduce's slots (above): `size` elements each in buffer `buf` from
+ * `base`, handed out from a list of free ones, oldest first, new ones
+ * while fewer than `spread` exist. */
 typedef struct circ_slots {
     size_t *fifo; /* free slots, a ring of cap */
-    size_t head, nfree, made, cap, spread, size;
+    size_t head, nfree, made, cap, spread, size, base;
+    ic_buf_t buf;
 } circ_slots_t;
 
 static size_t slot_take(circ_slots_t *P)
@@ -323,40 +326,48 @@ static void slot_give(circ_slots_t *P, size_t sl)
 
 static ic_region_t slot_reg(const circ_slots_t *P, size_t sl, size_t n)
 {
-    return ic_reg(IC_BUF_SCRATCH, sl * P->size, n);
+    return ic_reg(P->buf, P->base + sl * P->size, n);
+}
+
+size_t ic_circulant_reduce_block(size_t count, size_t seg, int n, int bounded)
+{
+    seg = seg && seg < count ? seg : count;
+    size_t most = 2 * (size_t)ic_ceil_log2(n) + 1; /* slots at once */
+    if (bounded && seg > count / most)
+        seg = count / most ? count / most : 1;
+    return seg;
 }
 
 size_t ic_reduce_circulant_seg(const ic_coll_args_t *a)
 {
-    size_t seg = a->seg && a->seg < a->count ? a->seg : a->count;
-    size_t most = 2 * (size_t)ic_ceil_log2(a->size) + 1; /* slots at once */
-    if (ic_reduce_pieces(a, a->count) > 1 && seg > a->count / most)
-        seg = a->count / most ? a->count / most : 1;
-    return seg;
+    return ic_circulant_reduce_block(a->count, a->seg, a->size, ic_reduce_pieces(a, a->count) > 1);
 }
 
-int ic_coll_reduce_circulant(ic_sched_t *s, const ic_coll_args_t *a)
+void ic_circulant_reduce(ic_sched_t *s, const ic_line_t *line, int root_pos, const ic_region_t *in,
+                         ic_region_t acc, ic_buf_t tmp, size_t tmpbase, size_t seg, int bounded)
 {
-    ic_line_t line = ic_coll_line(a);
-    int n = line.n, root_pos = ic_line_pos(&line, a->root);
-    int me = ic_line_pos(&line, a->rank), root = me == root_pos;
-    size_t count = a->count;
-    ic_region_t res = ic_reg(IC_BUF_RECV, 0, count);
-    ic_sched_round(s);
-    if (ic_reduce_alone(s, a, n, root))
-        return ic_sched_ok(s);
-    size_t seg = ic_reduce_circulant_seg(a), nb = ic_nsegments(count, &seg);
-    ic_region_t in = root && a->in_place ? res : ic_reg(IC_BUF_SEND, 0, count);
+    size_t count = acc.count, nb;
+    int me = ic_pipe_start(s, line, count, &seg, &nb);
+    if (me < 0)
+        return;
+    int n = line->n, root = me == root_pos;
+    /* every position's input; where it is acc (in == NULL), each partial
+     * is combined into acc through a slot held for one round */
+    ic_region_t mine_all = in ? *in : acc;
     int r = (me - root_pos + n) % n;
     circ_clock_t K;
     int ok = circ_clock(&K, n, r, (long)nb);
     const circ_t c = K.c;
     const int q = c.q, *recv = K.recv, *send = K.send;
     const long B = K.B, x = K.x, *succ_last = K.succ_last, my_last = K.my_last;
-    /* slots within the message from bounded_from on, else within twice it */
-    size_t most = (ic_reduce_pieces(a, count) > 1 ? 1 : 2) * count / seg;
-    circ_slots_t P = {
-        .cap = nb + 4, .spread = 2 * (size_t)q + 1 < 4 ? 2 * (size_t)q + 1 : 4, .size = seg};
+    /* slots within the vector when bounded or where acc (perhaps scratch
+     * itself: a mesh step's) holds the partials, else within twice it */
+    size_t most = (bounded || !in || root ? 1 : 2) * count / seg;
+    circ_slots_t P = {.cap = nb + 4,
+                      .spread = 2 * (size_t)q + 1 < 4 ? 2 * (size_t)q + 1 : 4,
+                      .size = seg,
+                      .base = tmpbase,
+                      .buf = tmp};
     if (P.spread > most)
         P.spread = most ? most : 1;
     long *slot_of = malloc(nb * sizeof(long)); /* the block's partial's slot; -1 none */
@@ -365,7 +376,7 @@ int ic_coll_reduce_circulant(ic_sched_t *s, const ic_coll_args_t *a)
         free(slot_of);
         free(P.fifo);
         s->oom = 1;
-        return ic_sched_ok(s);
+        return;
     }
     for (size_t b = 0; b < nb; b++)
         slot_of[b] = -1;
@@ -377,35 +388,35 @@ int ic_coll_reduce_circulant(ic_sched_t *s, const ic_coll_args_t *a)
         long up = r > 0 ? circ_block(recv[k], i, q, x, B) : -1;
         if (up >= 0 && !(up == B - 1 && i > my_last)) { /* the partial goes up */
             int to = (int)((r - c.skip[k] + n) % n);
-            ic_region_t mine = ic_segment(in, seg, nb, (size_t)up);
+            ic_region_t mine = ic_segment(mine_all, seg, nb, (size_t)up);
             if (slot_of[up] >= 0)
                 mine = slot_reg(&P, (size_t)slot_of[up], mine.count);
-            ic_sched_send(s, ic_line_rank(&line, (to + root_pos) % n), mine);
+            ic_sched_send(s, ic_line_rank(line, (to + root_pos) % n), mine);
             if (slot_of[up] >= 0)
                 freed[nfreed++] = slot_of[up];
         }
         long got = circ_block(send[k], i, q, x, B);
         if (got >= 0 && !(got == B - 1 && i > succ_last[k])) { /* a partial comes in */
             int fr = (int)((r + c.skip[k]) % n);
-            int peer = ic_line_rank(&line, (fr + root_pos) % n);
-            ic_region_t mine = ic_segment(in, seg, nb, (size_t)got);
-            ic_region_t acc = root ? ic_segment(res, seg, nb, (size_t)got) : mine;
-            if (!root && slot_of[got] >= 0)
-                acc = slot_reg(&P, (size_t)slot_of[got], mine.count);
-            if (slot_of[got] < 0 && !(root && a->in_place)) {
+            int peer = ic_line_rank(line, (fr + root_pos) % n);
+            ic_region_t mine = ic_segment(mine_all, seg, nb, (size_t)got);
+            ic_region_t to = root || !in ? ic_segment(acc, seg, nb, (size_t)got) : mine;
+            if (slot_of[got] >= 0 && !root)
+                to = slot_reg(&P, (size_t)slot_of[got], mine.count);
+            if (slot_of[got] < 0 && in) {
                 if (!root) { /* the first: into a slot, the input joins it */
                     slot_of[got] = (long)slot_take(&P);
-                    acc = slot_reg(&P, (size_t)slot_of[got], mine.count);
+                    to = slot_reg(&P, (size_t)slot_of[got], mine.count);
                 } else {
                     slot_of[got] = 0; /* the root's result holds it */
                 }
-                ic_sched_recv(s, peer, acc);
-                ic_sched_reduce(s, mine, acc, 1);
+                ic_sched_recv(s, peer, to);
+                ic_sched_reduce(s, mine, to, 1);
             } else { /* into a slot of its own, combined, freed */
                 size_t t = slot_take(&P);
-                ic_region_t tmp = slot_reg(&P, t, mine.count);
-                ic_sched_recv(s, peer, tmp);
-                ic_sched_reduce(s, tmp, acc, 1);
+                ic_region_t part = slot_reg(&P, t, mine.count);
+                ic_sched_recv(s, peer, part);
+                ic_sched_reduce(s, part, to, 1);
                 freed[nfreed++] = (long)t;
             }
         }
@@ -414,9 +425,8 @@ int ic_coll_reduce_circulant(ic_sched_t *s, const ic_coll_args_t *a)
             slot_give(&P, (size_t)freed[f]);
     }
     ic_sched_stream(s, from);
-    if (P.made)
-        ic_sched_need(s, IC_BUF_SCRATCH, P.made * seg);
+    if (P.made && (tmp == IC_BUF_SCRATCH || tmp == IC_BUF_SCRATCH2))
+        ic_sched_need(s, tmp, tmpbase + P.made * seg);
     free(slot_of);
     free(P.fifo);
-    return ic_sched_ok(s);
 }

@@ -34,7 +34,7 @@
  *   reduce up (gather)   R after an MST step, else *  R
  *   allreduce down, up   0 after an MST step, else *  *
  * ("an MST step": one that combines to one position, the reduce's
- * pipelined chain too.)
+ * pipelined chain and circulant trees too.)
  *
  * Example, broadcast from rank 0 on 2 x 3 with d1=scatter_collect,d0=mst,
  * 6 elements (ranks 0 1 2 / 3 4 5):
@@ -174,8 +174,9 @@ static int my_line_active(const mesh_t *M, const ic_plan_t *pl, int t, const int
         int x = pl->step[u].dim, fixed;
         if (u < t) {
             ic_step_kind_t k = ic_plan_step_kind(pl->step[u].alg);
-            fixed = before && (!before_mst_only || k == IC_STEP_REDUCE_MST ||
-                               k == IC_STEP_REDUCE_PIPELINE || k == IC_STEP_ALLREDUCE_MST);
+            fixed = before &&
+                    (!before_mst_only || k == IC_STEP_REDUCE_MST || k == IC_STEP_REDUCE_PIPELINE ||
+                     k == IC_STEP_REDUCE_CIRCULANT || k == IC_STEP_ALLREDUCE_MST);
         } else {
             fixed = after;
         }
@@ -314,6 +315,13 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
                 ic_sched_stream(s, from);
                 break;
             }
+            case IC_STEP_REDUCE_CIRCULANT: { /* a first one reads the input where it is */
+                int bounded = ic_reduce_pieces(a, a->count) > 1;
+                ic_circulant_reduce(s, &line, root, t == 0 ? in : NULL, cur, tmp.buf, 0,
+                                    ic_circulant_reduce_block(cur.count, st->param, d, bounded),
+                                    bounded);
+                break;
+            }
             case IC_STEP_ALLREDUCE_RD:
                 ic_rd_allreduce(s, &line, cur, tmp);
                 break;
@@ -449,9 +457,10 @@ static ic_region_t reduce_acc(ic_sched_t *s, const ic_plan_t *pl, const mesh_t *
         ic_sched_need(s, IC_BUF_SCRATCH, len);
         return ic_reg(IC_BUF_SCRATCH, 0, len);
     }
-    if (d > 1 && kind == IC_STEP_REDUCE_PIPELINE) {
-        /* the chain reads the input where it is; only the line's root
-         * needs room for the result, which later steps work on */
+    if (d > 1 && (kind == IC_STEP_REDUCE_PIPELINE || kind == IC_STEP_REDUCE_CIRCULANT)) {
+        /* the chain (the circulant graph's trees) reads the input where it
+         * is; only the line's root needs room for the result, which later
+         * steps work on */
         *ro = 1;
         if (M->c[dim] != ref[dim])
             return in;
@@ -527,7 +536,7 @@ static int vector_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t 
             ro = M->d[pl->step[0].dim] > 1 &&
                  ((a->coll == IC_COLL_REDUCE &&
                    (k0 == IC_STEP_REDUCE_DCOMBINE ||
-                    ((k0 == IC_STEP_REDUCE_PIPELINE ||
+                    ((k0 == IC_STEP_REDUCE_PIPELINE || k0 == IC_STEP_REDUCE_CIRCULANT ||
                       (k0 == IC_STEP_REDUCE_RH && ic_rh_reads_input(M->d[pl->step[0].dim]))) &&
                      !in_place))) ||
                   ((k0 == IC_STEP_ALLREDUCE_RING || k0 == IC_STEP_REDUCE_MST ||

@@ -433,6 +433,7 @@ size_t ic_plan_pieces(const ic_plan_t *pl, const ic_coll_args_t *a)
          * ic_reduce_pipeline_seg; the halving on a power of two only) */
         ic_step_kind_t k = ic_plan_step_kind(pl->step[0].alg);
         return pl->ndims == 1 && (k == IC_STEP_REDUCE_DCOMBINE || k == IC_STEP_REDUCE_PIPELINE ||
+                                  k == IC_STEP_REDUCE_CIRCULANT ||
                                   (k == IC_STEP_REDUCE_RH && ic_rh_reads_input(a->size)))
                    ? 1
                    : ic_reduce_pieces(a, a->count);

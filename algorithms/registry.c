@@ -83,10 +83,10 @@ const ic_algorithm_t ic_algorithms[] = {
         ic_cost_reduce_two_tree, ic_seg_reduce_two_tree,
         "two pipelined binary trees combining upwards, a half of the vector each, every rank "
         "interior in at most one (long vectors, long lines; Sanders, Speck, Traff)"),
-    ALG_ROOM(IC_COLL_REDUCE, "circulant", IC_ALG_COST_BOUND, ic_coll_reduce_circulant,
-             ic_cost_reduce_circulant, ic_seg_reduce_circulant, ic_circulant_reduce_room,
-             "the circulant-graph broadcast run backwards: blocks combined up in B - 1 + "
-             "ceil(log2 p) rounds (long vectors; Traff)"),
+    STEP_ROOM(IC_COLL_REDUCE, "circulant", IC_ALG_COST_BOUND, IC_STEP_REDUCE_CIRCULANT,
+              ic_cost_reduce_circulant, ic_seg_reduce_circulant, ic_circulant_reduce_room,
+              "the circulant-graph broadcast run backwards: blocks combined up in B - 1 + "
+              "ceil(log2 p) rounds (long vectors; Traff)"),
 
     STEP(IC_COLL_ALLREDUCE, "mst", KEEPS, IC_STEP_ALLREDUCE_MST, ic_cost_allreduce_mst, NULL,
          "MST combine-to-one + MST broadcast (short vectors)"),

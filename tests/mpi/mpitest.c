@@ -374,45 +374,56 @@ static int plan_ok(IC_Coll coll, const char *text, long *ranks)
     return 1;
 }
 
+/* Can algorithm `name` of coll serve a line of n ranks whose vector is
+ * `elems` elements, `bytes` in all, within the scratch allowance `slack`
+ * (INTERCOM_SCRATCH_SLACK)?  The library's own rules (ic_algorithm_t.room:
+ * algorithms.h): the circulant reduce holds up to 2 ceil(log2 p) + 1
+ * blocks at once, so within the allowance a vector shorter than that
+ * cannot be served (ic_circulant_reduce_fits); the one-shot allreduce
+ * receives the other vectors of its line at once (ic_one_shot_fits; in
+ * bytes it is the same for every element size). */
+static int step_fits(IC_Coll coll, const char *name, size_t len, int n, long bytes, long elems,
+                     size_t slack)
+{
+    if (coll == IC_COLL_ID_REDUCE && len == strlen("circulant") &&
+        strncmp(name, "circulant", len) == 0 && bytes > 0 && elems > 0)
+        return ic_circulant_reduce_fits(ic_bounded_from(slack, (size_t)(bytes / elems)), n,
+                                        (size_t)elems);
+    if (len == strlen("one_shot") && strncmp(name, "one_shot", len) == 0 && bytes > 0)
+        return ic_one_shot_fits(ic_bounded_from(slack, 1), n, (size_t)bytes);
+    return 1;
+}
+
 /* May the library decline forced plan `text` (parameters stripped) for a
- * call of `elems` elements, `bytes` per rank, on `size` ranks?  The
- * circulant reduce holds up to 2 ceil(log2 p) + 1 blocks at once: within
- * the allowance, a vector shorter than that cannot be served
- * (ic_circulant_reduce_fits).  The one-shot allreduce
- * receives the other vectors of its line at once; where they would not fit
- * the call's scratch allowance (INTERCOM_SCRATCH_SLACK) a plan with it
- * cannot serve the call and automatic selection runs (ic_alg_room).  A
- * 1-D plan: the library's rule itself (in bytes it is the same for every
- * element size).  A mesh step's line sees at most the whole vector: where
- * the whole fits on every one-shot step the plan must run; elsewhere it
- * may give way. */
+ * call of `elems` elements, `bytes` per rank, on `size` ranks?  Where a
+ * step's algorithm cannot serve its line within the scratch allowance
+ * (step_fits), the plan cannot serve the call and automatic selection
+ * runs (ic_alg_room).  A 1-D plan: the rule on all ranks.  A mesh step's
+ * line sees at most the whole vector (a reduce's and the one-shot's steps
+ * keep it): where the whole fits on every step the plan must run;
+ * elsewhere it may give way. */
 static int may_give_way(const char *text, IC_Coll coll, int size, long bytes, long elems)
 {
     const char *v = getenv("INTERCOM_SCRATCH_SLACK");
     char *end = NULL;
     double d = v && *v ? strtod(v, &end) : -1;
     size_t slack = d >= 0 && !*end ? (size_t)d : IC_SCRATCH_SLACK;
-    if (coll == IC_COLL_ID_REDUCE && strcmp(text, "circulant") == 0 && bytes > 0 && elems > 0)
-        return !ic_circulant_reduce_fits(ic_bounded_from(slack, (size_t)(bytes / elems)), size,
-                                         (size_t)elems);
-    if (bytes <= 0 || !strstr(text, "one_shot"))
-        return 0;
-    size_t from = ic_bounded_from(slack, 1);
     const char *colon = strchr(text, ':');
     if (!colon)
-        return !ic_one_shot_fits(from, size, (size_t)bytes);
+        return !step_fits(coll, text, strlen(text), size, bytes, elems, slack);
     long dims[16];
     int k = 0;
     for (const char *q = text; q < colon && k < 16; k++) {
         dims[k] = strtol(q, &end, 10);
         q = *end == 'x' ? end + 1 : end;
     }
-    for (const char *q = strstr(colon, "=one_shot"); q; q = strstr(q + 1, "=one_shot")) {
-        const char *dt = q; /* "dT=one_shot": T's digits follow the 'd' */
+    for (const char *q = strchr(colon, '='); q; q = strchr(q + 1, '=')) {
+        const char *dt = q; /* "dT=NAME": T's digits follow the 'd' */
         while (dt > colon && dt[-1] != 'd')
             dt--;
         long t = strtol(dt, NULL, 10);
-        if (t >= 0 && t < k && !ic_one_shot_fits(from, (int)dims[t], (size_t)bytes))
+        size_t len = strcspn(q + 1, ",");
+        if (t >= 0 && t < k && !step_fits(coll, q + 1, len, (int)dims[t], bytes, elems, slack))
             return 1;
     }
     return 0;
