@@ -331,11 +331,8 @@ static ic_region_t slot_reg(const circ_slots_t *P, size_t sl, size_t n)
 
 size_t ic_circulant_reduce_block(size_t count, size_t seg, int n, int bounded)
 {
-    seg = seg && seg < count ? seg : count;
-    size_t most = 2 * (size_t)ic_ceil_log2(n) + 1; /* slots at once */
-    if (bounded && seg > count / most)
-        seg = count / most ? count / most : 1;
-    return seg;
+    /* 2 ceil(log2 n) + 1 slots at once */
+    return ic_slotted_seg(seg, count, count, 2 * (size_t)ic_ceil_log2(n) + 1, bounded);
 }
 
 size_t ic_reduce_circulant_seg(const ic_coll_args_t *a)
@@ -363,13 +360,12 @@ void ic_circulant_reduce(ic_sched_t *s, const ic_line_t *line, int root_pos, con
     /* slots within the vector when bounded or where acc (perhaps scratch
      * itself: a mesh step's) holds the partials, else within twice it */
     size_t most = (bounded || !in || root ? 1 : 2) * count / seg;
-    circ_slots_t P = {.cap = nb + 4,
-                      .spread = 2 * (size_t)q + 1 < 4 ? 2 * (size_t)q + 1 : 4,
-                      .size = seg,
-                      .base = tmpbase,
-                      .buf = tmp};
+    circ_slots_t P = {
+        .spread = ic_circulant_reduce_slots(n), .size = seg, .base = tmpbase, .buf = tmp};
     if (P.spread > most)
         P.spread = most ? most : 1;
+    /* beyond spread a slot is made only when every one is held (2q + 1 at most) */
+    P.cap = P.spread + 2 * (size_t)q + 1;
     long *slot_of = malloc(nb * sizeof(long)); /* the block's partial's slot; -1 none */
     P.fifo = malloc(P.cap * sizeof(size_t));
     if (!slot_of || !P.fifo || ok < 0) {
@@ -399,24 +395,24 @@ void ic_circulant_reduce(ic_sched_t *s, const ic_line_t *line, int root_pos, con
         if (got >= 0 && !(got == B - 1 && i > succ_last[k])) { /* a partial comes in */
             int fr = (int)((r + c.skip[k]) % n);
             int peer = ic_line_rank(line, (fr + root_pos) % n);
-            ic_region_t mine = ic_segment(mine_all, seg, nb, (size_t)got);
-            ic_region_t to = root || !in ? ic_segment(acc, seg, nb, (size_t)got) : mine;
-            if (slot_of[got] >= 0 && !root)
-                to = slot_reg(&P, (size_t)slot_of[got], mine.count);
-            if (slot_of[got] < 0 && in) {
-                if (!root) { /* the first: into a slot, the input joins it */
-                    slot_of[got] = (long)slot_take(&P);
-                    to = slot_reg(&P, (size_t)slot_of[got], mine.count);
-                } else {
+            ic_region_t mine = ic_segment(mine_all, seg, nb, (size_t)got), home;
+            if (slot_of[got] < 0 && in) { /* the block's first partial */
+                if (root) {
                     slot_of[got] = 0; /* the root's result holds it */
+                    home = ic_segment(acc, seg, nb, (size_t)got);
+                } else { /* into a slot, the input joins it */
+                    slot_of[got] = (long)slot_take(&P);
+                    home = slot_reg(&P, (size_t)slot_of[got], mine.count);
                 }
-                ic_sched_recv(s, peer, to);
-                ic_sched_reduce(s, mine, to, 1);
-            } else { /* into a slot of its own, combined, freed */
+                ic_sched_recv(s, peer, home);
+                ic_sched_reduce(s, mine, home, 1);
+            } else { /* into a slot of its own, combined where the block's partial is, freed */
+                home = root || !in ? ic_segment(acc, seg, nb, (size_t)got)
+                                   : slot_reg(&P, (size_t)slot_of[got], mine.count);
                 size_t t = slot_take(&P);
                 ic_region_t part = slot_reg(&P, t, mine.count);
                 ic_sched_recv(s, peer, part);
-                ic_sched_reduce(s, part, to, 1);
+                ic_sched_reduce(s, part, home, 1);
                 freed[nfreed++] = (long)t;
             }
         }

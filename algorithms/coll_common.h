@@ -210,18 +210,24 @@ static inline int ic_reduce_alone(ic_sched_t *s, const ic_coll_args_t *a, int n,
     return 1;
 }
 
+/* The segment of a reduce that holds `slots` segments of scratch at once:
+ * seg (0 = one segment) but at most `whole` elements, and when `bounded`
+ * at most count / slots (at least 1), so that the slots fit within the
+ * message of `count`. */
+static inline size_t ic_slotted_seg(size_t seg, size_t whole, size_t count, size_t slots,
+                                    int bounded)
+{
+    seg = seg && seg < whole ? seg : whole;
+    size_t cap = count / slots ? count / slots : 1;
+    return bounded && seg > cap ? cap : seg;
+}
+
 /* The segment of a tree reduce (the binary tree, the two trees), whose
- * interior ranks hold `slots` segments at once: the selector's (a->seg, 0
- * = one segment) but at most `whole` elements, and from a->bounded_from on
- * at most a->count / slots (at least 1), so that the slots fit within the
- * message. */
+ * interior ranks hold `slots` segments at once: the selector's (a->seg),
+ * bounded from a->bounded_from on. */
 static inline size_t ic_reduce_tree_seg(const ic_coll_args_t *a, size_t whole, size_t slots)
 {
-    size_t seg = a->seg && a->seg < whole ? a->seg : whole;
-    size_t cap = a->count / slots ? a->count / slots : 1;
-    if (ic_reduce_pieces(a, a->count) > 1 && seg > cap)
-        seg = cap;
-    return seg;
+    return ic_slotted_seg(a->seg, whole, a->count, slots, ic_reduce_pieces(a, a->count) > 1);
 }
 
 /* The segment that cuts a->count elements into about k segments (k within
