@@ -70,7 +70,9 @@
  *      merged, one split in two; of a 1-D plan its parameter) are
  *      measured against it as in 4, and join the candidates; again from
  *      the new fastest, or when it stays the fastest from a near-tie of
- *      it (within 3 %) not yet searched from, until neither is left.  On
+ *      it (within 3 %) not yet searched from, or from the fastest 1-D plan
+ *      with a segment or radix within 2x of it (the model's parameter
+ *      has the fewest good reasons behind it), until none is left.  On
  *      the simulated 16 x 32 torus this is what finds the plans whose
  *      lines follow the torus's rings, which the model prices no better
  *      than any other shape.
@@ -496,16 +498,21 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
 
 /* Parameters to measure for step algorithm alg, which ran with r on lines
  * of d positions (0: none to try): a radix (IC_ALG_RADIX) 2, r / 2, 2 r and
- * d (the flat tree), a segment r / 2, 2 r, 3 r / 4 and 3 r / 2.  The
+ * d (the flat tree), a segment r / 2, 2 r, 3 r / 4, 3 r / 2, and with
+ * `far` (a 1-D plan's, whose only neighbours these are) r / 4 and r / 8.
+ * The
  * model's choice of a parameter has the fewest good reasons behind it (a
  * network's latency that grows with the message, protocol switches), so
  * the search measures its neighbours instead of trusting it; a segment's
  * best may lie between halving and doubling (SimGrid's SMPI gives messages
  * of 5776-9375 B 1.09 times the link's bandwidth and those just above
  * 0.59: on the Paragon the 1 MiB broadcast's segment of 4864 B took
- * 19.8 ms, 2432 and 9728 more, 7168 17.7). */
-#define TUNE_PARAM_VARIANTS 6 /* param_variants' answers, at most */
-static int param_variants(const ic_algorithm_t *alg, size_t r, int d, size_t *out)
+ * 19.8 ms, 2432 and 9728 more, 7168 17.7), or far below it, beyond a
+ * band whose segments are all slower (the modern cluster's 64 nodes, the
+ * circulant reduce of 1 MiB: the model's 70 KiB blocks 312 us, 35 KiB
+ * 330, 8 KiB 143). */
+#define TUNE_PARAM_VARIANTS 8 /* param_variants' answers, at most */
+static int param_variants(const ic_algorithm_t *alg, size_t r, int d, int far, size_t *out)
 {
     if (!alg || !alg->seg_rule || r == 0)
         return 0;
@@ -515,7 +522,9 @@ static int param_variants(const ic_algorithm_t *alg, size_t r, int d, size_t *ou
                                         radix ? 2 : 0,
                                         radix ? (size_t)d : 0,
                                         radix ? 0 : 3 * r / 4,
-                                        radix ? 0 : 3 * r / 2};
+                                        radix ? 0 : 3 * r / 2,
+                                        radix || !far ? 0 : r / 4,
+                                        radix || !far ? 0 : r / 8};
     for (int i = 0; i < TUNE_PARAM_VARIANTS; i++) {
         size_t v = want[i];
         int dup = v == r || v < (radix ? 2u : 1u) || (radix && v > (size_t)d);
@@ -572,7 +581,7 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
     int nq = 0;
     size_t v[TUNE_PARAM_VARIANTS];
     if (pl.ndims < 2) { /* a 1-D plan: its parameter only */
-        int nv = have_ran ? param_variants(pl.alg, rp.param, pt->p, v) : 0;
+        int nv = have_ran ? param_variants(pl.alg, rp.param, pt->p, 1, v) : 0;
         for (int i = 0; i < nv; i++) {
             set[nq] = 1;
             cand[nq++] = ic_plan_1d(pl.alg, v[i]);
@@ -685,7 +694,7 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
         }
     /* one step's parameter changed, the others' from the model */
     for (int t = 0; have_ran && t < pl.ndims; t++) {
-        int nv = param_variants(pl.step[t].alg, rp.step[t].param, pl.dims[pl.step[t].dim], v);
+        int nv = param_variants(pl.step[t].alg, rp.step[t].param, pl.dims[pl.step[t].dim], 0, v);
         for (int i = 0; i < nv && nq < NQ; i++) {
             cand[nq] = pl;
             for (int u = 0; u < pl.ndims; u++)
@@ -943,14 +952,43 @@ static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t
     free(bad);
 }
 
+/* The fastest usable 1-D candidate with a parameter to vary (a segment or
+ * a radix, param_variants) within TUNE_PARAM_REACH times the fastest
+ * candidate f's median that the local search has not started from, or -1
+ * (rank 0).  The model sets a segment from its fitted alpha and beta,
+ * which do not see a network's bands (SimGrid's SMPI: above 9375 B 0.59
+ * of the link's bandwidth): on the simulated modern cluster's 64 nodes
+ * the circulant reduce of 1 MiB took 312 us in the model's blocks of
+ * 19 KiB, 1.15 times the halving's 271 (no parameter: no neighbours), and
+ * 137-143 us in blocks of 7-8 KiB, which only a search from it finds. */
+#define TUNE_PARAM_REACH 2.0
+static int param_seed(const ic_point_t *pt, const cand_t *cs, int nc, const unsigned char *from,
+                      int f)
+{
+    int g = -1;
+    for (int j = 0; j < nc; j++) {
+        if (from[j] || !usable(&cs[j]) || cs[j].s.median > TUNE_PARAM_REACH * cs[f].s.median ||
+            (g >= 0 && cs[j].s.median >= cs[g].s.median))
+            continue;
+        ic_plan_t pl;
+        size_t v[TUNE_PARAM_VARIANTS];
+        if (ic_plan_parse(pt->c, cs[j].ran, &pl, NULL) == 0 && pl.ndims < 2 &&
+            param_variants(pl.alg, pl.param, pt->p, 1, v) > 0)
+            g = j;
+    }
+    return g;
+}
+
 /* Local search after the first measurement (every rank): up to `rounds`
  * times, the plans next to a plan (neighbours) are measured against it,
  * interleaved, and join the candidates.  A round starts from the fastest
  * plan, or when the search has already started from it, from the fastest
  * of those within IC_COLL_EFFECT of it that it has not started from (a
  * near-tie: which of two plans a greedy search follows should not be
- * decided by a difference the winner is not chosen by); it stops when
- * neither is left or nothing new is next to the plan.  The plan's times
+ * decided by a difference the winner is not chosen by), or when no
+ * near-tie is left, from the fastest 1-D plan with a parameter within
+ * TUNE_PARAM_REACH of it (param_seed); it stops when none is left or
+ * nothing new is next to the plan.  The plan's times
  * are those of its latest round, so that the last comparison is between
  * calls made side by side.  ns: room for 1 + TUNE_NEIGHBOURS candidates.
  * Returns the new number of candidates. */
@@ -972,7 +1010,7 @@ static int refine(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t *
                         cs[j].s.median <= (1 + IC_COLL_EFFECT) * cs[f].s.median &&
                         (g < 0 || cs[j].s.median < cs[g].s.median))
                         g = j;
-                f = g;
+                f = g >= 0 ? g : param_seed(pt, cs, nc, from, f);
             }
             if (f < 0 || nc + TUNE_NEIGHBOURS > TUNE_MAX_CAND) {
                 nn = 0;

@@ -6,8 +6,9 @@
 # candidate is distinct and gives the vendor's result; the winner is the
 # fastest candidate (the simulation is deterministic: no noise to break
 # ties) and is the table's rule.  Then a broadcast on one ring of 16:
-# the 1-D plans' two-ring twins and parameters in the local search.  About
-# 20 s.  Skipped without smpirun or
+# the 1-D plans' two-ring twins and parameters in the local search; a
+# reduce on 16 nodes of the modern cluster: the search from a 1-D plan's
+# parameter when the fastest has none.  About 30 s.  Skipped without smpirun or
 # an SMPI build (smpi-lib.sh).
 . "${IC_SRCDIR:-${srcdir:-.}}/bench/tests/smoke-lib.sh"
 w0=$work
@@ -54,4 +55,25 @@ csv_col candidates bytes >"$work/bytes"
 csv_col candidates plan >"$work/plans"
 dup=$(paste -d ' ' "$work/bytes" "$work/plans" | sort | uniq -d)
 [ -z "$dup" ] || fail "candidates measured twice at one size: $dup"
+
+# Sixteen nodes of the modern cluster, one rank each, reduce of 1 MiB: the
+# fastest of the first candidates (the halving) has no parameter, so the
+# search goes on from the fastest 1-D plan with one within twice its time
+# (the circulant reduce in the model's blocks) and measures its segment's
+# neighbours, down to an eighth of it.
+awk 'NR % 8 == 1' "$top/bench/simgrid/modern-64x8.hosts" | head -n 16 >"$work/hosts"
+sh "$top/bench/simgrid/run-simgrid.sh" --build "$smpi" --platform modern-64x8 --np 16 \
+    --hostfile "$work/hosts" -- tune --csv --ops reduce --sizes 1M --type double --reps 1 \
+    --warmup 1 -o "$tbl" >"$out" 2>"$err" || fail "exit status $?"
+expect_all candidates check ok
+csv_col candidates why >"$work/why"
+csv_col candidates median >"$work/med"
+csv_col candidates plan >"$work/plans"
+first=$(paste -d ' ' "$work/why" "$work/med" "$work/plans" | grep -v "^local search " |
+    awk '{ print $(NF - 1), $NF }' | sort -g | head -n 1 | cut -d ' ' -f 2)
+case $first in
+*"("*) fail "the first candidates' fastest ($first) has a parameter: the test needs one without" ;;
+esac
+paste -d ' ' "$work/why" "$work/plans" | grep -Eq '^local search [a-z_]+\([0-9]+\)$' ||
+    fail "no 1-D plan's parameter measured by the local search after $first"
 exit 0
