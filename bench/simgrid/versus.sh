@@ -6,7 +6,7 @@
 #   bench/simgrid/versus.sh [--platform NAME] [--np P] [--ops LIST]
 #                           [--sizes LIST] [--build DIR] [--output PREFIX]
 #                           [--reps N] [--selectors LIST] [--algorithms LIST]
-#                           [--work DIR] [--timeout S]
+#                           [--work DIR] [--timeout S] [--hostfile FILE]
 #
 #   --platform NAME  paragon-16x32 (default), bunyip-4x24, modern-64x8 or
 #                    cluster-16 (run-simgrid.sh --help)
@@ -31,6 +31,10 @@
 #   --work DIR       keep every run's CSV and log there (default: a
 #                    temporary directory, removed at the end)
 #   --timeout S      give up a run after S seconds (default 600)
+#   --hostfile FILE  the ranks' hosts, one per line (default: the
+#                    platform's; e.g. one rank on each of the modern
+#                    cluster's first 64 nodes: awk 'NR % 8 == 1'
+#                    bench/simgrid/modern-64x8.hosts)
 #
 # Run from anywhere.  For each collective OP: one run of `intercom-bench
 # coll --ops OP --sizes LIST --reps N --warmup 1 --csv` (run-simgrid.sh) per
@@ -77,6 +81,7 @@ selectors=ompi,mpich,mvapich2
 algorithms=
 work=
 limit=600
+hostfile=
 
 usage() {
     awk 'NR > 1 { if (!/^#/) exit; sub(/^# ?/, ""); print }' "$0"
@@ -106,6 +111,8 @@ while [ $# -gt 0 ]; do
     --work=*) work=${1#*=}; shift ;;
     --timeout) limit=${2:?}; shift 2 ;;
     --timeout=*) limit=${1#*=}; shift ;;
+    --hostfile) hostfile=${2:?}; shift 2 ;;
+    --hostfile=*) hostfile=${1#*=}; shift ;;
     -h | --help) usage; exit 0 ;;
     *) usage >&2; echo "versus.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
@@ -116,7 +123,11 @@ paragon-16x32 | bunyip-4x24 | modern-64x8 | cluster-16) ;;
     echo "versus.sh: --platform must be paragon-16x32, bunyip-4x24, modern-64x8 or cluster-16" >&2
     exit 2 ;;
 esac
-[ -n "$np" ] || np=$(grep -c . "$here/$platform.hosts")
+if [ -n "$hostfile" ]; then
+    [ -r "$hostfile" ] || { echo "versus.sh: cannot read --hostfile $hostfile" >&2; exit 2; }
+    hostfile=$(cd "$(dirname "$hostfile")" && pwd -P)/$(basename "$hostfile")
+fi
+[ -n "$np" ] || np=$(grep -c . "${hostfile:-$here/$platform.hosts}")
 case $np in
 '' | *[!0-9]* | 0) echo "versus.sh: --np must be a positive number" >&2; exit 2 ;;
 esac
@@ -228,7 +239,8 @@ variant() {
     _t0=$(date +%s)
     _rc=0
     # shellcheck disable=SC2086 # timeout_cmd is empty or a command and its options
-    $timeout_cmd "$here/run-simgrid.sh" --platform "$platform" --build "$build" --np "$np" "$@" \
+    $timeout_cmd "$here/run-simgrid.sh" --platform "$platform" --build "$build" --np "$np" \
+        ${hostfile:+--hostfile "$hostfile"} "$@" \
         -- coll --ops "$_op" --sizes "$sizes" --reps "$reps" --warmup 1 --csv \
         >"$_base.csv" 2>"$_base.log" </dev/null || _rc=$?
     _dt=$(($(date +%s) - _t0))
@@ -287,7 +299,7 @@ label=$(awk '/^# run:/ { sub(/^# run: /, ""); sub(/, vendor = .*/, ""); print; e
     "$work"/*-sel-*.csv 2>/dev/null || :)
 first_sel=$(echo "$selectors" | cut -d, -f1)
 {
-    echo "# InterCom against SMPI's collectives: $platform, p = $np"
+    echo "# InterCom against SMPI's collectives: $platform, p = $np${hostfile:+ (hosts: $(basename "$hostfile"))}"
     echo
     echo "Simulated $(date -u +%Y-%m-%d), commit $commit, ${smpi:-SMPI}; ${label:-$platform}."
     echo "intercom-bench coll, medians of $reps repetition(s) after 1 warm-up; times in us."

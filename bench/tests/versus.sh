@@ -3,7 +3,8 @@
 # collectives, the three selectors and three forced SMPI algorithms, two
 # sizes (a few seconds).  Checks the report's structure (a table per
 # collective, a row per size, a row per variant, numeric times), the data
-# files and, with gnuplot, the figures; never the times themselves.
+# files and, with gnuplot, the figures; never the times themselves.  Then
+# --hostfile: one bcast run on 4 of the modern cluster's nodes.
 # Skipped without smpirun or an SMPI build (smpi-lib.sh).
 . "${IC_SRCDIR:-${srcdir:-.}}/bench/tests/smpi-lib.sh"
 md=$work/v.md
@@ -49,4 +50,16 @@ for a in binomial_tree flattree ompi_ring; do
 done
 grep -q '^SMPI.s [0-9]* algorithms for smpi/reduce_scatter:' "$md" ||
     fail "reduce_scatter_block is not forced through smpi/reduce_scatter"
+
+# --hostfile: one rank on each of 4 nodes of the modern cluster (the first
+# 4 lines of its hostfile are one node's), in every run
+awk 'NR % 8 == 1' "$top/bench/simgrid/modern-64x8.hosts" | head -n 4 >"$work/h4"
+sh "$top/bench/simgrid/versus.sh" --platform modern-64x8 --hostfile "$work/h4" --build "$smpi" \
+    --ops bcast --sizes 8 --reps 1 --selectors ompi --algorithms binomial_tree \
+    --output "$work/h" --work "$work/wh" >"$work/out" 2>"$work/err" || fail "exit status $?"
+grep -q "^# InterCom against SMPI's collectives: modern-64x8, p = 4 (hosts: h4)" "$work/h.md" ||
+    fail "the report does not name the hostfile or p = 4"
+for f in "$work"/wh/*.csv; do
+    grep -q '^# nodes: 4 (at most 1 ranks per node' "$f" || fail "$f: not on 4 nodes"
+done
 exit 0
