@@ -958,9 +958,9 @@ static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t
  * (rank 0).  The model sets a segment from its fitted alpha and beta,
  * which do not see a network's bands (SimGrid's SMPI: above 9375 B 0.59
  * of the link's bandwidth): on the simulated modern cluster's 64 nodes
- * the circulant reduce of 1 MiB took 312 us in the model's blocks of
- * 19 KiB, 1.15 times the halving's 271 (no parameter: no neighbours), and
- * 137-143 us in blocks of 7-8 KiB, which only a search from it finds. */
+ * the circulant reduce of 1 MiB took 312 us in the fitted model's blocks
+ * of 70 KiB, 1.15 times the halving's 271 (no parameter: no neighbours),
+ * and 137-143 us in blocks of 6-8 KiB, which only a search from it finds. */
 #define TUNE_PARAM_REACH 2.0
 static int param_seed(const ic_point_t *pt, const cand_t *cs, int nc, const unsigned char *from,
                       int f)
