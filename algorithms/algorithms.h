@@ -212,14 +212,21 @@ static inline int ic_one_shot_fits(size_t bounded_from, int n, size_t m)
     return (size_t)(n - 1) <= room / m;
 }
 
-/* Can the circulant reduce (circulant.c) serve m elements on n ranks in
+/* The slots the circulant reduce (circulant.c) holds at once on n
+ * positions, at most: 2 ceil(log2 n) + 1 (circulant.c says why). */
+static inline size_t ic_circulant_reduce_held(int n)
+{
+    return 2 * (size_t)ic_ceil_log2(n) + 1;
+}
+
+/* Can the circulant reduce serve m elements on n ranks in
  * the scratch of a call with this bounded_from?  From bounded_from on (and
  * m >= 2) its blocks are at most a (2 ceil(log2 n) + 1)-th of the vector,
  * so that the slots it holds at once stay within the message: not for a
  * shorter vector. */
 static inline int ic_circulant_reduce_fits(size_t bounded_from, int n, size_t m)
 {
-    return bounded_from == 0 || m < bounded_from || m < 2 || m >= 2 * (size_t)ic_ceil_log2(n) + 1;
+    return bounded_from == 0 || m < bounded_from || m < 2 || m >= ic_circulant_reduce_held(n);
 }
 
 /* How many slots the circulant reduce makes before it reuses one (when its
@@ -230,10 +237,10 @@ static inline int ic_circulant_reduce_fits(size_t bounded_from, int n, size_t m)
  * many 1.26, 1.42, 1.56; at 16 MiB on 64 nodes 1.89 and 1.20. */
 static inline size_t ic_circulant_reduce_slots(int n)
 {
-    return 2 * (size_t)ic_ceil_log2(n) + 4;
+    return ic_circulant_reduce_held(n) + 3;
 }
 
-/* The registry's room rules (ic_algorithm_t.room) built on the two above:
+/* The registry's room rules (ic_algorithm_t.room) built on the fits above:
  * NULL where the scratch fits, else why not. */
 static inline const char *ic_one_shot_room(size_t bounded_from, int n, size_t m)
 {

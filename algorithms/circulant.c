@@ -331,8 +331,7 @@ static ic_region_t slot_reg(const circ_slots_t *P, size_t sl, size_t n)
 
 size_t ic_circulant_reduce_block(size_t count, size_t seg, int n, int bounded)
 {
-    /* 2 ceil(log2 n) + 1 slots at once */
-    return ic_slotted_seg(seg, count, count, 2 * (size_t)ic_ceil_log2(n) + 1, bounded);
+    return ic_slotted_seg(seg, count, count, ic_circulant_reduce_held(n), bounded);
 }
 
 size_t ic_reduce_circulant_seg(const ic_coll_args_t *a)
@@ -364,8 +363,8 @@ void ic_circulant_reduce(ic_sched_t *s, const ic_line_t *line, int root_pos, con
         .spread = ic_circulant_reduce_slots(n), .size = seg, .base = tmpbase, .buf = tmp};
     if (P.spread > most)
         P.spread = most ? most : 1;
-    /* beyond spread a slot is made only when every one is held (2q + 1 at most) */
-    P.cap = P.spread + 2 * (size_t)q + 1;
+    /* beyond spread a slot is made only when every one is held */
+    P.cap = P.spread + ic_circulant_reduce_held(n);
     long *slot_of = malloc(nb * sizeof(long)); /* the block's partial's slot; -1 none */
     P.fifo = malloc(P.cap * sizeof(size_t));
     if (!slot_of || !P.fifo || ok < 0) {

@@ -1043,7 +1043,7 @@ START_TEST(test_circulant_reduce_slots)
     static const int big[] = {255, 256, 257, 1000};
     for (int i = 0; i < 199 + 4; i++) {
         int n = i < 199 ? i + 2 : big[i - 199];
-        size_t most = 2 * (size_t)ic_ceil_log2(n) + 1;
+        size_t most = ic_circulant_reduce_held(n);
         size_t counts[] = {most, 3 * most + 2, 40 * most};
         for (int ci = 0; ci < 3; ci++)
             for (int v = 0; v < 2; v++)
