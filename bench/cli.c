@@ -113,7 +113,8 @@ static const struct {
     {"--refine", "N", S_TUNE,
      "up to N rounds of local search from the fastest plan: its neighbours (steps or "
      "shape reversed, two dimensions merged, one step's parameter -- radix, segment -- or "
-     "algorithm changed) measured against it (default 3, --quick 0; at most 8)"},
+     "algorithm changed) measured against it, the last round from a 1-D plan's parameter "
+     "if none was (default 3, --quick 0; at most 8)"},
     {"--prune", "F", S_TUNE,
      "do not measure a candidate the fitted model prices above F times the fastest time "
      "measured so far at its point (default 3; 0: measure every one): the model is seldom "

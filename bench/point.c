@@ -411,6 +411,7 @@ void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int 
                         ic_bench_model_t *m)
 {
     double v[6] = {NAN, NAN, NAN, NAN, NAN, NAN}, vn[4] = {NAN, NAN, NAN, NAN};
+    m->npp = 0;
     ic_bench_opts_t saved = b->o;
     b->o.budget = 0.05;
     b->o.max_reps = 200;
@@ -440,6 +441,11 @@ void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int 
                 free(nres.stats);
         }
         if (b->rank == 0) {
+            for (int i = 0; i < ns && m->npp < IC_BENCH_PP_MAX; i++)
+                if (res.stats[i].median > 0) {
+                    m->pp_bytes[m->npp] = (double)sizes[i];
+                    m->pp_time[m->npp++] = res.stats[i].median;
+                }
             if (exchange && ns > 0) {
                 b->failures += xres.failures;
                 exchange_terms(sizes, ns, res.stats, xres.stats, v[1], &v[4], &v[5]);
@@ -472,6 +478,9 @@ void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int 
     }
     MPI_Bcast(v, 6, MPI_DOUBLE, 0, b->comm);
     MPI_Bcast(vn, 2, MPI_DOUBLE, 0, b->comm);
+    MPI_Bcast(&m->npp, 1, MPI_INT, 0, b->comm);
+    MPI_Bcast(m->pp_bytes, m->npp, MPI_DOUBLE, 0, b->comm);
+    MPI_Bcast(m->pp_time, m->npp, MPI_DOUBLE, 0, b->comm);
     ic_cost_defaults_node(&m->node);
     m->node_fit = peer > 0 && !isnan(vn[0]) && !isnan(vn[1]);
     if (m->node_fit) {

@@ -54,12 +54,18 @@ typedef struct ic_point {
  * does (ic_cost_defaults, ic_cost_derive).  alpha_min is no model
  * parameter but a measurement (the shortest one-way time of the
  * ping-pong's shortest message), for the time floor (fit.h). */
+#define IC_BENCH_PP_MAX 32 /* the ping-pong's lengths a model keeps, at most */
 typedef struct ic_bench_model {
     ic_cost_params_t cost;
     double alpha_min;
     int exchange;          /* beta_x, x_min measured (COMMS2), not derived */
     ic_cost_params_t node; /* within a node: the library's figures, or ... */
     int node_fit;          /* ... fitted (alpha, beta; gamma as cost's) */
+    /* the ping-pong the fit is of (every rank): its lengths (bytes) and
+     * median one-way times (s), which a straight line smooths over (a
+     * network's bands, a protocol's switch of start-up and bandwidth) */
+    int npp;
+    double pp_bytes[IC_BENCH_PP_MAX], pp_time[IC_BENCH_PP_MAX];
 } ic_bench_model_t;
 
 /* --type NAME (int, long, float, double; NULL: int): 0, or -1. */

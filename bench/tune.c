@@ -48,7 +48,11 @@
  *      instead: one-round steps on the short lines and priced steps on
  *      the long ones, a node's ranks all at once and the halving or
  *      doubling across nodes), those twins
- *      of the 1-D plans too, every stream on one line, and the built-in choice (as it ran without
+ *      of the 1-D plans too, every stream on one line, each 1-D plan of a
+ *      segmented algorithm also in the segment the ping-pong's measured
+ *      times price cheapest where that is more than twice apart from the
+ *      fitted line's (measured_seg: a network whose start-up and rate
+ *      change with the length), and the built-in choice (as it ran without
  *      a table, and with the segment sizes the fitted model sets); each
  *      forced in turn with IC_Set_algorithm.
  *   4. Measurement, rounds of: every candidate in turn (the order rotating
@@ -72,7 +76,9 @@
  *      the new fastest, or when it stays the fastest from a near-tie of
  *      it (within 3 %) not yet searched from, or from the fastest 1-D plan
  *      with a segment or radix within 2x of it (the model's parameter
- *      has the fewest good reasons behind it), until none is left.  On
+ *      has the fewest good reasons behind it), until none is left; the
+ *      last round goes to such a 1-D plan when none has been searched
+ *      from (the mesh plans' neighbours would take every round).  On
  *      the simulated 16 x 32 torus this is what finds the plans whose
  *      lines follow the torus's rings, which the model prices no better
  *      than any other shape.
@@ -123,10 +129,10 @@
 #define TUNE_CANDIDATES 4
 #define TUNE_QUICK_CANDIDATES 3
 #define TUNE_NEIGHBOURS 32 /* new plans per round of local search, at most */
-/* model, shapes (four plans each), 1-D and their twins, built-in, local
- * search */
+/* model, shapes (four plans each), 1-D with their measured segments and
+ * their twins, built-in, local search */
 #define TUNE_MAX_CAND                                                                              \
-    (16 + 4 * IC_TUNE_SHAPES_MAX + 2 * 16 + 2 + IC_TUNE_REFINE_MAX * TUNE_NEIGHBOURS)
+    (16 + 4 * IC_TUNE_SHAPES_MAX + 3 * 16 + 2 + IC_TUNE_REFINE_MAX * TUNE_NEIGHBOURS)
 #define TUNE_ROUNDS 4 /* rounds of interleaved blocks per point */
 #define TUNE_EXTRA 2  /* more sets of rounds for near-ties, at most */
 
@@ -318,6 +324,70 @@ static int ring_plan(const ic_coll_args_t *a, const ic_model_t *m, const alg_lis
     return bt < 0 ? -1 : 0;
 }
 
+/* The segment (elements of elem bytes) at which the ping-pong the model
+ * was fitted to prices plan pl, a 1-D plan of a segmented algorithm,
+ * cheapest, or 0 (none of its lengths makes two segments or more of the
+ * vector): the plan's closed form (ic_plan_cost) with its segment at each
+ * measured length s and beta the time per byte that length's measured
+ * time t(s) leaves after the fitted start-up, (t(s) - alpha) / s, so that
+ * one segment's message costs what it was measured to.  A straight line
+ * through every length puts the segment where its start-up and its bytes
+ * balance, and does not see a network whose rate or start-up change with
+ * the length: SimGrid's SMPI multiplies a message's start-up by 1.9-2.2
+ * below 9376 B and by 11.6 from 65472 B on, its rate by 1.09 at 5776-9375
+ * B and 0.59-0.94 above (smpi/lat-factor, smpi/bw-factor); on the modern
+ * cluster's 64 nodes the 1 MiB broadcast of circulant took 532 us in the
+ * fitted model's segments and 170 in 8 KiB ones. */
+static size_t measured_seg(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *mm,
+                           const ic_bench_model_t *m, size_t elem)
+{
+    if (pl->ndims != 0 || !pl->alg || !pl->alg->seg_rule || (pl->alg->flags & IC_ALG_RADIX) ||
+        elem == 0)
+        return 0;
+    size_t best = 0;
+    double bt = 0, vec = ic_plan_start(a);
+    for (int i = 0; i < m->npp; i++) {
+        size_t seg = (size_t)(m->pp_bytes[i] / (double)elem);
+        double beta = (m->pp_time[i] - mm->alpha) / m->pp_bytes[i];
+        if (seg < 1 || 2.0 * (double)seg > vec || !(beta > 0))
+            continue;
+        ic_model_t x = *mm;
+        if (mm->beta > 0)
+            x.beta_x = mm->beta_x * beta / mm->beta;
+        x.beta = beta;
+        ic_plan_t q = *pl;
+        q.param = seg;
+        double c = ic_plan_cost(&q, a, &x);
+        if (c >= 0 && (best == 0 || c < bt)) {
+            best = seg;
+            bt = c;
+        }
+    }
+    return best;
+}
+
+/* Add 1-D plan pl (its parameter left to the library) to cs[0..n-1] with
+ * its segment where the measured ping-pong puts it (measured_seg), when
+ * that is more than twice apart from the model's (mm): the local search
+ * measures the segments within twice of one it ran.  Returns the new n. */
+static int add_measured_seg(cand_t *cs, int n, const ic_plan_t *pl, const ic_coll_args_t *a,
+                            const ic_model_t *mm, const ic_bench_model_t *m, size_t elem)
+{
+    ic_plan_t r = *pl;
+    ic_plan_resolve(&r, a, mm);
+    size_t seg = measured_seg(pl, a, mm, m, elem);
+    if (seg == 0 || (2 * seg >= r.param && seg <= 2 * r.param))
+        return n;
+    char text[IC_PLAN_TEXT_MAX];
+    r.param = seg;
+    ic_plan_format(&r, text, sizeof(text));
+    int n0 = n;
+    n = add_cand(cs, n, text, "1-D, measured segment");
+    if (n > n0)
+        cs[n0].keep = 1;
+    return n;
+}
+
 /* The candidates of point pt (rank 0; see the method above). */
 static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_model_t *m, int k,
                       int shapes, int all_1d, int nodes, int rpn, const char *builtin, cand_t *cs)
@@ -465,6 +535,7 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
     for (int i = 0; i < n1; i++) {
         ic_point_bare_text(&plans[i], text, sizeof(text));
         n = add_cand(cs, n, text, "1-D");
+        n = add_measured_seg(cs, n, &plans[i], &a, &mm, m, elem);
     }
     /* the streams on one line, which the selector does not rank when
      * their closed forms are bounds (two_tree) */
@@ -473,6 +544,7 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
         if (ic_plan_usable(&sp, &a, NULL)) {
             ic_point_bare_text(&sp, text, sizeof(text));
             n = add_cand(cs, n, text, "1-D, stream");
+            n = add_measured_seg(cs, n, &sp, &a, &mm, m, elem);
         }
     }
     /* and their twins on two counter-rotating rings (one line: the ring
@@ -962,20 +1034,22 @@ static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t
  * of 70 KiB, 1.15 times the halving's 271 (no parameter: no neighbours),
  * and 137-143 us in blocks of 6-8 KiB, which only a search from it finds. */
 #define TUNE_PARAM_REACH 2.0
+/* Whether candidate c ran as a 1-D plan with a parameter to vary. */
+static int param_seed_of(const ic_point_t *pt, const cand_t *c)
+{
+    ic_plan_t pl;
+    size_t v[TUNE_PARAM_VARIANTS];
+    return ic_plan_parse(pt->c, c->ran, &pl, NULL) == 0 && pl.ndims < 2 &&
+           param_variants(pl.alg, pl.param, pt->p, 1, v) > 0;
+}
 static int param_seed(const ic_point_t *pt, const cand_t *cs, int nc, const unsigned char *from,
                       int f)
 {
     int g = -1;
-    for (int j = 0; j < nc; j++) {
-        if (from[j] || !usable(&cs[j]) || cs[j].s.median > TUNE_PARAM_REACH * cs[f].s.median ||
-            (g >= 0 && cs[j].s.median >= cs[g].s.median))
-            continue;
-        ic_plan_t pl;
-        size_t v[TUNE_PARAM_VARIANTS];
-        if (ic_plan_parse(pt->c, cs[j].ran, &pl, NULL) == 0 && pl.ndims < 2 &&
-            param_variants(pl.alg, pl.param, pt->p, 1, v) > 0)
+    for (int j = 0; j < nc; j++)
+        if (!from[j] && usable(&cs[j]) && cs[j].s.median <= TUNE_PARAM_REACH * cs[f].s.median &&
+            (g < 0 || cs[j].s.median < cs[g].s.median) && param_seed_of(pt, &cs[j]))
             g = j;
-    }
     return g;
 }
 
@@ -987,7 +1061,12 @@ static int param_seed(const ic_point_t *pt, const cand_t *cs, int nc, const unsi
  * near-tie: which of two plans a greedy search follows should not be
  * decided by a difference the winner is not chosen by), or when no
  * near-tie is left, from the fastest 1-D plan with a parameter within
- * TUNE_PARAM_REACH of it (param_seed); it stops when none is left or
+ * TUNE_PARAM_REACH of it (param_seed), which the last round starts from
+ * in any case when no round has started from a 1-D plan with a parameter
+ * (on 16 nodes of the simulated modern cluster the broadcast of 1 MiB:
+ * three rounds of mesh plans ended at 218 us; the last round from
+ * two_tree in the measured ping-pong's segments found 8 KiB, 162 us);
+ * it stops when none is left or
  * nothing new is next to the plan.  The plan's times
  * are those of its latest round, so that the last comparison is between
  * calls made side by side.  ns: room for 1 + TUNE_NEIGHBOURS candidates.
@@ -998,12 +1077,18 @@ static int refine(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t *
     unsigned char *from = b->rank == 0 ? ic_bench_alloc(b, TUNE_MAX_CAND) : NULL;
     if (from)
         memset(from, 0, TUNE_MAX_CAND);
+    int seeded = 0; /* a round has started from a 1-D plan with a parameter */
     for (int r = 0; r < rounds; r++) {
         int f = -1, nn = 0;
         /* a plan with nothing new next to it (a 1-D plan without a
          * parameter) costs no round: the next near-tie is tried */
         while (b->rank == 0 && nn <= 1) {
-            if ((f = fastest(cs, nc)) >= 0 && from[f]) {
+            f = fastest(cs, nc);
+            if (f >= 0 && !seeded && r == rounds - 1 && rounds >= 2) {
+                int g = param_seed(pt, cs, nc, from, f);
+                f = g >= 0 ? g : f;
+            }
+            if (f >= 0 && from[f]) {
                 int g = -1; /* the fastest near-tie not started from */
                 for (int j = 0; j < nc; j++)
                     if (!from[j] && usable(&cs[j]) &&
@@ -1017,6 +1102,7 @@ static int refine(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t *
                 break;
             }
             from[f] = 1;
+            seeded |= param_seed_of(pt, &cs[f]);
             nn = neighbours(b, pt, cs[f].text, cs[f].ran, cs, nc, ns);
         }
         ns[0].pred = NAN; /* measured again, whatever its price */

@@ -8,7 +8,10 @@
 # ties) and is the table's rule.  Then a broadcast on one ring of 16:
 # the 1-D plans' two-ring twins and parameters in the local search; a
 # reduce on 16 nodes of the modern cluster: the search from a 1-D plan's
-# parameter when the fastest has none.  About 30 s.  Skipped without smpirun or
+# parameter when the fastest has none; a broadcast there: the 1-D streams
+# in the segments the measured ping-pong prices cheapest, and the last
+# round's search from a 1-D plan's parameter when the mesh plans took the
+# others.  About 35 s.  Skipped without smpirun or
 # an SMPI build (smpi-lib.sh).
 . "${IC_SRCDIR:-${srcdir:-.}}/bench/tests/smoke-lib.sh"
 w0=$work
@@ -76,4 +79,22 @@ case $first in
 esac
 paste -d ' ' "$work/why" "$work/plans" | grep -Eq '^local search [a-z_]+\([0-9]+\)$' ||
     fail "no 1-D plan's parameter measured by the local search after $first"
+
+# The same nodes, broadcast of 1 MiB: the fitted line puts the streams'
+# segments far from where SMPI's bands make them cheapest, so each is
+# measured in the segment the ping-pong's own times price cheapest too;
+# the first rounds of the search go to the mesh plans (the fastest), the
+# last to a 1-D plan's parameter.
+sh "$top/bench/simgrid/run-simgrid.sh" --build "$smpi" --platform modern-64x8 --np 16 \
+    --hostfile "$work/hosts" -- tune --csv --ops bcast --sizes 1M --type double --reps 1 \
+    --warmup 1 -o "$tbl" >"$out" 2>"$err" || fail "exit status $?"
+expect_all candidates check ok
+csv_col candidates why >"$work/why"
+csv_col candidates plan >"$work/plans"
+paste -d ' ' "$work/why" "$work/plans" | grep -Eq '^1-D, measured segment [a-z_]+\([0-9]+\)$' ||
+    fail "no 1-D plan in the measured ping-pong's segment"
+paste -d ' ' "$work/why" "$work/plans" | grep -Eq '^local search [0-9]+x[0-9]' ||
+    fail "no mesh plan in the local search (the test needs the rounds to start from one)"
+paste -d ' ' "$work/why" "$work/plans" | grep -Eq '^local search [a-z_]+\([0-9]+\)$' ||
+    fail "no 1-D plan's parameter measured by the local search's last round"
 exit 0
