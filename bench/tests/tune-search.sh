@@ -65,13 +65,18 @@ dup=$(paste -d ' ' "$work/bytes" "$work/plans" | sort | uniq -d)
 # (the circulant reduce in the model's blocks) and measures its segment's
 # neighbours, down to an eighth of it.
 awk 'NR % 8 == 1' "$top/bench/simgrid/modern-64x8.hosts" | head -n 16 >"$work/hosts"
-sh "$top/bench/simgrid/run-simgrid.sh" --build "$smpi" --platform modern-64x8 --np 16 \
-    --hostfile "$work/hosts" -- tune --csv --ops reduce --sizes 1M --type double --reps 1 \
-    --warmup 1 -o "$tbl" >"$out" 2>"$err" || fail "exit status $?"
-expect_all candidates check ok
-csv_col candidates why >"$work/why"
-csv_col candidates median >"$work/med"
-csv_col candidates plan >"$work/plans"
+# tune16 OP: tune OP at 1 MiB there; every candidate right; each one's why,
+# median and plan in $work/why, med, plans
+tune16() {
+    sh "$top/bench/simgrid/run-simgrid.sh" --build "$smpi" --platform modern-64x8 --np 16 \
+        --hostfile "$work/hosts" -- tune --csv --ops "$1" --sizes 1M --type double --reps 1 \
+        --warmup 1 -o "$tbl" >"$out" 2>"$err" || fail "exit status $?"
+    expect_all candidates check ok
+    csv_col candidates why >"$work/why"
+    csv_col candidates median >"$work/med"
+    csv_col candidates plan >"$work/plans"
+}
+tune16 reduce
 first=$(paste -d ' ' "$work/why" "$work/med" "$work/plans" | grep -v "^local search " |
     awk '{ print $(NF - 1), $NF }' | sort -g | head -n 1 | cut -d ' ' -f 2)
 case $first in
@@ -85,12 +90,7 @@ paste -d ' ' "$work/why" "$work/plans" | grep -Eq '^local search [a-z_]+\([0-9]+
 # measured in the segment the ping-pong's own times price cheapest too;
 # the first rounds of the search go to the mesh plans (the fastest), the
 # last to a 1-D plan's parameter.
-sh "$top/bench/simgrid/run-simgrid.sh" --build "$smpi" --platform modern-64x8 --np 16 \
-    --hostfile "$work/hosts" -- tune --csv --ops bcast --sizes 1M --type double --reps 1 \
-    --warmup 1 -o "$tbl" >"$out" 2>"$err" || fail "exit status $?"
-expect_all candidates check ok
-csv_col candidates why >"$work/why"
-csv_col candidates plan >"$work/plans"
+tune16 bcast
 paste -d ' ' "$work/why" "$work/plans" | grep -Eq '^1-D, measured segment [a-z_]+\([0-9]+\)$' ||
     fail "no 1-D plan in the measured ping-pong's segment"
 paste -d ' ' "$work/why" "$work/plans" | grep -Eq '^local search [0-9]+x[0-9]' ||
