@@ -336,8 +336,12 @@ static int ring_plan(const ic_coll_args_t *a, const ic_model_t *m, const alg_lis
  * the length: SimGrid's SMPI multiplies a message's start-up by 1.9-2.2
  * below 9376 B and by 11.6 from 65472 B on, its rate by 1.09 at 5776-9375
  * B and 0.59-0.94 above (smpi/lat-factor, smpi/bw-factor); on the modern
- * cluster's 64 nodes the 1 MiB broadcast of circulant took 532 us in the
- * fitted model's segments and 170 in 8 KiB ones. */
+ * cluster's 64 nodes the 1 MiB broadcast of two_tree took 361 us in the
+ * fitted line's segments and 248 in the 4 KiB ones the ping-pong's times
+ * price cheapest (the search from there: 178 in 8 KiB).  The closed forms
+ * charge each segment its start-up in turn, where SMPI overlaps a link's
+ * latency with the next message: they price the circulant graph's 1 MiB
+ * cheapest in 64 KiB segments (536 us), where 8 KiB take 170. */
 static size_t measured_seg(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *mm,
                            const ic_bench_model_t *m, size_t elem)
 {
@@ -1024,6 +1028,15 @@ static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t
     free(bad);
 }
 
+/* Whether candidate c ran as a 1-D plan with a parameter to vary. */
+static int param_seed_of(const ic_point_t *pt, const cand_t *c)
+{
+    ic_plan_t pl;
+    size_t v[TUNE_PARAM_VARIANTS];
+    return ic_plan_parse(pt->c, c->ran, &pl, NULL) == 0 && pl.ndims < 2 &&
+           param_variants(pl.alg, pl.param, pt->p, 1, v) > 0;
+}
+
 /* The fastest usable 1-D candidate with a parameter to vary (a segment or
  * a radix, param_variants) within TUNE_PARAM_REACH times the fastest
  * candidate f's median that the local search has not started from, or -1
@@ -1034,14 +1047,6 @@ static void measure(ic_bench_t *b, const ic_point_t *pt, const char *ref, cand_t
  * of 70 KiB, 1.15 times the halving's 271 (no parameter: no neighbours),
  * and 137-143 us in blocks of 6-8 KiB, which only a search from it finds. */
 #define TUNE_PARAM_REACH 2.0
-/* Whether candidate c ran as a 1-D plan with a parameter to vary. */
-static int param_seed_of(const ic_point_t *pt, const cand_t *c)
-{
-    ic_plan_t pl;
-    size_t v[TUNE_PARAM_VARIANTS];
-    return ic_plan_parse(pt->c, c->ran, &pl, NULL) == 0 && pl.ndims < 2 &&
-           param_variants(pl.alg, pl.param, pt->p, 1, v) > 0;
-}
 static int param_seed(const ic_point_t *pt, const cand_t *cs, int nc, const unsigned char *from,
                       int f)
 {
