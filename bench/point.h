@@ -49,12 +49,13 @@ typedef struct ic_point {
  * buffers from SMPI's shared malloc and is not compared (point.c). */
 #define IC_POINT_SHARED_FROM ((size_t)1 << 31)
 
+#define IC_BENCH_PP_MAX 32 /* the ping-pong's lengths a model keeps, at most */
+
 /* This run's model: the library's cost parameters (tuning/cost.h) with the
  * fitted alpha, beta and gamma, the rest derived from them as the library
  * does (ic_cost_defaults, ic_cost_derive).  alpha_min is no model
  * parameter but a measurement (the shortest one-way time of the
  * ping-pong's shortest message), for the time floor (fit.h). */
-#define IC_BENCH_PP_MAX 32 /* the ping-pong's lengths a model keeps, at most */
 typedef struct ic_bench_model {
     ic_cost_params_t cost;
     double alpha_min;
