@@ -1068,6 +1068,7 @@ static int param_seed(const ic_point_t *pt, const cand_t *cs, int nc, const unsi
  * near-tie is left, from the fastest 1-D plan with a parameter within
  * TUNE_PARAM_REACH of it (param_seed), which the last round starts from
  * in any case when no round has started from a 1-D plan with a parameter
+ * (of two rounds or more: a single round stays with the fastest)
  * (on 16 nodes of the simulated modern cluster the broadcast of 1 MiB:
  * three rounds of mesh plans ended at 218 us; the last round from
  * two_tree in the measured ping-pong's segments found 8 KiB, 162 us);
