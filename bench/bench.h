@@ -207,6 +207,24 @@ int ic_bench_pingpong_sweep(ic_bench_t *b, MPI_Comm comm, int a, int peer, const
                             int nsizes, int exchange, const char *progress_tag,
                             ic_pp_result_t *res);
 
+/* A stream sweep between ranks a and peer of comm (every rank of comm
+ * calls it, as the ping-pong sweep): for each length, the time on rank a
+ * of one message and of IC_STREAM_K sent back to back (nonblocking, the
+ * peer's receives posted first), each until the peer's empty answer to
+ * its last arrival.  Their difference over IC_STREAM_K - 1 is the gap
+ * between messages of that length in a stream (LogGP's g + (s - 1) G),
+ * where a ping-pong's one-way time also holds the latency a pipeline
+ * pays once.  Results on rank a: one[i] and many[i]; failed
+ * verifications (every message of the stream is checked). */
+#define IC_STREAM_K 8
+typedef struct ic_stream_result {
+    ic_stats_t *one, *many; /* nsizes entries, on rank a */
+    int failures;
+} ic_stream_result_t;
+
+int ic_bench_stream_sweep(ic_bench_t *b, MPI_Comm comm, int a, int peer, const size_t *sizes,
+                          int nsizes, ic_stream_result_t *res);
+
 /* Hockney fits of the medians of a sweep (rank a): one region, or one per
  * region between breakpoints, and their summary (fit.h:
  * ic_hockney_summary).  The fit of all points in one region is kept too. */

@@ -203,6 +203,7 @@ static void usage(FILE *f, unsigned only)
                    "\n"
                    "It fits alpha and beta (COMMS1 ping-pong between ranks 0 and P-1), the\n"
                    "exchange terms (COMMS2 between the same ranks) and gamma (MPI_Reduce_local),\n"
+                   "measures the gap of streams between the same ranks (the segments' seeds),\n"
                    "ranks every plan of each collective and size with the cost model, measures\n"
                    "the cheapest few, the algorithms on one line and the built-in choice side by\n"
                    "side (interleaved blocks of calls, medians of the slowest rank's time, every\n"

@@ -712,7 +712,7 @@ int ic_bench_patterns(ic_bench_t *b)
     ic_bench_model_t m, ms;
     /* with COMMS2's exchange (beta_x, x_min measured, as the tuner fits):
      * the halving and doubling patterns are exchanges */
-    ic_bench_fit_model(b, elem_type, (size_t)maxb, one, 1, &m);
+    ic_bench_fit_model(b, elem_type, (size_t)maxb, one, IC_FIT_EXCHANGE, &m);
     /* the split model: given, or from the split ping-pong between ranks 0
      * and p-1 over 8 B to the longest message (x8) */
     ic_split_fit_t sf;

@@ -312,6 +312,8 @@ double ic_point_predict(const ic_point_t *pt, const char *name, const ic_bench_m
         return NAN;
     ic_coll_args_t a;
     size_t elem = ic_point_args(pt, &a, counts);
+    if (!ic_coll_reduces(pt->c)) /* a written segment is in bytes there (src/select.c) */
+        ic_plan_scale_params(&plan, 1, elem);
     double t = ic_predict_plan(&plan, &a, &m->cost, elem);
     free(counts);
     return t < 0 ? NAN : t;
@@ -407,11 +409,54 @@ static int node_peer(const ic_bench_t *b)
     return peer == INT_MAX ? -1 : peer;
 }
 
-void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int node, int exchange,
+/* The streams between ranks 0 and p-1 (ic_bench_stream_sweep) into
+ * m->st_* on rank 0 (see point.h) and the report's table "stream": an
+ * empty stream first, whose one message's time is an empty round trip. */
+static void fit_stream(ic_bench_t *b, size_t top, ic_bench_model_t *m)
+{
+    size_t sizes[IC_BENCH_PP_MAX];
+    int ns = 0;
+    sizes[ns++] = 0;
+    for (size_t s = 256; s <= top && s <= (1u << 20) && ns < IC_BENCH_PP_MAX; s *= 2)
+        sizes[ns++] = s;
+    ic_stream_result_t res;
+    ic_bench_stream_sweep(b, b->comm, 0, b->size - 1, sizes, ns, &res);
+    m->nst = 0;
+    if (b->rank != 0)
+        return;
+    b->failures += res.failures;
+    ic_rtable_t *t = ic_report_table(b->rep, "stream",
+                                     "Streams from rank 0 to p-1: one message's time, the gap "
+                                     "between messages sent back to back");
+    ic_rtable_col(t, "bytes", NULL, IC_COL_INT, NULL);
+    ic_rtable_col(t, "t", "t(one-way)", IC_COL_SEC, NULL);
+    ic_rtable_col(t, "gap", NULL, IC_COL_SEC, NULL);
+    ic_rtable_col(t, "gap_per_byte", "gap/B[ns]", IC_COL_NUM, "%.4g");
+    double rt0 = res.one[0].median; /* an empty round trip */
+    for (int i = 1; i < ns; i++) {
+        double one = res.one[i].median - rt0 / 2;
+        double gap = (res.many[i].median - res.one[i].median) / (IC_STREAM_K - 1);
+        if (!(one > 0) || !(gap > 0))
+            continue;
+        m->st_bytes[m->nst] = (double)sizes[i];
+        m->st_time[m->nst] = one;
+        m->st_gap[m->nst++] = gap;
+        ic_rtable_row(t);
+        ic_rtable_num(t, (double)sizes[i]);
+        ic_rtable_num(t, one);
+        ic_rtable_num(t, gap);
+        ic_rtable_num(t, gap / (double)sizes[i] * 1e9);
+    }
+    free(res.one);
+    free(res.many);
+}
+
+void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int node, int what,
                         ic_bench_model_t *m)
 {
+    int exchange = what & IC_FIT_EXCHANGE;
     double v[6] = {NAN, NAN, NAN, NAN, NAN, NAN}, vn[4] = {NAN, NAN, NAN, NAN};
-    m->npp = 0;
+    m->npp = m->nst = 0;
     ic_bench_opts_t saved = b->o;
     b->o.budget = 0.05;
     b->o.max_reps = 200;
@@ -440,6 +485,8 @@ void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int 
             if (b->rank == 0)
                 free(nres.stats);
         }
+        if (what & IC_FIT_STREAM)
+            fit_stream(b, top, m);
         if (b->rank == 0) {
             for (int i = 0; i < ns && m->npp < IC_BENCH_PP_MAX; i++)
                 if (res.stats[i].median > 0) {
@@ -481,6 +528,10 @@ void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int 
     MPI_Bcast(&m->npp, 1, MPI_INT, 0, b->comm);
     MPI_Bcast(m->pp_bytes, m->npp, MPI_DOUBLE, 0, b->comm);
     MPI_Bcast(m->pp_time, m->npp, MPI_DOUBLE, 0, b->comm);
+    MPI_Bcast(&m->nst, 1, MPI_INT, 0, b->comm);
+    MPI_Bcast(m->st_bytes, m->nst, MPI_DOUBLE, 0, b->comm);
+    MPI_Bcast(m->st_time, m->nst, MPI_DOUBLE, 0, b->comm);
+    MPI_Bcast(m->st_gap, m->nst, MPI_DOUBLE, 0, b->comm);
     ic_cost_defaults_node(&m->node);
     m->node_fit = peer > 0 && !isnan(vn[0]) && !isnan(vn[1]);
     if (m->node_fit) {

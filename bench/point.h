@@ -67,7 +67,18 @@ typedef struct ic_bench_model {
      * network's bands, a protocol's switch of start-up and bandwidth) */
     int npp;
     double pp_bytes[IC_BENCH_PP_MAX], pp_time[IC_BENCH_PP_MAX];
+    /* with IC_FIT_STREAM, the same pair's streams (ic_bench_stream_sweep)
+     * at 256 B to 1 MiB in steps of 2: for each length, its one-way time
+     * st_time (one message's, less half an empty round trip) and st_gap,
+     * the time between messages sent back to back (LogGP's g + (s - 1) G;
+     * a pipeline pays the rest of st_time once per hop, not per message) */
+    int nst;
+    double st_bytes[IC_BENCH_PP_MAX], st_time[IC_BENCH_PP_MAX], st_gap[IC_BENCH_PP_MAX];
 } ic_bench_model_t;
+
+/* What ic_bench_fit_model measures besides the ping-pong (flags). */
+#define IC_FIT_EXCHANGE 1 /* COMMS2's exchange: beta_x, x_min */
+#define IC_FIT_STREAM 2   /* streams: st_* */
 
 /* --type NAME (int, long, float, double; NULL: int): 0, or -1. */
 int ic_bench_type(const char *name, MPI_Datatype *t);
@@ -97,7 +108,7 @@ static inline int ic_bench_one_node(const ic_bench_t *b)
 
 /* alpha, beta from a ping-pong fit between ranks 0 and p-1 (up to
  * max_bytes, at least 64 KiB); gamma from MPI_Reduce_local of type; with
- * `exchange` also beta_x and x_min from a COMMS2 exchange between the same
+ * IC_FIT_EXCHANGE in `what` also beta_x and x_min from a COMMS2 exchange between the same
  * ranks on the same lengths (the first length from which every exchange
  * takes over 1.25 times the ping-pong's time, and the time per byte and
  * direction beyond it); the rest derived as the library does for a
@@ -105,8 +116,9 @@ static inline int ic_bench_one_node(const ic_bench_t *b)
  * report on rank 0 as table "pingpong_fit".  Across nodes (!node), when
  * rank 0's node holds other ranks, also node (node_fit) from a ping-pong
  * between rank 0 and the lowest of them (table "node_pingpong_fit").
- * Collective; the answer is the same on every rank. */
-void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int node, int exchange,
+ * With IC_FIT_STREAM also the streams between ranks 0 and p-1 (st_*,
+ * table "stream").  Collective; the answer is the same on every rank. */
+void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int node, int what,
                         ic_bench_model_t *m);
 
 /* The point as the selector sees it: *a (counts[] needs p entries; a

@@ -7,12 +7,11 @@
 # fastest candidate (the simulation is deterministic: no noise to break
 # ties) and is the table's rule.  Then a broadcast on one ring of 16:
 # the 1-D plans' two-ring twins and parameters in the local search; a
-# reduce on 16 nodes of the modern cluster: the search from a 1-D plan's
-# parameter when the fastest has none; a broadcast there: the 1-D streams
-# in the segments the measured ping-pong prices cheapest, and the last
-# round's search from a 1-D plan's parameter when the mesh plans took the
-# others.  About 35 s.  Skipped without smpirun or
-# an SMPI build (smpi-lib.sh).
+# reduce on 16 nodes of the modern cluster: the last round's search from a
+# 1-D plan's parameter when the mesh plans took the others; a broadcast
+# there: the streams' gaps, and the 1-D streams in the segments the
+# measured ping-pong and the streams price cheapest.  About 40 s.  Skipped
+# without smpirun or an SMPI build (smpi-lib.sh).
 . "${IC_SRCDIR:-${srcdir:-.}}/bench/tests/smoke-lib.sh"
 w0=$work
 . "${IC_SRCDIR:-${srcdir:-.}}/bench/tests/smpi-lib.sh"
@@ -59,42 +58,46 @@ csv_col candidates plan >"$work/plans"
 dup=$(paste -d ' ' "$work/bytes" "$work/plans" | sort | uniq -d)
 [ -z "$dup" ] || fail "candidates measured twice at one size: $dup"
 
-# Sixteen nodes of the modern cluster, one rank each, reduce of 1 MiB: the
-# fastest of the first candidates (the halving) has no parameter, so the
-# search goes on from the fastest 1-D plan with one within twice its time
-# (the circulant reduce in the model's blocks) and measures its segment's
-# neighbours, down to an eighth of it.
+# Sixteen nodes of the modern cluster, one rank each, reduce of 64 KiB: the
+# fastest of the first candidates (the halving) has no parameter, the
+# rounds go to the mesh plans next to it, and the last one goes on from
+# the fastest 1-D plan with a parameter within twice its time (the
+# circulant reduce in the model's blocks) and measures its segment's
+# neighbours, down to an eighth of it (without that round: none).
 awk 'NR % 8 == 1' "$top/bench/simgrid/modern-64x8.hosts" | head -n 16 >"$work/hosts"
-# tune16 OP: tune OP at 1 MiB there; every candidate right; each one's why,
-# median and plan in $work/why, med, plans
+# tune16 OP SIZE: tune OP at SIZE there; every candidate right; each one's
+# why, median and plan in $work/why, med, plans
 tune16() {
     sh "$top/bench/simgrid/run-simgrid.sh" --build "$smpi" --platform modern-64x8 --np 16 \
-        --hostfile "$work/hosts" -- tune --csv --ops "$1" --sizes 1M --type double --reps 1 \
+        --hostfile "$work/hosts" -- tune --csv --ops "$1" --sizes "$2" --type double --reps 1 \
         --warmup 1 -o "$tbl" >"$out" 2>"$err" || fail "exit status $?"
     expect_all candidates check ok
     csv_col candidates why >"$work/why"
     csv_col candidates median >"$work/med"
     csv_col candidates plan >"$work/plans"
 }
-tune16 reduce
+tune16 reduce 64K
 first=$(paste -d ' ' "$work/why" "$work/med" "$work/plans" | grep -v "^local search " |
     awk '{ print $(NF - 1), $NF }' | sort -g | head -n 1 | cut -d ' ' -f 2)
 case $first in
 *"("*) fail "the first candidates' fastest ($first) has a parameter: the test needs one without" ;;
 esac
-paste -d ' ' "$work/why" "$work/plans" | grep -Eq '^local search [a-z_]+\([0-9]+\)$' ||
-    fail "no 1-D plan's parameter measured by the local search after $first"
-
-# The same nodes, broadcast of 1 MiB: the fitted line puts the streams'
-# segments far from where SMPI's bands make them cheapest, so each is
-# measured in the segment the ping-pong's own times price cheapest too;
-# the first rounds of the search go to the mesh plans (the fastest), the
-# last to a 1-D plan's parameter.
-tune16 bcast
-paste -d ' ' "$work/why" "$work/plans" | grep -Eq '^1-D, measured segment [a-z_]+\([0-9]+\)$' ||
-    fail "no 1-D plan in the measured ping-pong's segment"
 paste -d ' ' "$work/why" "$work/plans" | grep -Eq '^local search [0-9]+x[0-9]' ||
     fail "no mesh plan in the local search (the test needs the rounds to start from one)"
 paste -d ' ' "$work/why" "$work/plans" | grep -Eq '^local search [a-z_]+\([0-9]+\)$' ||
-    fail "no 1-D plan's parameter measured by the local search's last round"
+    fail "no 1-D plan's parameter measured by the local search's last round after $first"
+
+# The same nodes, broadcast of 1 MiB: the streams' table (the gap between
+# messages sent back to back), and each 1-D stream also in the segment
+# the streams price cheapest: SMPI's bands give 5776-9375 B the most
+# bandwidth, so the circulant graph in 8 KiB segments (the ping-pong's
+# one-way times, a start-up per segment, price it cheapest in 256 KiB:
+# a "1-D, measured segment").
+tune16 bcast 1M
+csv_col stream gap | grep -q . || fail "no stream table"
+csv_col stream gap | awk '!($1 > 0) { bad = 1 } END { exit bad }' || fail "a gap not above 0"
+paste -d ' ' "$work/why" "$work/plans" | grep -Eq '^1-D, measured segment [a-z_]+\([0-9]+\)$' ||
+    fail "no 1-D plan in the measured ping-pong's segment"
+paste -d ' ' "$work/why" "$work/plans" | grep -qx '1-D, stream segment circulant(8192)' ||
+    fail "no circulant graph in the streams' 8 KiB segments"
 exit 0
