@@ -149,7 +149,8 @@ typedef struct cand {
     double price;               /* rank 0: a price of its own (stream_seg), for pred; 0: none */
     int pruned;                 /* not measured: priced beyond --prune times the fastest */
     int keep;                   /* a parameter the local search set, a plan of one-round
-                                   steps, an unpriced step on a short line: never pruned */
+                                   steps, an unpriced step on a short line, the built-in
+                                   choice: never pruned */
     ic_stats_t s;
 } cand_t;
 
@@ -654,7 +655,11 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
         ic_point_bare_text(&bp, text, sizeof(text));
         n = add_cand(cs, n, text, "built-in, refit");
     }
+    /* always measured: its time is the report's regret (built-in/best) */
+    int n0 = n;
     n = add_cand(cs, n, builtin, "built-in");
+    if (n > n0)
+        cs[n0].keep = 1;
     free(counts);
     return n;
 }
