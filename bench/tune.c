@@ -397,10 +397,13 @@ static double startups(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_mo
  * stages times t(s) - g(s).  The stages are what the closed form's
  * start-ups (startups) do not owe to the segments' count: with c start-ups
  * per segment, read off the segment and twice it, startups(s) - c
- * ceil(n / s).  On SimGrid's modern cluster of 64 nodes the closed forms
- * price the circulant graph's 16 MiB broadcast cheapest in 256 KiB
- * segments (3.85 ms as measured), where 8 KiB ones take 1.80: SMPI, as
- * a real network, carries a message while the next one's latency runs. */
+ * ceil(n / s).  On SimGrid's modern cluster of 64 nodes the ping-pong's
+ * times price the circulant graph's 16 MiB broadcast cheapest in 1 MiB
+ * segments (7.99 ms as measured), the streams in 8 KiB ones (priced
+ * 1.26 ms, measured 1.80; the fastest plan before, two_tree in 96 KiB,
+ * 2.60): SMPI, as a real network, carries a message while the next one's
+ * latency runs, and its rate is highest at 5776-9375 B.  A seed, not a
+ * prediction: the schedule's dependencies keep a round above the gap. */
 static size_t stream_seg(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *mm,
                          const ic_bench_model_t *m, size_t elem, double *price)
 {
