@@ -68,10 +68,11 @@ typedef struct ic_bench_model {
     int npp;
     double pp_bytes[IC_BENCH_PP_MAX], pp_time[IC_BENCH_PP_MAX];
     /* with IC_FIT_STREAM, the same pair's streams (ic_bench_stream_sweep)
-     * at 256 B to 1 MiB in steps of 2: for each length, its one-way time
-     * st_time (one message's, less half an empty round trip) and st_gap,
-     * the time between messages sent back to back (LogGP's g + (s - 1) G;
-     * a pipeline pays the rest of st_time once per hop, not per message) */
+     * at 256 B to the fit's longest length (at most 1 MiB), x2: for each
+     * length its one-way time st_time (one message's, less half an empty
+     * round trip) and st_gap, the time between messages sent back to back
+     * (LogGP's g + (s - 1) G; a pipeline pays the rest of st_time once
+     * per hop, not per message) */
     int nst;
     double st_bytes[IC_BENCH_PP_MAX], st_time[IC_BENCH_PP_MAX], st_gap[IC_BENCH_PP_MAX];
 } ic_bench_model_t;

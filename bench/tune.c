@@ -328,6 +328,32 @@ static int ring_plan(const ic_coll_args_t *a, const ic_model_t *m, const alg_lis
     return bt < 0 ? -1 : 0;
 }
 
+/* Whether measured_seg and stream_seg set plan pl's segment: a 1-D plan
+ * of a segmented algorithm (not a radix). */
+static int seg_plan(const ic_plan_t *pl, size_t elem)
+{
+    return pl->ndims == 0 && pl->alg && pl->alg->seg_rule && !(pl->alg->flags & IC_ALG_RADIX) &&
+           elem > 0;
+}
+
+/* The closed form of plan pl with its segment at seg (elements) under mm
+ * with its start-up and time per byte replaced (the exchange's per byte
+ * scaled alike; LogGP's overhead, a part of the fitted start-up, dropped
+ * with it). */
+static double price_at(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *mm,
+                       size_t seg, double alpha, double beta)
+{
+    ic_model_t x = *mm;
+    if (alpha != mm->alpha)
+        x.overhead = 0;
+    x.alpha = alpha;
+    x.beta_x = mm->beta > 0 ? mm->beta_x * beta / mm->beta : beta;
+    x.beta = beta;
+    ic_plan_t q = *pl;
+    q.param = seg;
+    return ic_plan_cost(&q, a, &x);
+}
+
 /* The segment (elements of elem bytes) at which the ping-pong the model
  * was fitted to prices plan pl, a 1-D plan of a segmented algorithm,
  * cheapest, or 0 (none of its lengths makes two segments or more of the
@@ -349,8 +375,7 @@ static int ring_plan(const ic_coll_args_t *a, const ic_model_t *m, const alg_lis
 static size_t measured_seg(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *mm,
                            const ic_bench_model_t *m, size_t elem)
 {
-    if (pl->ndims != 0 || !pl->alg || !pl->alg->seg_rule || (pl->alg->flags & IC_ALG_RADIX) ||
-        elem == 0)
+    if (!seg_plan(pl, elem))
         return 0;
     size_t best = 0;
     double bt = 0, vec = ic_plan_start(a);
@@ -359,13 +384,7 @@ static size_t measured_seg(const ic_plan_t *pl, const ic_coll_args_t *a, const i
         double beta = (m->pp_time[i] - mm->alpha) / m->pp_bytes[i];
         if (seg < 1 || 2.0 * (double)seg > vec || !(beta > 0))
             continue;
-        ic_model_t x = *mm;
-        if (mm->beta > 0)
-            x.beta_x = mm->beta_x * beta / mm->beta;
-        x.beta = beta;
-        ic_plan_t q = *pl;
-        q.param = seg;
-        double c = ic_plan_cost(&q, a, &x);
+        double c = price_at(pl, a, mm, seg, mm->alpha, beta);
         if (c >= 0 && (best == 0 || c < bt)) {
             best = seg;
             bt = c;
@@ -380,11 +399,8 @@ static double startups(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_mo
                        size_t seg)
 {
     ic_model_t x = *mm;
-    x.alpha = 1;
-    x.beta = x.beta_x = x.gamma = x.overhead = 0;
-    ic_plan_t q = *pl;
-    q.param = seg;
-    return ic_plan_cost(&q, a, &x);
+    x.gamma = 0;
+    return price_at(pl, a, &x, seg, 1, 0);
 }
 
 /* The segment (elements; 0: none) at which the streams the fit measured
@@ -407,8 +423,7 @@ static double startups(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_mo
 static size_t stream_seg(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *mm,
                          const ic_bench_model_t *m, size_t elem, double *price)
 {
-    if (pl->ndims != 0 || !pl->alg || !pl->alg->seg_rule || (pl->alg->flags & IC_ALG_RADIX) ||
-        elem == 0)
+    if (!seg_plan(pl, elem))
         return 0;
     size_t best = 0;
     double bt = 0, vec = ic_plan_start(a);
@@ -421,15 +436,7 @@ static size_t stream_seg(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_
         double s1 = startups(pl, a, mm, seg), s2 = startups(pl, a, mm, 2 * seg);
         double per = n1 > n2 ? (s1 - s2) / (n1 - n2) : 0, fill = s1 - per * n1;
         fill = fill < 1 ? 1 : fill > s1 ? s1 : fill;
-        ic_model_t x = *mm;
-        double beta = g / m->st_bytes[i];
-        if (mm->beta > 0)
-            x.beta_x = mm->beta_x * beta / mm->beta;
-        x.beta = beta;
-        x.alpha = x.overhead = 0;
-        ic_plan_t q = *pl;
-        q.param = seg;
-        double c = ic_plan_cost(&q, a, &x) + fill * (hop > 0 ? hop : 0);
+        double c = price_at(pl, a, mm, seg, 0, g / m->st_bytes[i]) + fill * (hop > 0 ? hop : 0);
         if (s1 >= 0 && c >= 0 && (best == 0 || c < bt)) {
             best = seg;
             bt = c;
