@@ -95,6 +95,10 @@ void ic_blocks_even(size_t *counts, int n, size_t n_elems);
  * the twos above 16, the threes, the rest) until n holds at least `want`
  * units.  Every such unit divides IC_MSG_MAX. */
 size_t ic_granule(size_t n, size_t want);
+/* The broadcast's schedule unit for n bytes on p ranks: ic_granule with at
+ * least 16 p units, so that blocks and segments stay even to within 1/16
+ * (the same on every rank: a function of n and p). */
+size_t ic_bcast_unit(size_t n, int p);
 
 /* ------------------------------------------------------------- primitives
  *

@@ -60,6 +60,11 @@ size_t ic_granule(size_t n, size_t want)
     return g;
 }
 
+size_t ic_bcast_unit(size_t n, int p)
+{
+    return ic_granule(n, 16 * (size_t)(p > 0 ? p : 1));
+}
+
 const char *ic_coll_name(ic_coll_t c)
 {
     switch (c) {

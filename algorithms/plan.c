@@ -322,6 +322,18 @@ void ic_plan_scale_params(ic_plan_t *pl, size_t mul, size_t div)
         }
 }
 
+void ic_plan_from_written(ic_plan_t *pl, size_t unit)
+{
+    if (!ic_coll_reduces(pl->coll))
+        ic_plan_scale_params(pl, 1, unit ? unit : 1);
+}
+
+void ic_plan_to_written(ic_plan_t *pl, size_t unit)
+{
+    if (!ic_coll_reduces(pl->coll))
+        ic_plan_scale_params(pl, unit ? unit : 1, 1);
+}
+
 int ic_coll_reduces(ic_coll_t c)
 {
     return c == IC_COLL_REDUCE || c == IC_COLL_ALLREDUCE || c == IC_COLL_REDUCE_SCATTER ||

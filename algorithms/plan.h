@@ -225,10 +225,18 @@ double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int
  * with a builder of their own, ic_algorithm_t.build, through it). */
 int ic_plan_build(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *a);
 
-/* Multiply every non-zero segment length by mul / div (at least 1): the
- * byte-counted collectives state segments in bytes, their schedules count
- * units of several bytes.  Radixes (IC_ALG_RADIX) stay as they are. */
+/* Multiply every non-zero segment length by mul / div (at least 1).
+ * Radixes (IC_ALG_RADIX) stay as they are. */
 void ic_plan_scale_params(ic_plan_t *pl, size_t mul, size_t div);
+
+/* A plan as written (forced, in a tuning table, reported) and as its
+ * schedule counts: the byte-counted collectives (all but the reductions)
+ * state segments in bytes, their schedules count units of `unit` bytes
+ * (the broadcast's ic_bcast_unit, 1 for the gather family); a reduction's
+ * are elements either way.  ic_plan_from_written: written to units (a
+ * segment below one unit becomes one); ic_plan_to_written: back. */
+void ic_plan_from_written(ic_plan_t *pl, size_t unit);
+void ic_plan_to_written(ic_plan_t *pl, size_t unit);
 
 /* Is c a reduction (its parameters count elements, not bytes)? */
 int ic_coll_reduces(ic_coll_t c);

@@ -261,6 +261,21 @@ double ic_point_timed(const ic_point_t *pt, int lib, int *errors, double settle)
     return t;
 }
 
+size_t ic_point_unit(const ic_point_t *pt)
+{
+    switch (pt->c) {
+    case IC_COLL_BCAST: /* src/collectives.c */
+        return ic_bcast_unit((size_t)pt->count * pt->esz, pt->p);
+    case IC_COLL_REDUCE:
+    case IC_COLL_ALLREDUCE:
+    case IC_COLL_REDUCE_SCATTER:
+    case IC_COLL_REDUCE_SCATTER_BLOCK:
+        return pt->esz;
+    default: /* the gather family works in bytes (src/call.c) */
+        return 1;
+    }
+}
+
 size_t ic_point_args(const ic_point_t *pt, ic_coll_args_t *a, size_t *counts)
 {
     int p = pt->p;
@@ -272,10 +287,12 @@ size_t ic_point_args(const ic_point_t *pt, ic_coll_args_t *a, size_t *counts)
     /* the benchmark's reductions are MPI_SUM: exact in any order on the
      * integer types of --type (src/datatype.c, ic_op_exact) */
     a->exact = pt->type == MPI_INT || pt->type == MPI_LONG;
-    size_t elem = pt->esz;
+    size_t elem = ic_point_unit(pt);
     a->bounded_from = ic_bounded_from(ic_scratch_slack(), elem);
     switch (pt->c) {
     case IC_COLL_BCAST:
+        a->count = (size_t)pt->count * pt->esz / elem;
+        break;
     case IC_COLL_REDUCE:
     case IC_COLL_ALLREDUCE:
         a->count = pt->count;
@@ -288,15 +305,12 @@ size_t ic_point_args(const ic_point_t *pt, ic_coll_args_t *a, size_t *counts)
         a->count = pt->total;
         break;
     case IC_COLL_BARRIER:
-        elem = 1;
         break;
-    default: /* the gather family works in bytes (src/call.c) */
+    default:
         for (int i = 0; i < p; i++)
             counts[i] = (size_t)pt->counts[i] * pt->esz;
         a->counts = counts;
         a->sendcount = a->recvcount = counts[0];
-        elem = 1;
-        a->bounded_from = ic_bounded_from(ic_scratch_slack(), elem);
         break;
     }
     return elem;
@@ -312,8 +326,7 @@ double ic_point_predict(const ic_point_t *pt, const char *name, const ic_bench_m
         return NAN;
     ic_coll_args_t a;
     size_t elem = ic_point_args(pt, &a, counts);
-    if (!ic_coll_reduces(pt->c)) /* a written segment is in bytes there (src/select.c) */
-        ic_plan_scale_params(&plan, 1, elem);
+    ic_plan_from_written(&plan, elem);
     double t = ic_predict_plan(&plan, &a, &m->cost, elem);
     free(counts);
     return t < 0 ? NAN : t;

@@ -123,9 +123,12 @@ void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int 
                         ic_bench_model_t *m);
 
 /* The point as the selector sees it: *a (counts[] needs p entries; a
- * commutative op) and the element size of its model, which is what the
- * library passes for the call (the gather family counts bytes). */
+ * commutative op) and the size of the unit its schedule counts, which is
+ * what the library passes for the call (the broadcast's ic_bcast_unit, the
+ * gather family's bytes, the reductions' elements). */
 size_t ic_point_args(const ic_point_t *pt, ic_coll_args_t *a, size_t *counts);
+/* That unit alone. */
+size_t ic_point_unit(const ic_point_t *pt);
 
 /* Cost-model prediction (ic_predict_plan) of the plan of text `name` for
  * the point, under m; NaN when it cannot be priced.  Any rank; O(p x

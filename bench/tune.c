@@ -446,15 +446,13 @@ static size_t stream_seg(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_
     return best;
 }
 
-/* The text of 1-D plan pl with its segment at seg elements of elem
- * bytes: written in bytes for the collectives that count them (src/select.c:
- * a broadcast's segment in bytes, its schedule in units of the message). */
+/* The text of 1-D plan pl with its segment at seg units of elem bytes
+ * (ic_point_args), as written (ic_plan_to_written). */
 static void seg_text(const ic_plan_t *pl, size_t seg, size_t elem, char text[IC_PLAN_TEXT_MAX])
 {
     ic_plan_t r = *pl;
     r.param = seg;
-    if (!ic_coll_reduces(r.coll))
-        ic_plan_scale_params(&r, elem, 1);
+    ic_plan_to_written(&r, elem);
     ic_plan_format(&r, text, IC_PLAN_TEXT_MAX);
 }
 
@@ -677,8 +675,11 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
 /* Parameters to measure for step algorithm alg, which ran with r on lines
  * of d positions (0: none to try): a radix (IC_ALG_RADIX) 2, r / 2, 2 r and
  * d (the flat tree), a segment r / 2, 2 r, 3 r / 4, 3 r / 2, and with
- * `far` (a 1-D plan's, whose only neighbours these are) r / 4 and r / 8.
- * The
+ * `far` (a 1-D plan's, whose only neighbours these are) r / 4 and r / 8,
+ * each as the library runs it (whole units of `unit` bytes, ic_point_unit:
+ * a broadcast's segment below its unit runs as one) and none twice or r
+ * (on 64 nodes the 16 MiB broadcast's unit is 4 KiB: circulant(512) to
+ * (3072) all ran as circulant(4096), a simulation of minutes each).  The
  * model's choice of a parameter has the fewest good reasons behind it (a
  * network's latency that grows with the message, protocol switches), so
  * the search measures its neighbours instead of trusting it; a segment's
@@ -690,7 +691,8 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
  * circulant reduce of 1 MiB: the model's 70 KiB blocks 312 us, 35 KiB
  * 330, 8 KiB 143). */
 #define TUNE_PARAM_VARIANTS 8 /* param_variants' answers, at most */
-static int param_variants(const ic_algorithm_t *alg, size_t r, int d, int far, size_t *out)
+static int param_variants(const ic_algorithm_t *alg, size_t r, int d, int far, size_t unit,
+                          size_t *out)
 {
     if (!alg || !alg->seg_rule || r == 0)
         return 0;
@@ -705,6 +707,12 @@ static int param_variants(const ic_algorithm_t *alg, size_t r, int d, int far, s
                                         radix || !far ? 0 : r / 8};
     for (int i = 0; i < TUNE_PARAM_VARIANTS; i++) {
         size_t v = want[i];
+        if (v && !radix) { /* as the library runs it: whole units */
+            ic_plan_t q = ic_plan_1d(alg, v);
+            ic_plan_from_written(&q, unit);
+            ic_plan_to_written(&q, unit);
+            v = q.param;
+        }
         int dup = v == r || v < (radix ? 2u : 1u) || (radix && v > (size_t)d);
         for (int k = 0; k < n; k++)
             dup |= out[k] == v;
@@ -747,7 +755,7 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
     }
     size_t *counts = ic_bench_alloc(b, (size_t)pt->p * sizeof(size_t));
     ic_coll_args_t a;
-    ic_point_args(pt, &a, counts);
+    size_t unit = ic_point_args(pt, &a, counts);
     enum {
         NQ = 2 + 4 * IC_PLAN_MAXDIMS + 2 * IC_PLAN_MAXDIMS + 4 * IC_PLAN_MAXDIMS +
              IC_PLAN_MAXDIMS * 16 + IC_PLAN_MAXDIMS * IC_PLAN_MAXDIMS
@@ -759,7 +767,7 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
     int nq = 0;
     size_t v[TUNE_PARAM_VARIANTS];
     if (pl.ndims < 2) { /* a 1-D plan: its parameter only */
-        int nv = have_ran ? param_variants(pl.alg, rp.param, pt->p, 1, v) : 0;
+        int nv = have_ran ? param_variants(pl.alg, rp.param, pt->p, 1, unit, v) : 0;
         for (int i = 0; i < nv; i++) {
             set[nq] = 1;
             cand[nq++] = ic_plan_1d(pl.alg, v[i]);
@@ -872,7 +880,8 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
         }
     /* one step's parameter changed, the others' from the model */
     for (int t = 0; have_ran && t < pl.ndims; t++) {
-        int nv = param_variants(pl.step[t].alg, rp.step[t].param, pl.dims[pl.step[t].dim], 0, v);
+        int nv = param_variants(pl.step[t].alg, rp.step[t].param, pl.dims[pl.step[t].dim], 0,
+                                unit, v);
         for (int i = 0; i < nv && nq < NQ; i++) {
             cand[nq] = pl;
             for (int u = 0; u < pl.ndims; u++)
@@ -1136,7 +1145,7 @@ static int param_seed_of(const ic_point_t *pt, const cand_t *c)
     ic_plan_t pl;
     size_t v[TUNE_PARAM_VARIANTS];
     return ic_plan_parse(pt->c, c->ran, &pl, NULL) == 0 && pl.ndims < 2 &&
-           param_variants(pl.alg, pl.param, pt->p, 1, v) > 0;
+           param_variants(pl.alg, pl.param, pt->p, 1, ic_point_unit(pt), v) > 0;
 }
 
 /* The fastest usable 1-D candidate with a parameter to vary (a segment or

@@ -50,18 +50,17 @@
 
 /* ================================================================ bcast */
 
-/* The broadcast's schedule unit: a divisor of the message's n bytes, the
- * same on every rank (a function of n and p), so that the blocks and
+/* The broadcast's schedule unit (ic_bcast_unit): a divisor of the
+ * message's n bytes, the same on every rank, so that the blocks and
  * segments the long-vector algorithms cut fall on element boundaries of
- * any datatype whose size divides it: ic_granule with at least 16 p units,
- * so that blocks and segments stay even to within 1/16 (the executor's
- * pieces of long messages fall on them too). */
+ * any datatype whose size divides it (the executor's pieces of long
+ * messages fall on them too). */
 static size_t bcast_granule(size_t n, int p)
 {
     static IC_TLS size_t last_n, last_p, last_g; /* a loop of one call: once */
     if (n == last_n && (size_t)p == last_p && last_g)
         return last_g;
-    size_t g = ic_granule(n, 16 * (size_t)p);
+    size_t g = ic_bcast_unit(n, p);
     last_n = n;
     last_p = (size_t)p;
     last_g = g;

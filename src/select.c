@@ -149,8 +149,7 @@ static const ic_cost_params_t *cost_of(const ic_ctx_t *ctx, const ic_cost_params
 
 static void resolve_written(const ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
 {
-    if (!ic_coll_reduces(a->coll))
-        ic_plan_scale_params(pl, 1, elem ? elem : 1);
+    ic_plan_from_written(pl, elem);
     ic_model_t m = ic_model_of(cost_of(ctx, ctx->cost), elem), mnode;
     if (ctx->cost_in) {
         mnode = ic_model_of(cost_of(ctx, ctx->cost_in), elem);
@@ -285,11 +284,8 @@ const char *IC_Last_algorithm(IC_Coll coll)
         return "";
     last[coll][0] = 0;
     if (last_on[coll]) {
-        /* the byte-counted collectives' parameters in bytes (their
-         * schedules count units of last_gran bytes) */
-        ic_plan_t shown = last_plan[coll];
-        if (!ic_coll_reduces((ic_coll_t)coll))
-            ic_plan_scale_params(&shown, last_gran[coll] ? last_gran[coll] : 1, 1);
+        ic_plan_t shown = last_plan[coll]; /* as written */
+        ic_plan_to_written(&shown, last_gran[coll]);
         ic_plan_format(&shown, last[coll], sizeof(last[coll]));
     }
     return last[coll];
