@@ -880,8 +880,8 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
         }
     /* one step's parameter changed, the others' from the model */
     for (int t = 0; have_ran && t < pl.ndims; t++) {
-        int nv = param_variants(pl.step[t].alg, rp.step[t].param, pl.dims[pl.step[t].dim], 0,
-                                unit, v);
+        int nv =
+            param_variants(pl.step[t].alg, rp.step[t].param, pl.dims[pl.step[t].dim], 0, unit, v);
         for (int i = 0; i < nv && nq < NQ; i++) {
             cand[nq] = pl;
             for (int u = 0; u < pl.ndims; u++)
