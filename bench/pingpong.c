@@ -52,6 +52,23 @@ static double one_rep(MPI_Comm comm, int me, int a, int peer, size_t bytes, int 
     return (MPI_Wtime() - t0) / 2;
 }
 
+/* The repetitions of one length of a sweep between rank a and its peer:
+ * decided on rank a from the warm-up's time tw, broadcast from there
+ * (every rank of comm calls), with room for n arrays of them in *t on the
+ * active ranks (*cap times each, grown as needed). */
+static int length_reps(ic_bench_t *b, MPI_Comm comm, int me, int a, int active, double tw, int n,
+                       double **t, int *cap)
+{
+    int reps = me == a ? ic_bench_reps(b, 2 * tw) : 0;
+    MPI_Bcast(&reps, 1, MPI_INT, a, comm);
+    if (active && reps > *cap) {
+        free(*t);
+        *cap = reps;
+        *t = ic_bench_alloc(b, (size_t)n * (size_t)reps * sizeof(double));
+    }
+    return reps;
+}
+
 int ic_bench_pingpong_sweep(ic_bench_t *b, MPI_Comm comm, int a, int peer, const size_t *sizes,
                             int nsizes, int exchange, const char *progress_tag, ic_pp_result_t *res)
 {
@@ -83,15 +100,9 @@ int ic_bench_pingpong_sweep(ic_bench_t *b, MPI_Comm comm, int a, int peer, const
         if (active)
             for (int w = 0; w < (b->o.warmup > 0 ? b->o.warmup : 1); w++)
                 tw = one_rep(comm, me, a, peer, bytes, exchange, sbuf, rbuf, rbuf2);
-        int reps = me == a ? ic_bench_reps(b, 2 * tw) : 0;
-        MPI_Bcast(&reps, 1, MPI_INT, a, comm);
+        int reps = length_reps(b, comm, me, a, active, tw, 1, &t, &tcap);
         if (!active)
             continue;
-        if (reps > tcap) {
-            free(t);
-            tcap = reps;
-            t = ic_bench_alloc(b, (size_t)tcap * sizeof(double));
-        }
         /* Stale data must not pass the checks below. */
         memset(rbuf, 0, bytes);
         memset(rbuf2, 0, bytes);
@@ -177,16 +188,10 @@ int ic_bench_stream_sweep(ic_bench_t *b, MPI_Comm comm, int a, int peer, const s
                 one_stream(comm, me, a, peer, bytes, 1, sbuf, rbuf, req);
                 tw = one_stream(comm, me, a, peer, bytes, k, sbuf, rbuf, req);
             }
-        int reps = me == a ? ic_bench_reps(b, 2 * tw) : 0;
-        MPI_Bcast(&reps, 1, MPI_INT, a, comm);
+        int reps = length_reps(b, comm, me, a, active, tw, 2, &t1, &tcap);
         if (!active)
             continue;
-        if (reps > tcap) {
-            free(t1);
-            tcap = reps;
-            t1 = ic_bench_alloc(b, 2 * (size_t)tcap * sizeof(double));
-            tk = t1 + tcap;
-        }
+        tk = t1 + tcap;
         memset(rbuf, 0, bytes * (size_t)k);
         for (int r = 0; r < reps; r++) {
             t1[r] = one_stream(comm, me, a, peer, bytes, 1, sbuf, rbuf, req);
