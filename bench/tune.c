@@ -707,7 +707,7 @@ static int param_variants(const ic_algorithm_t *alg, size_t r, int d, int far, s
                                         radix || !far ? 0 : r / 8};
     for (int i = 0; i < TUNE_PARAM_VARIANTS; i++) {
         size_t v = want[i];
-        if (v && !radix) { /* as the library runs it: whole units */
+        if (v) { /* as the library runs it: whole units (a radix stays) */
             ic_plan_t q = ic_plan_1d(alg, v);
             ic_plan_from_written(&q, unit);
             ic_plan_to_written(&q, unit);
