@@ -753,6 +753,9 @@ int ic_typed_copy(ic_ctx_t *ctx, const void *src, size_t n_src, MPI_Datatype ts,
  * element size in bytes used for the cost model.  Returns 0, or -1 when
  * nothing can serve the call. */
 int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl);
+/* The parameters a tuning table measured for ctx's links (where its ranks
+ * agree on a table that has them), or NULL: the built-in figures. */
+const ic_cost_params_t *ic_ctx_measured_cost(const ic_ctx_t *ctx);
 
 /* Forced plan for a collective (from IC_Set_algorithm or the
  * environment), or NULL. */

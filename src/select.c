@@ -147,6 +147,12 @@ static const ic_cost_params_t *cost_of(const ic_ctx_t *ctx, const ic_cost_params
     return ctx->table_ok ? ic_tuning_params(base) : base;
 }
 
+const ic_cost_params_t *ic_ctx_measured_cost(const ic_ctx_t *ctx)
+{
+    const ic_cost_params_t *c = cost_of(ctx, ctx->cost);
+    return c != ctx->cost ? c : NULL;
+}
+
 static void resolve_written(const ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
 {
     ic_plan_from_written(pl, elem);

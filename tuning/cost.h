@@ -68,6 +68,11 @@ void ic_cost_defaults_node(ic_cost_params_t *c);
  * intercom-info call it after reading alpha and beta, then apply their own
  * overrides. */
 void ic_cost_derive(ic_cost_params_t *c, int node);
+/* Synchronous sends of `bytes` each that keep a link busy: one completes
+ * a round trip after it starts (its start-up, its bytes, the answer's
+ * start-up), so w of them under way carry on while w bytes beta >=
+ * 2 alpha + bytes beta.  At least 2; 2 where c has no alpha or beta. */
+int ic_cost_send_window(const ic_cost_params_t *c, size_t bytes);
 
 typedef struct ic_cost_event {
     int src, dst; /* ranks                         */

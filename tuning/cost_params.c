@@ -82,3 +82,15 @@ void ic_cost_derive(ic_cost_params_t *c, int node)
      * duplex), from 128 KiB at the ping-pong rate. */
     c->x_min = 65536;
 }
+
+int ic_cost_send_window(const ic_cost_params_t *c, size_t bytes)
+{
+    double t = (double)bytes * c->beta;
+    if (!(t > 0) || !(c->alpha > 0))
+        return 2;
+    double q = 2 * c->alpha / t; /* rounded up (no libm in the runtime) */
+    if (q >= 1 << 16)
+        return 1 << 16;
+    int w = 1 + (int)q + ((double)(int)q < q);
+    return w < 2 ? 2 : w;
+}
