@@ -225,6 +225,16 @@ typedef struct ic_stream_result {
 int ic_bench_stream_sweep(ic_bench_t *b, MPI_Comm comm, int a, int peer, const size_t *sizes,
                           int nsizes, ic_stream_result_t *res);
 
+/* How many links rank a's sends to p1 and p2 take (every rank of comm
+ * calls it; the answer on rank a, 0 elsewhere): 2 IC_STREAM_K messages of
+ * `bytes` to p1 alone, then IC_STREAM_K to each of p1 and p2 at once
+ * (sent in turn), each until its peers' empty answers to their last
+ * arrivals; the first time over the second (median of 5 after a warm-up):
+ * about 1 where both streams share a link, 2 where they go apart (a
+ * torus's node).  Every message is checked (*failures, rank a). */
+double ic_bench_links(ic_bench_t *b, MPI_Comm comm, int a, int p1, int p2, size_t bytes,
+                      int *failures);
+
 /* Hockney fits of the medians of a sweep (rank a): one region, or one per
  * region between breakpoints, and their summary (fit.h:
  * ic_hockney_summary).  The fit of all points in one region is kept too. */

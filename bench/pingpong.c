@@ -214,6 +214,79 @@ int ic_bench_stream_sweep(ic_bench_t *b, MPI_Comm comm, int a, int peer, const s
     return 0;
 }
 
+/* One timed run of k messages of `bytes` from rank a to each of the np
+ * peers (sent in turn): each peer posts its receives (into rbuf, k *
+ * bytes) and says so, rank a starts its clock after all have, and stops
+ * at the last empty answer.  Returns the time on rank a, 0 elsewhere. */
+static double peer_streams(MPI_Comm comm, int me, int a, const int *peers, int np, int k,
+                           size_t bytes, const char *sbuf, char *rbuf)
+{
+    int n = (int)bytes;
+    MPI_Request req[4 * IC_STREAM_K];
+    MPI_Status st[4 * IC_STREAM_K]; /* not MPI_STATUSES_IGNORE: MPICH's access attributes */
+    for (int j = 0; j < np; j++)
+        if (me == peers[j]) {
+            for (int i = 0; i < k; i++)
+                MPI_Irecv(rbuf + (size_t)i * bytes, n, MPI_BYTE, a, TAG_ST, comm, &req[i]);
+            MPI_Send(NULL, 0, MPI_BYTE, a, TAG_ST_READY, comm);
+            MPI_Waitall(k, req, st);
+            MPI_Send(NULL, 0, MPI_BYTE, a, TAG_ST_DONE, comm);
+            return 0;
+        }
+    if (me != a)
+        return 0;
+    for (int j = 0; j < np; j++)
+        MPI_Recv(NULL, 0, MPI_BYTE, peers[j], TAG_ST_READY, comm, MPI_STATUS_IGNORE);
+    double t0 = MPI_Wtime();
+    int c = 0;
+    for (int i = 0; i < k; i++)
+        for (int j = 0; j < np; j++)
+            MPI_Isend(sbuf, n, MPI_BYTE, peers[j], TAG_ST, comm, &req[c++]);
+    MPI_Waitall(c, req, st);
+    for (int j = 0; j < np; j++)
+        MPI_Recv(NULL, 0, MPI_BYTE, peers[j], TAG_ST_DONE, comm, MPI_STATUS_IGNORE);
+    return MPI_Wtime() - t0;
+}
+
+double ic_bench_links(ic_bench_t *b, MPI_Comm comm, int a, int p1, int p2, size_t bytes,
+                      int *failures)
+{
+    int me, k = IC_STREAM_K;
+    MPI_Comm_rank(comm, &me);
+    *failures = 0;
+    if (p1 == a || p2 == a || p1 == p2 || p1 < 0 || p2 < 0)
+        return 0;
+    int active = me == a || me == p1 || me == p2, one[1] = {p1}, two[2] = {p1, p2};
+    char *sbuf = NULL, *rbuf = NULL;
+    if (active) {
+        sbuf = ic_bench_alloc(b, bytes ? bytes : 1);
+        rbuf = ic_bench_alloc(b, (bytes ? bytes : 1) * 2 * (size_t)k);
+        ic_bench_fill(sbuf, bytes, (unsigned)a + 1);
+        memset(rbuf, 0, bytes * 2 * (size_t)k);
+    }
+    enum { REPS = 5 };
+    double t1[REPS], t2[REPS];
+    for (int r = -1; r < REPS; r++) { /* r = -1: the warm-up */
+        double x = active ? peer_streams(comm, me, a, one, 1, 2 * k, bytes, sbuf, rbuf) : 0;
+        double y = active ? peer_streams(comm, me, a, two, 2, k, bytes, sbuf, rbuf) : 0;
+        if (r >= 0) {
+            t1[r] = x;
+            t2[r] = y;
+        }
+    }
+    int bad = 0;
+    if (me == p1 || me == p2)
+        for (int j = 0; j < (me == p1 ? 2 * k : k); j++)
+            bad += ic_bench_check(rbuf + (size_t)j * bytes, bytes, (unsigned)a + 1) != 0;
+    MPI_Reduce(&bad, failures, 1, MPI_INT, MPI_SUM, a, comm);
+    free(sbuf);
+    free(rbuf);
+    if (me != a)
+        return 0;
+    double m1 = ic_median(t1, REPS), m2 = ic_median(t2, REPS);
+    return m2 > 0 ? m1 / m2 : 0;
+}
+
 int ic_bench_pingpong_fit(const size_t *sizes, int nsizes, const ic_stats_t *stats,
                           double bytes_scale, int nbp, const size_t *bps, ic_pp_fit_t *out)
 {

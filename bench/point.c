@@ -422,6 +422,58 @@ static int node_peer(const ic_bench_t *b)
     return peer == INT_MAX ? -1 : peer;
 }
 
+/* The lowest rank on neither rank 0's node nor rank p-1's, or -1 (every
+ * rank). */
+static int third_node_rank(ic_bench_t *b)
+{
+    MPI_Comm node;
+    int lowest = b->rank, r = -1;
+    if (MPI_Comm_split_type(b->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
+        MPI_SUCCESS) {
+        MPI_Allreduce(&b->rank, &lowest, 1, MPI_INT, MPI_MIN, node);
+        MPI_Comm_free(&node);
+    }
+    int *leads = b->rank == 0 ? ic_bench_alloc(b, (size_t)b->size * sizeof(int)) : NULL;
+    MPI_Gather(&lowest, 1, MPI_INT, leads, 1, MPI_INT, 0, b->comm);
+    for (int i = 1; leads && i < b->size - 1 && r < 0; i++)
+        if (leads[i] != leads[0] && leads[i] != leads[b->size - 1])
+            r = i;
+    free(leads);
+    MPI_Bcast(&r, 1, MPI_INT, 0, b->comm);
+    return r;
+}
+
+/* m->links (every rank) and the report's table "links": ic_bench_links
+ * from rank 0 to ranks p-1 and third_node_rank at `bytes`, rounded to 1
+ * or 2; 0 without a third node. */
+static void fit_links(ic_bench_t *b, size_t bytes, ic_bench_model_t *m)
+{
+    int other = third_node_rank(b), failures = 0;
+    m->links = 0;
+    if (other < 0)
+        return;
+    double ratio = ic_bench_links(b, b->comm, 0, b->size - 1, other, bytes, &failures);
+    if (b->rank == 0) {
+        b->failures += failures;
+        m->links = ratio >= 1.5 ? 2 : ratio > 0 ? 1 : 0;
+        ic_rtable_t *t = ic_report_table(b->rep, "links",
+                                         "Links: rank 0's streams to two other nodes at once "
+                                         "against one (time of one over time of two)");
+        ic_rtable_col(t, "bytes", NULL, IC_COL_INT, NULL);
+        ic_rtable_col(t, "peers", NULL, IC_COL_STR, NULL);
+        ic_rtable_col(t, "ratio", NULL, IC_COL_NUM, "%.3g");
+        ic_rtable_col(t, "links", NULL, IC_COL_INT, NULL);
+        char peers[64];
+        snprintf(peers, sizeof(peers), "%d,%d", b->size - 1, other);
+        ic_rtable_row(t);
+        ic_rtable_num(t, (double)bytes);
+        ic_rtable_str(t, peers);
+        ic_rtable_num(t, ratio);
+        ic_rtable_num(t, (double)m->links);
+    }
+    MPI_Bcast(&m->links, 1, MPI_INT, 0, b->comm);
+}
+
 /* The streams between ranks 0 and p-1 (ic_bench_stream_sweep) into
  * m->st_* on rank 0 (see point.h) and the report's table "stream": an
  * empty stream first, whose one message's time is an empty round trip. */
@@ -498,8 +550,10 @@ void ic_bench_fit_model(ic_bench_t *b, MPI_Datatype type, size_t max_bytes, int 
             if (b->rank == 0)
                 free(nres.stats);
         }
-        if (what & IC_FIT_STREAM)
+        if (what & IC_FIT_STREAM) {
             fit_stream(b, top, m);
+            fit_links(b, top < (1u << 20) ? top : 1u << 20, m);
+        }
         if (b->rank == 0) {
             for (int i = 0; i < ns && m->npp < IC_BENCH_PP_MAX; i++)
                 if (res.stats[i].median > 0) {

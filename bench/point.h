@@ -75,6 +75,10 @@ typedef struct ic_bench_model {
      * per hop, not per message) */
     int nst;
     double st_bytes[IC_BENCH_PP_MAX], st_time[IC_BENCH_PP_MAX], st_gap[IC_BENCH_PP_MAX];
+    /* with IC_FIT_STREAM and three nodes or more, the links rank 0's sends
+     * to two other nodes share (ic_bench_links: 1 or 2; the table's
+     * "links", cost.h), every rank; 0: not measured */
+    int links;
 } ic_bench_model_t;
 
 /* What ic_bench_fit_model measures besides the ping-pong (flags). */

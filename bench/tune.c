@@ -1279,6 +1279,10 @@ static void header(ic_bench_t *b, ic_table_t *tb, const ic_bench_model_t *m, int
         snprintf(v, sizeof(v), "%.6g", m->node.beta);
         ic_table_set(tb, "node-beta", v, &why);
     }
+    if (m->links > 0) { /* measured (point.h) */
+        snprintf(v, sizeof(v), "%d", m->links);
+        ic_table_set(tb, "links", v, &why);
+    }
     snprintf(v, sizeof(v), "%d", nodes);
     ic_table_set(tb, "nodes", v, &why);
     if (rpn > 0) {

@@ -985,7 +985,11 @@ static void pack_steps(ic_exec_t *x)
  *   - i is a message of no elements (a barrier's) and j is of an earlier
  *     round: such a message carries only the order of the rounds;
  *   - on a rank whose schedule sends but receives nothing (a broadcast's
- *     root: every send may start at once), both are sends and j is not
+ *     root: every send may start at once), where a tuning table measured
+ *     one link for a rank's sends (cost.h: links; a torus node has several,
+ *     and one window for them all starves them: on the simulated Paragon
+ *     the 1 MiB broadcast of a 2-D bidir_pipeline plan went from 15.1 to
+ *     18.7 ms with it), both are sends and j is not
  *     posted yet, or a send window's worth of them are under way
  *     (ic_cost_send_window for i's bytes under the start-up and rate a
  *     tuning table measured, ic_ctx_measured_cost; i then waits for the
@@ -1289,6 +1293,8 @@ static int run_flow(ic_exec_t *x)
             w.pace = NULL;
             break;
         }
+    if (w.pace && w.pace->links != 1)
+        w.pace = NULL; /* several links, or not measured: every send at once */
     while (rc == MPI_SUCCESS) {
         while (lo < end && f[lo % IC_FLOW_RING].state == 2)
             lo++;

@@ -52,6 +52,9 @@ typedef struct ic_cost_params {
                                          of at most chunk (INTERCOM_CHUNK);
                                          pipelined algorithms take segments
                                          no longer; 0 = whole messages     */
+    int links;                        /* links a rank's sends to other nodes
+                                         share, as measured (intercom-tune:
+                                         a table's "links"); 0 = unknown   */
     int split;                        /* use the send/receive split model    */
     double alpha_s, alpha_r, beta_s, beta_r;
     size_t elem_size[IC_NBUF]; /* bytes per element of each buffer    */

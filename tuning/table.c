@@ -198,6 +198,7 @@ static const struct {
     {"x-min", KEY_BYTES, offsetof(ic_table_header_t, x_min)},
     {"node-alpha", KEY_NUMBER, offsetof(ic_table_header_t, node_alpha)},
     {"node-beta", KEY_NUMBER, offsetof(ic_table_header_t, node_beta)},
+    {"links", KEY_COUNT, offsetof(ic_table_header_t, links)},
 };
 #define NKEYS ((int)(sizeof(known_keys) / sizeof(known_keys[0])))
 
@@ -1064,8 +1065,10 @@ void ic_table_model(const ic_table_t *t, unsigned keep, ic_cost_params_t *c)
 {
     const ic_table_header_t *h = ic_table_header(t);
     int level = ic_table_level(t);
-    if (level >= 0)
+    if (level >= 0) {
         take_model(c, keep, level, h->alpha, h->beta, h->gamma, h->overhead, h->beta_x, h->x_min);
+        c->links = h->links;
+    }
 }
 
 int ic_table_node_model(const ic_table_t *t, unsigned keep, ic_cost_params_t *c)

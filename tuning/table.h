@@ -91,6 +91,7 @@ typedef struct ic_table_header {
     double x_min;                                /* bytes */
     double node_alpha, node_beta; /* within a node, of a table measured across nodes */
     int nodes, ranks_per_node;
+    int links; /* the links a rank's sends share (cost.h); 0: not measured */
     const char *made_by, *date, *mpi, *machine;
 } ic_table_header_t;
 

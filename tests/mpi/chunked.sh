@@ -62,7 +62,7 @@ one_run INTERCOM_SHM=0 3 unagreed
 one_run INTERCOM_SHM=1 4 shm
 one_run INTERCOM_SHM=1 3 unagreed
 window=$(mktemp)
-printf 'intercom-tuning 1\nnodes: 1\nalpha: 1e-9\nbeta: 1e-9\n' >"$window"
+printf 'intercom-tuning 1\nnodes: 1\nlinks: 1\nalpha: 1e-9\nbeta: 1e-9\n' >"$window"
 one_run "INTERCOM_SHM=0 INTERCOM_TUNING_FILE=$window" 5 movement
 rm -f "$window"
 [ $rc -eq 0 ] && echo "PASS: movement and reductions at p = 5 with 24-byte pieces;" \
