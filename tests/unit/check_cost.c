@@ -72,6 +72,34 @@ START_TEST(test_defaults)
     TEQ(c.beta_s + c.beta_r, c.beta);
     for (int b = 0; b < IC_NBUF; b++)
         ck_assert_uint_eq(c.elem_size[b], 1);
+    ck_assert_int_eq(c.links, 0); /* not measured */
+}
+END_TEST
+
+/* A source's send window (cost.h): the fewest synchronous sends of s
+ * bytes under way whose w s beta covers a round trip, 2 alpha + s beta;
+ * at least 2, and 2 without figures. */
+START_TEST(test_send_window)
+{
+    ic_cost_params_t c;
+    ic_cost_defaults(&c);
+    c.alpha = 2e-6;
+    c.beta = 1e-10;
+    ck_assert_int_eq(ic_cost_send_window(&c, 4000), 11); /* 2 alpha = 10 s beta */
+    ck_assert_int_eq(ic_cost_send_window(&c, 4001), 11); /* 9.998 rounds up */
+    ck_assert_int_eq(ic_cost_send_window(&c, 6144), 8);  /* 1 + 6.51 rounded up */
+    ck_assert_int_eq(ic_cost_send_window(&c, 1 << 24), 2);
+    for (size_t s = 1024; s < (1u << 22); s = s * 3 / 2) {
+        int w = ic_cost_send_window(&c, s);
+        double t = (double)s * c.beta;
+        ck_assert(w * t >= 2 * c.alpha + t - 1e-15 || w == 2);
+        ck_assert(w == 2 || (w - 1) * t < 2 * c.alpha + t);
+    }
+    ck_assert_int_eq(ic_cost_send_window(&c, 0), 2);
+    c.alpha = 0;
+    ck_assert_int_eq(ic_cost_send_window(&c, 4096), 2);
+    c.alpha = 1;
+    ck_assert_int_eq(ic_cost_send_window(&c, 1), 1 << 16); /* bounded */
 }
 END_TEST
 
@@ -412,6 +440,7 @@ Suite *suite_cost(void)
     Suite *s = suite_create("cost");
     TCase *tc = tcase_create("cost");
     tcase_add_test(tc, test_defaults);
+    tcase_add_test(tc, test_send_window);
     tcase_add_test(tc, test_empty);
     tcase_add_test(tc, test_ping);
     tcase_add_test(tc, test_chain);

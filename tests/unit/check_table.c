@@ -161,13 +161,15 @@ START_TEST(test_model)
                           "gamma: 5e-10\n"
                           "x-min: 4K\n"
                           "node-alpha: 4e-07\n"
-                          "node-beta: 1e-10\n",
+                          "node-beta: 1e-10\n"
+                          "links: 1\n",
                           &d);
     ck_assert_ptr_nonnull(t);
     ck_assert_msg(d.n == 0, "%d problems, first: %s", d.n, d.msg[0]);
     const ic_table_header_t *h = ic_table_header(t);
     ck_assert_double_eq(h->node_alpha, 4e-07);
     ck_assert_double_eq(h->node_beta, 1e-10);
+    ck_assert_int_eq(h->links, 1);
     ck_assert_int_eq(ic_table_level(t), 0);
 
     ic_cost_params_t c, n, want;
@@ -177,6 +179,7 @@ START_TEST(test_model)
     ck_assert_double_eq(c.beta, 1e-08);
     ck_assert_double_eq(c.gamma, 5e-10);
     ck_assert_uint_eq(c.x_min, 4096);
+    ck_assert_int_eq(c.links, 1); /* the links measured across nodes ... */
     want = c;
     ic_cost_derive(&want, 0); /* overhead and beta-x as across nodes */
     ck_assert_double_eq(c.overhead, want.overhead);
@@ -192,6 +195,7 @@ START_TEST(test_model)
     ck_assert_double_eq(n.overhead, want.overhead);
     ck_assert_double_eq(n.beta_x, want.beta_x);
     ck_assert_uint_eq(n.x_min, want.x_min);
+    ck_assert_int_eq(n.links, 0); /* ... are not a node's */
 
     /* a term the user set stays, at both levels */
     ic_cost_defaults_node(&n);
@@ -450,6 +454,7 @@ START_TEST(test_malformed_lines)
                       "x-min: 64k\n"
                       "nodes: 0\n"
                       "ranks-per-node: 2.5\n"
+                      "links: 0\n"
                       "date: any text at all\n"
                       "bcast any any any any mst\n";
     static const char *const says[] = {
@@ -461,11 +466,12 @@ START_TEST(test_malformed_lines)
         "t.tbl:8: x-min: '64k': expected a number of bytes",
         "t.tbl:9: nodes: '0': expected a positive integer",
         "t.tbl:10: ranks-per-node: '2.5': expected a positive integer",
+        "t.tbl:11: links: '0': expected a positive integer",
     };
     t = parse(hdr, &d);
     ck_assert_ptr_nonnull(t);
-    ck_assert_int_eq(d.n, 8);
-    for (int i = 0; i < 8; i++)
+    ck_assert_int_eq(d.n, 9);
+    for (int i = 0; i < 9; i++)
         ck_assert_msg(!strncmp(d.msg[i], says[i], strlen(says[i])), "%s", d.msg[i]);
     const ic_table_header_t *h = ic_table_header(t);
     ck_assert_double_eq(h->alpha, 2e-5);
@@ -473,9 +479,10 @@ START_TEST(test_malformed_lines)
               isnan(h->x_min));
     ck_assert_int_eq(h->nodes, 0);
     ck_assert_int_eq(h->ranks_per_node, 0);
+    ck_assert_int_eq(h->links, 0);
     ck_assert_uint_eq(ic_table_header_count(t), 2); /* alpha, date */
     ck_assert_uint_eq(ic_table_rule_count(t), 1);
-    ck_assert_uint_eq(ic_table_skipped(t), 8);
+    ck_assert_uint_eq(ic_table_skipped(t), 9);
     ic_table_free(t);
 }
 END_TEST
