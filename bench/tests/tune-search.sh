@@ -5,11 +5,12 @@
 # of ring steps on each 2-D shape and the local search from the fastest mesh plan are measured; every
 # candidate is distinct and gives the vendor's result; the winner is the
 # fastest candidate (the simulation is deterministic: no noise to break
-# ties) and is the table's rule.  Then a broadcast on one ring of 16:
+# ties) and is the table's rule; the torus node's sends take two links.
+# Then a broadcast on one ring of 16:
 # the 1-D plans' two-ring twins and parameters in the local search; a
 # reduce on 16 nodes of the modern cluster: the last round's search from a
 # 1-D plan's parameter when the mesh plans took the others; a broadcast
-# there: the streams' gaps, and the 1-D streams in the segments the
+# there: one link for a node's sends, the streams' gaps, and the 1-D streams in the segments the
 # measured ping-pong and the streams price cheapest.  About 40 s.  Skipped
 # without smpirun or an SMPI build (smpi-lib.sh).
 . "${IC_SRCDIR:-${srcdir:-.}}/bench/tests/smoke-lib.sh"
@@ -42,6 +43,11 @@ awk -v b="$best" -v w="$won" 'BEGIN { exit !(w <= b * 1.03) }' ||
     fail "the winner ($won s) is not the fastest candidate ($best s)"
 plan=$(csv_col tuned plan)
 grep -Eq "^allreduce +64 .* $plan\$" "$tbl" || fail "the table's rule is not the winner $plan"
+# the links rank 0's sends take: two on the torus (streams to ranks 63 and
+# 1 go apart), in the report and the table's header
+expect_rows links 1
+[ "$(csv_col links links)" = 2 ] || fail "links on the torus: $(csv_col links links), not 2"
+grep -qx "links: 2" "$tbl" || fail "no 'links: 2' in the table's header"
 
 # One ring of 16 nodes, broadcast of 16 B and 1 MiB: the 1-D plans' two-ring
 # twins are candidates, and the local search measures parameters (a radix,
@@ -94,6 +100,8 @@ paste -d ' ' "$work/why" "$work/plans" | grep -Eq '^local search [a-z_]+\([0-9]+
 # one-way times, a start-up per segment, price it cheapest in 256 KiB:
 # a "1-D, measured segment").
 tune16 bcast 1M
+[ "$(csv_col links links)" = 1 ] || fail "links on the modern cluster: $(csv_col links links), not 1"
+grep -qx "links: 1" "$tbl" || fail "no 'links: 1' in the table's header"
 csv_col stream gap | grep -q . || fail "no stream table"
 csv_col stream gap | awk '!($1 > 0) { bad = 1 } END { exit bad }' || fail "a gap not above 0"
 paste -d ' ' "$work/why" "$work/plans" | grep -Eq '^1-D, measured segment [a-z_]+\([0-9]+\)$' ||
