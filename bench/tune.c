@@ -33,7 +33,9 @@
  *      both directions of a torus's links, which the model cannot
  *      price), on the first half of the shapes for each stream (a step
  *      whose schedule is a stream) that is no ring step (the two trees)
- *      its plans of that step in both dimensions, in either order (such
+ *      its plans of that step in both dimensions, in either order, also
+ *      with both steps in the segment the streams price that stream's
+ *      1-D plan cheapest (stream_seg; measured whatever their price: such
  *      a plan runs as one dataflow, segments going on into the next
  *      dimension as they arrive, which the closed forms' sum over the
  *      steps cannot see, and the two trees' closed form is a bound, no
@@ -539,6 +541,15 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
             priced.alg[priced.n++] = alg;
     }
     ic_model_t mnode, mm = ic_model_levels(&m->cost, &m->node, node_ranks, pt->p, elem, &mnode);
+    /* each stream's segment where the streams price its 1-D plan
+     * cheapest (stream_seg; 0: none), for its plans on the shapes */
+    size_t sseg[16] = {0};
+    for (int j = 0; j < stream.n; j++) {
+        ic_plan_t sp = ic_plan_1d(stream.alg[j], 0);
+        double price;
+        if (ic_plan_usable(&sp, &a, NULL))
+            sseg[j] = stream_seg(&sp, &a, &mm, m, elem, &price);
+    }
     for (int r = 2; shapes > 0 && r <= pt->p / 2; r++) {
         int shape[2] = {r, pt->p / r};
         ic_plan_t pl;
@@ -598,6 +609,23 @@ static int candidates(const ic_bench_t *b, const ic_point_t *pt, const ic_bench_
                 if (ic_plan_usable(&rp, &a, NULL)) {
                     ic_point_bare_text(&rp, text, sizeof(text));
                     n = add_cand(cs, n, text, "shape, streams");
+                }
+                /* and with both steps in that stream's segment (sseg),
+                 * measured whatever the model's price: the dataflow's
+                 * segments run on through both dimensions, which the
+                 * closed forms' sum does not see (on the modern cluster's
+                 * 512 ranks the 1 MiB broadcast's 64x8 circulant graphs
+                 * took 1.2-3.3 ms in the model's segments and 140 us in
+                 * 6-8 KiB ones, priced 871 us) */
+                ic_plan_t q = rp;
+                q.step[0].param = q.step[1].param = sseg[j];
+                if (sseg[j] && ic_plan_usable(&q, &a, NULL)) {
+                    ic_plan_to_written(&q, elem);
+                    ic_plan_format(&q, text, sizeof(text));
+                    int n0 = n;
+                    n = add_cand(cs, n, text, "shape, streams, stream segment");
+                    if (n > n0)
+                        cs[n0].keep = 1;
                 }
             }
         /* ... on the shapes whose lines are at most twice the square
