@@ -126,96 +126,9 @@ int ic_bench_pingpong_sweep(ic_bench_t *b, MPI_Comm comm, int a, int peer, const
     return 0;
 }
 
-/* One timed stream of k messages of `bytes` from rank a to peer: the peer
- * posts its k receives (into rbuf, k * bytes) and says so with an empty
- * message, rank a starts its clock, sends the k at once (nonblocking, one
- * buffer) and stops when the peer's empty answer to the last arrival
- * comes back.  Returns that time on rank a, 0 on the peer. */
-static double one_stream(MPI_Comm comm, int me, int a, int peer, size_t bytes, int k,
-                         const char *sbuf, char *rbuf, MPI_Request *req)
-{
-    int n = (int)bytes;
-    MPI_Status st[IC_STREAM_K]; /* not MPI_STATUSES_IGNORE: MPICH's access attributes */
-    if (me == peer) {
-        for (int i = 0; i < k; i++)
-            MPI_Irecv(rbuf + (size_t)i * bytes, n, MPI_BYTE, a, TAG_ST, comm, &req[i]);
-        MPI_Send(NULL, 0, MPI_BYTE, a, TAG_ST_READY, comm);
-        MPI_Waitall(k, req, st);
-        MPI_Send(NULL, 0, MPI_BYTE, a, TAG_ST_DONE, comm);
-        return 0;
-    }
-    MPI_Recv(NULL, 0, MPI_BYTE, peer, TAG_ST_READY, comm, MPI_STATUS_IGNORE);
-    double t0 = MPI_Wtime();
-    for (int i = 0; i < k; i++)
-        MPI_Isend(sbuf, n, MPI_BYTE, peer, TAG_ST, comm, &req[i]);
-    MPI_Waitall(k, req, st);
-    MPI_Recv(NULL, 0, MPI_BYTE, peer, TAG_ST_DONE, comm, MPI_STATUS_IGNORE);
-    return MPI_Wtime() - t0;
-}
-
-int ic_bench_stream_sweep(ic_bench_t *b, MPI_Comm comm, int a, int peer, const size_t *sizes,
-                          int nsizes, ic_stream_result_t *res)
-{
-    int me;
-    MPI_Comm_rank(comm, &me);
-    int active = (me == a || me == peer) && a != peer;
-    const int k = IC_STREAM_K;
-    size_t maxb = 0;
-    for (int i = 0; i < nsizes; i++)
-        if (sizes[i] > maxb)
-            maxb = sizes[i];
-    memset(res, 0, sizeof(*res));
-    if (me == a) {
-        res->one = ic_bench_alloc(b, (size_t)(nsizes ? nsizes : 1) * sizeof(ic_stats_t));
-        res->many = ic_bench_alloc(b, (size_t)(nsizes ? nsizes : 1) * sizeof(ic_stats_t));
-    }
-    char *sbuf = NULL, *rbuf = NULL;
-    double *t1 = NULL, *tk = NULL;
-    int tcap = 0, failures = 0;
-    MPI_Request req[IC_STREAM_K];
-    if (active) {
-        sbuf = ic_bench_alloc(b, maxb ? maxb : 1);
-        rbuf = ic_bench_alloc(b, (maxb ? maxb : 1) * (size_t)k);
-        ic_bench_fill(sbuf, maxb, (unsigned)a + 1);
-    }
-    for (int i = 0; i < nsizes; i++) {
-        size_t bytes = sizes[i];
-        if (me == a)
-            ic_bench_progress(b, "[stream] %zu B (%d/%d)", bytes, i + 1, nsizes);
-        double tw = 0;
-        if (active)
-            for (int w = 0; w < (b->o.warmup > 0 ? b->o.warmup : 1); w++) {
-                one_stream(comm, me, a, peer, bytes, 1, sbuf, rbuf, req);
-                tw = one_stream(comm, me, a, peer, bytes, k, sbuf, rbuf, req);
-            }
-        int reps = length_reps(b, comm, me, a, active, tw, 2, &t1, &tcap);
-        if (!active)
-            continue;
-        tk = t1 + tcap;
-        memset(rbuf, 0, bytes * (size_t)k);
-        for (int r = 0; r < reps; r++) {
-            t1[r] = one_stream(comm, me, a, peer, bytes, 1, sbuf, rbuf, req);
-            tk[r] = one_stream(comm, me, a, peer, bytes, k, sbuf, rbuf, req);
-        }
-        if (me == peer)
-            for (int j = 0; j < k; j++)
-                failures += ic_bench_check(rbuf + (size_t)j * bytes, bytes, (unsigned)a + 1) != 0;
-        if (me == a) {
-            ic_stats(t1, reps, &res->one[i]);
-            ic_stats(tk, reps, &res->many[i]);
-        }
-    }
-    if (me == a)
-        ic_bench_progress_end(b);
-    MPI_Reduce(&failures, &res->failures, 1, MPI_INT, MPI_SUM, a, comm);
-    free(t1);
-    free(sbuf);
-    free(rbuf);
-    return 0;
-}
-
 /* One timed run of k messages of `bytes` from rank a to each of the np
- * peers (sent in turn): each peer posts its receives (into rbuf, k *
+ * peers (sent in turn, nonblocking, one buffer; a stream to one peer, or
+ * the links' test's to two): each peer posts its receives (into rbuf, k *
  * bytes) and says so, rank a starts its clock after all have, and stops
  * at the last empty answer.  Returns the time on rank a, 0 elsewhere. */
 static double peer_streams(MPI_Comm comm, int me, int a, const int *peers, int np, int k,
@@ -246,6 +159,66 @@ static double peer_streams(MPI_Comm comm, int me, int a, const int *peers, int n
     for (int j = 0; j < np; j++)
         MPI_Recv(NULL, 0, MPI_BYTE, peers[j], TAG_ST_DONE, comm, MPI_STATUS_IGNORE);
     return MPI_Wtime() - t0;
+}
+
+int ic_bench_stream_sweep(ic_bench_t *b, MPI_Comm comm, int a, int peer, const size_t *sizes,
+                          int nsizes, ic_stream_result_t *res)
+{
+    int me;
+    MPI_Comm_rank(comm, &me);
+    int active = (me == a || me == peer) && a != peer;
+    const int k = IC_STREAM_K;
+    size_t maxb = 0;
+    for (int i = 0; i < nsizes; i++)
+        if (sizes[i] > maxb)
+            maxb = sizes[i];
+    memset(res, 0, sizeof(*res));
+    if (me == a) {
+        res->one = ic_bench_alloc(b, (size_t)(nsizes ? nsizes : 1) * sizeof(ic_stats_t));
+        res->many = ic_bench_alloc(b, (size_t)(nsizes ? nsizes : 1) * sizeof(ic_stats_t));
+    }
+    char *sbuf = NULL, *rbuf = NULL;
+    double *t1 = NULL, *tk = NULL;
+    int tcap = 0, failures = 0;
+    if (active) {
+        sbuf = ic_bench_alloc(b, maxb ? maxb : 1);
+        rbuf = ic_bench_alloc(b, (maxb ? maxb : 1) * (size_t)k);
+        ic_bench_fill(sbuf, maxb, (unsigned)a + 1);
+    }
+    for (int i = 0; i < nsizes; i++) {
+        size_t bytes = sizes[i];
+        if (me == a)
+            ic_bench_progress(b, "[stream] %zu B (%d/%d)", bytes, i + 1, nsizes);
+        double tw = 0;
+        if (active)
+            for (int w = 0; w < (b->o.warmup > 0 ? b->o.warmup : 1); w++) {
+                peer_streams(comm, me, a, &peer, 1, 1, bytes, sbuf, rbuf);
+                tw = peer_streams(comm, me, a, &peer, 1, k, bytes, sbuf, rbuf);
+            }
+        int reps = length_reps(b, comm, me, a, active, tw, 2, &t1, &tcap);
+        if (!active)
+            continue;
+        tk = t1 + tcap;
+        memset(rbuf, 0, bytes * (size_t)k);
+        for (int r = 0; r < reps; r++) {
+            t1[r] = peer_streams(comm, me, a, &peer, 1, 1, bytes, sbuf, rbuf);
+            tk[r] = peer_streams(comm, me, a, &peer, 1, k, bytes, sbuf, rbuf);
+        }
+        if (me == peer)
+            for (int j = 0; j < k; j++)
+                failures += ic_bench_check(rbuf + (size_t)j * bytes, bytes, (unsigned)a + 1) != 0;
+        if (me == a) {
+            ic_stats(t1, reps, &res->one[i]);
+            ic_stats(tk, reps, &res->many[i]);
+        }
+    }
+    if (me == a)
+        ic_bench_progress_end(b);
+    MPI_Reduce(&failures, &res->failures, 1, MPI_INT, MPI_SUM, a, comm);
+    free(t1);
+    free(sbuf);
+    free(rbuf);
+    return 0;
 }
 
 double ic_bench_links(ic_bench_t *b, MPI_Comm comm, int a, int p1, int p2, size_t bytes,
