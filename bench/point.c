@@ -406,18 +406,25 @@ static void fit_pair(ic_bench_t *b, int peer, const size_t *sizes, int ns, const
     }
 }
 
-/* The lowest rank other than 0 on rank 0's node; -1 when rank 0 is alone
- * there or nodes are unknown.  Collective. */
-static int node_peer(const ic_bench_t *b)
+/* The lowest rank on the caller's node (its own rank when nodes are
+ * unknown).  Collective. */
+static int node_lead(const ic_bench_t *b)
 {
     MPI_Comm node;
-    int peer = INT_MAX, lowest = b->rank;
+    int lowest = b->rank;
     if (MPI_Comm_split_type(b->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
         MPI_SUCCESS) {
         MPI_Allreduce(&b->rank, &lowest, 1, MPI_INT, MPI_MIN, node);
         MPI_Comm_free(&node);
     }
-    int mine = lowest == 0 && b->rank != 0 ? b->rank : INT_MAX;
+    return lowest;
+}
+
+/* The lowest rank other than 0 on rank 0's node; -1 when rank 0 is alone
+ * there or nodes are unknown.  Collective. */
+static int node_peer(const ic_bench_t *b)
+{
+    int peer = INT_MAX, mine = node_lead(b) == 0 && b->rank != 0 ? b->rank : INT_MAX;
     MPI_Allreduce(&mine, &peer, 1, MPI_INT, MPI_MIN, b->comm);
     return peer == INT_MAX ? -1 : peer;
 }
@@ -426,13 +433,7 @@ static int node_peer(const ic_bench_t *b)
  * rank). */
 static int third_node_rank(ic_bench_t *b)
 {
-    MPI_Comm node;
-    int lowest = b->rank, r = -1;
-    if (MPI_Comm_split_type(b->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) ==
-        MPI_SUCCESS) {
-        MPI_Allreduce(&b->rank, &lowest, 1, MPI_INT, MPI_MIN, node);
-        MPI_Comm_free(&node);
-    }
+    int lowest = node_lead(b), r = -1;
     int *leads = b->rank == 0 ? ic_bench_alloc(b, (size_t)b->size * sizeof(int)) : NULL;
     MPI_Gather(&lowest, 1, MPI_INT, leads, 1, MPI_INT, 0, b->comm);
     for (int i = 1; leads && i < b->size - 1 && r < 0; i++)

@@ -1274,6 +1274,18 @@ static int flow_wait(ic_exec_t *x, flow_t *w)
     return MPI_SUCCESS;
 }
 
+/* Whether schedule s sends and receives nothing (a broadcast's root). */
+static int flow_source(const ic_sched_t *s)
+{
+    int sends = 0;
+    for (size_t i = 0; i < s->nacts; i++)
+        if (s->acts[i].kind == IC_ACT_RECV)
+            return 0;
+        else
+            sends |= s->acts[i].kind == IC_ACT_SEND;
+    return sends;
+}
+
 /* Run x's rounds as a dataflow (above). */
 static int run_flow(ic_exec_t *x)
 {
@@ -1285,16 +1297,11 @@ static int run_flow(ic_exec_t *x)
     w.nact = 0;
     w.apart = flow_apart(x);
     w.b = x->b;
-    w.pace = NULL; /* a source: sends, no receive */
-    for (size_t i = 0; i < s->nacts; i++)
-        if (s->acts[i].kind == IC_ACT_SEND && !w.pace)
-            w.pace = ic_ctx_measured_cost(x->ctx);
-        else if (s->acts[i].kind == IC_ACT_RECV) {
-            w.pace = NULL;
-            break;
-        }
-    if (w.pace && w.pace->links != 1)
-        w.pace = NULL; /* several links, or not measured: every send at once */
+    /* a source's window, where a table measured one link (several, or
+     * none measured: every send at once) */
+    w.pace = ic_ctx_measured_cost(x->ctx);
+    if (w.pace && (w.pace->links != 1 || !flow_source(s)))
+        w.pace = NULL;
     while (rc == MPI_SUCCESS) {
         while (lo < end && f[lo % IC_FLOW_RING].state == 2)
             lo++;
