@@ -513,6 +513,35 @@ int ic_plan_streams(const ic_plan_t *pl, ic_coll_t coll, int t, size_t count)
            ic_pipe_stream_ok(pl->dims[pl->step[t].dim], pl->dims[pl->step[t + 1].dim], count);
 }
 
+/* Whether position i of mesh plan pl sits on a line that step t (run by
+ * alg) leaves idle, its root at position 0: a rooted collective's step
+ * that keeps the vector whole runs on the lines the data has reached.  A
+ * broadcast's step t on the lines whose coordinates on the later steps'
+ * dimensions are the root's (0; an earlier step, whole or scattered,
+ * spreads the data along its dimension); a reduce's on the lines whose
+ * coordinates are the root's on the earlier steps' dimensions where those
+ * combined whole vectors (a shrinking step leaves a piece on each of its
+ * positions, its gather comes after).  On 64 x 8 nodes of eight ranks
+ * `64x8:d0=circulant,d1=circulant` broadcasts across the nodes on one
+ * line of 64, one rank a node, not eight. */
+static int rooted_idle(const ic_plan_t *pl, int t, const ic_algorithm_t *alg,
+                       const ic_coll_args_t *a, long i)
+{
+    int bcast = a->coll == IC_COLL_BCAST, reduce = a->coll == IC_COLL_REDUCE;
+    if (!alg || (!bcast && !reduce) || ic_plan_step_shrinks(ic_plan_step_kind(alg)))
+        return 0;
+    for (int u = bcast ? t + 1 : 0; u < (bcast ? pl->ndims : t); u++) {
+        if (reduce && ic_plan_step_shrinks(ic_plan_step_kind(pl->step[u].alg)))
+            continue;
+        long w = 1;
+        for (int e = pl->step[u].dim + 1; e < pl->ndims; e++)
+            w *= pl->dims[e];
+        if ((i / w) % pl->dims[pl->step[u].dim] != 0)
+            return 1;
+    }
+    return 0;
+}
+
 int ic_plan_step_share(const ic_plan_t *pl, int t, const ic_algorithm_t *alg,
                        const ic_coll_args_t *a, const ic_model_t *m)
 {
@@ -529,11 +558,14 @@ int ic_plan_step_share(const ic_plan_t *pl, int t, const ic_algorithm_t *alg,
     long block = w * pl->dims[pl->step[t].dim]; /* positions of its sub-meshes */
     if (q % block == 0)
         return 0;
-    if (!next)
-        return q;
-    /* lines through the node of positions 0 .. q-1: w in each whole
-     * sub-mesh it holds, and those of the part of one more */
-    return (int)((q / block) * w + (q % block < w ? q % block : w));
+    /* the node of positions 0 .. q-1 (the root's, position 0): its
+     * positions on lines that take part (rooted_idle), each line once
+     * for a ring or chain (its first position there: coordinate 0 on
+     * the step's dimension, since the node starts a sub-mesh) */
+    int n = 0;
+    for (long i = 0; i < q; i++)
+        n += !rooted_idle(pl, t, alg, a, i) && (!next || (i / w) % pl->dims[pl->step[t].dim] == 0);
+    return n;
 }
 
 ic_model_t ic_model_shared(const ic_model_t *m, int share)

@@ -204,10 +204,15 @@ double ic_plan_start(const ic_coll_args_t *a);
  * plan, the line of all ranks).  0: the step's lines stay inside a node
  * (the dimensions from the step's on span a divisor of q), priced with
  * m->node.  Otherwise the step crosses nodes and every line through a
- * node takes part at once: a ring or chain (IC_ALG_NEIGHBOURS) leaves
- * the node once per line (its on-node positions are consecutive on the
- * line), any other algorithm may send from each of the node's q ranks
- * at once.  A 1-D plan is one line: 1 for a ring or chain in rank order
+ * node that takes part runs at once: a ring or chain (IC_ALG_NEIGHBOURS)
+ * leaves the node once per line (its on-node positions are consecutive
+ * on the line), any other algorithm may send from each of the node's
+ * ranks on such lines at once.  Every line takes part but in a rooted
+ * collective's steps that keep the vector whole (not shrinking): a
+ * broadcast's on the lines whose coordinates on the later steps'
+ * dimensions are the root's, a reduce's on those whose coordinates on
+ * the earlier whole-vector steps' dimensions are (counted in the root's
+ * node, positions 0 .. q-1).  A 1-D plan is one line: 1 for a ring or chain in rank order
  * (a->order NULL: nodes hold consecutive ranks), q otherwise (1-D plans
  * do not follow the placement).  One level: 1. */
 int ic_plan_step_share(const ic_plan_t *pl, int t, const ic_algorithm_t *alg,

@@ -1169,6 +1169,33 @@ START_TEST(test_two_level_share)
     ic_model_t one_level = ic_model_of(&c, 1);
     ck_assert_int_eq(ic_plan_step_share(&pl, 2, bucket, &a, &one_level), 1);
 
+    /* a rooted step that keeps the vector runs on the lines the data has
+     * reached: 4 nodes x 2, a broadcast across the nodes first on one
+     * line (one rank a node), after the nodes' own step on both; a
+     * reduce the other way round; a scatter step on every line */
+    a.coll = IC_COLL_BCAST;
+    const ic_algorithm_t *bmst = ic_alg_find(IC_COLL_BCAST, "mst");
+    const ic_algorithm_t *bpipe = ic_alg_find(IC_COLL_BCAST, "pipeline");
+    const ic_algorithm_t *bsc = ic_alg_find(IC_COLL_BCAST, "scatter_collect");
+    const ic_algorithm_t *rmst = ic_alg_find(IC_COLL_REDUCE, "mst");
+    ck_assert(bmst && bpipe && bsc && rmst);
+    ck_assert_int_eq(ic_plan_parse(IC_COLL_BCAST, "4x2:d0=mst,d1=mst", &pl, NULL), 0);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 0, bmst, &a, &m), 1);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 0, bpipe, &a, &m), 1);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 0, bsc, &a, &m), 2);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 1, bmst, &a, &m), 0);
+    ck_assert_int_eq(ic_plan_parse(IC_COLL_BCAST, "4x2:d1=mst,d0=mst", &pl, NULL), 0);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 1, bmst, &a, &m), 2);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 1, bpipe, &a, &m), 2);
+    a.coll = IC_COLL_REDUCE;
+    ck_assert_int_eq(ic_plan_parse(IC_COLL_REDUCE, "4x2:d1=mst,d0=mst", &pl, NULL), 0);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 1, rmst, &a, &m), 1);
+    ck_assert_int_eq(ic_plan_parse(IC_COLL_REDUCE, "4x2:d1=dcombine_gather,d0=mst", &pl, NULL), 0);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 1, rmst, &a, &m), 2);
+    ck_assert_int_eq(ic_plan_parse(IC_COLL_REDUCE, "4x2:d0=mst,d1=mst", &pl, NULL), 0);
+    ck_assert_int_eq(ic_plan_step_share(&pl, 0, rmst, &a, &m), 2);
+    a.coll = IC_COLL_ALLGATHER;
+
     ic_model_t s3 = ic_model_shared(&m, 3), s0 = ic_model_shared(&m, 0);
     ck_assert(s3.beta == 3 * m.beta && s3.beta_x == 3 * m.beta_x && s3.alpha == m.alpha);
     ck_assert(s0.beta == mn.beta && s0.alpha == mn.alpha);
