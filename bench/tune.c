@@ -73,7 +73,8 @@
  *      model's order whose median is within 3 % of the lowest (rank 0
  *      decides; the table is its file).
  *   4b. Local search (--refine rounds): the fastest's neighbours (one
- *      step's algorithm or parameter changed, two steps' algorithms
+ *      step's algorithm or parameter changed, every step's segment
+ *      changed together, two steps' algorithms
  *      swapped, the visit order or the shape reversed, two dimensions
  *      merged, one split in two; of a 1-D plan its parameter) are
  *      measured against it as in 4, and join the candidates; again from
@@ -758,7 +759,8 @@ static int param_variants(const ic_algorithm_t *alg, size_t r, int d, int far, s
  * dimensions merged (into one line: with a k-nomial tree, its flat tree
  * too), one dimension split in two; one step's
  * parameter changed (param_variants; a 1-D plan: its parameter), the
- * other steps' left to the model; for a mesh plan, one step's algorithm
+ * other steps' left to the model; every step's segment changed together
+ * (a mesh of segmented steps); for a mesh plan, one step's algorithm
  * replaced by another mesh step of the collective (its parameter from the
  * model).  Returns how many entries ns holds (1: nothing new to try; the
  * other 1-D algorithms were all measured). */
@@ -786,7 +788,7 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
     size_t unit = ic_point_args(pt, &a, counts);
     enum {
         NQ = 2 + 4 * IC_PLAN_MAXDIMS + 2 * IC_PLAN_MAXDIMS + 4 * IC_PLAN_MAXDIMS +
-             IC_PLAN_MAXDIMS * 16 + IC_PLAN_MAXDIMS * IC_PLAN_MAXDIMS
+             IC_PLAN_MAXDIMS * 16 + IC_PLAN_MAXDIMS * IC_PLAN_MAXDIMS + TUNE_PARAM_VARIANTS
     };
     ic_plan_t cand[NQ];
     unsigned char set[NQ] = {0}; /* a parameter set: written with it */
@@ -916,6 +918,25 @@ static int neighbours(ic_bench_t *b, const ic_point_t *pt, const char *from, con
                 cand[nq].step[u].param = u == t ? v[i] : 0;
             set[nq++] = 1;
         }
+    }
+    /* every step's segment changed together, to the first step's
+     * variants, where every step is segmented (no radix): a mesh of
+     * streams runs as one dataflow whose steps want one segment, which one
+     * change at a time does not reach (512 ranks of the modern cluster,
+     * 1 MiB broadcast: 64x8:d0=circulant(8192),d1=circulant(8192) 146 us,
+     * both at 6144 140) */
+    int segs = have_ran && pl.ndims >= 2;
+    for (int t = 0; segs && t < pl.ndims; t++)
+        segs = pl.step[t].alg && pl.step[t].alg->seg_rule &&
+               !(pl.step[t].alg->flags & IC_ALG_RADIX) && rp.step[t].param;
+    int nv =
+        segs ? param_variants(pl.step[0].alg, rp.step[0].param, pl.dims[pl.step[0].dim], 0, unit, v)
+             : 0;
+    for (int i = 0; i < nv && nq < NQ; i++) {
+        cand[nq] = pl;
+        for (int u = 0; u < pl.ndims; u++)
+            cand[nq].step[u].param = v[i];
+        set[nq++] = 1;
     }
     /* one step's algorithm changed: to those the model prices first,
      * then to the rest (forced or tables only; the measurement decides) */
