@@ -212,9 +212,9 @@ double ic_plan_start(const ic_coll_args_t *a);
  * broadcast's on the lines whose coordinates on the later steps'
  * dimensions are the root's, a reduce's on those whose coordinates on
  * the earlier whole-vector steps' dimensions are (counted in the root's
- * node, positions 0 .. q-1).  A 1-D plan is one line: 1 for a ring or chain in rank order
- * (a->order NULL: nodes hold consecutive ranks), q otherwise (1-D plans
- * do not follow the placement).  One level: 1. */
+ * node, positions 0 .. q-1).  A 1-D plan is one line: 1 for a ring or
+ * chain in rank order (a->order NULL: nodes hold consecutive ranks), q
+ * otherwise (1-D plans do not follow the placement).  One level: 1. */
 int ic_plan_step_share(const ic_plan_t *pl, int t, const ic_algorithm_t *alg,
                        const ic_coll_args_t *a, const ic_model_t *m);
 /* The model a step of that share is priced with: m->node for 0, m with
