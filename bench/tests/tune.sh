@@ -2,7 +2,7 @@
 # Smoke test: intercom-tune at p = 4, and the round trip tune -> write ->
 # load -> the same decisions:
 #   - every candidate's results equal the vendor's (column check);
-#   - the streams' gaps are there and positive;
+#   - the streams' gaps, where there are any, are positive;
 #   - the table it writes passes intercom-info --check without a problem,
 #     with its header (alpha, beta, gamma, nodes, made-by) and rules for
 #     4 ranks;
@@ -27,11 +27,13 @@ bad=$(csv_col candidates check | grep -cvxE 'ok|pruned')
 [ "$bad" -eq 0 ] || fail "$bad candidates neither ok nor pruned"
 expect_positive tuned measured
 # the streams between ranks 0 and 3: 256 B to 4 MiB's cap of 1 MiB, x2
-# (a length whose gap came out at 0 or below, 2 cores shared by 4 ranks,
-# is left out)
+# (a length whose gap came out at 0 or below is left out: with 2 cores
+# shared by 4 ranks, under the sanitizers, every length may be; that the
+# table has rows is tune-search.sh's check, under SMPI's deterministic
+# clock)
 expect_positive stream gap
 n=$(csv_rows stream | wc -l)
-[ "$n" -ge 1 ] && [ "$n" -le 13 ] || fail "expected 1 to 13 stream lengths, got $n"
+[ "$n" -le 13 ] || fail "expected at most 13 stream lengths, got $n"
 n=$(csv_rows tuned | wc -l)
 [ "$n" -eq 19 ] || fail "expected 19 winners (6 collectives x 3 sizes and the barrier), got $n"
 [ -s "$tbl" ] || fail "no table written"
