@@ -524,6 +524,21 @@ int ic_plan_streams(const ic_plan_t *pl, ic_coll_t coll, int t, size_t count)
  * positions, its gather comes after).  On 64 x 8 nodes of eight ranks
  * `64x8:d0=circulant,d1=circulant` broadcasts across the nodes on one
  * line of 64, one rank a node, not eight. */
+/* The position stride of dimension dim of mesh plan pl, and position
+ * pos's coordinate on it (row-major: the last dimension varies fastest). */
+static long plan_stride(const ic_plan_t *pl, int dim)
+{
+    long w = 1;
+    for (int e = dim + 1; e < pl->ndims; e++)
+        w *= pl->dims[e];
+    return w;
+}
+
+static int plan_coord(const ic_plan_t *pl, long pos, int dim)
+{
+    return (int)(pos / plan_stride(pl, dim) % pl->dims[dim]);
+}
+
 static int rooted_idle(const ic_plan_t *pl, int t, const ic_algorithm_t *alg,
                        const ic_coll_args_t *a, long i)
 {
@@ -533,10 +548,7 @@ static int rooted_idle(const ic_plan_t *pl, int t, const ic_algorithm_t *alg,
     for (int u = bcast ? t + 1 : 0; u < (bcast ? pl->ndims : t); u++) {
         if (reduce && ic_plan_step_shrinks(ic_plan_step_kind(pl->step[u].alg)))
             continue;
-        long w = 1;
-        for (int e = pl->step[u].dim + 1; e < pl->ndims; e++)
-            w *= pl->dims[e];
-        if ((i / w) % pl->dims[pl->step[u].dim] != 0)
+        if (plan_coord(pl, i, pl->step[u].dim) != 0)
             return 1;
     }
     return 0;
@@ -552,10 +564,8 @@ int ic_plan_step_share(const ic_plan_t *pl, int t, const ic_algorithm_t *alg,
     if (pl->ndims == 0) /* one line through every node: in rank order
                            (a->order NULL) it leaves a node once */
         return next && !a->order ? 1 : q;
-    long w = 1; /* the step's position stride */
-    for (int i = pl->step[t].dim + 1; i < pl->ndims; i++)
-        w *= pl->dims[i];
-    long block = w * pl->dims[pl->step[t].dim]; /* positions of its sub-meshes */
+    int dim = pl->step[t].dim;
+    long block = plan_stride(pl, dim) * pl->dims[dim]; /* positions of its sub-meshes */
     if (q % block == 0)
         return 0;
     /* the node of positions 0 .. q-1 (the root's, position 0): its
@@ -564,7 +574,7 @@ int ic_plan_step_share(const ic_plan_t *pl, int t, const ic_algorithm_t *alg,
      * the step's dimension, since the node starts a sub-mesh) */
     int n = 0;
     for (long i = 0; i < q; i++)
-        n += !rooted_idle(pl, t, alg, a, i) && (!next || (i / w) % pl->dims[pl->step[t].dim] == 0);
+        n += !rooted_idle(pl, t, alg, a, i) && (!next || plan_coord(pl, i, dim) == 0);
     return n;
 }
 

@@ -1274,15 +1274,15 @@ static int flow_wait(ic_exec_t *x, flow_t *w)
     return MPI_SUCCESS;
 }
 
-/* Whether schedule s sends and receives nothing (a broadcast's root). */
+/* Whether schedule s only sends, no receive: a broadcast's root. */
 static int flow_source(const ic_sched_t *s)
 {
     int sends = 0;
-    for (size_t i = 0; i < s->nacts; i++)
+    for (size_t i = 0; i < s->nacts; i++) {
         if (s->acts[i].kind == IC_ACT_RECV)
             return 0;
-        else
-            sends |= s->acts[i].kind == IC_ACT_SEND;
+        sends |= s->acts[i].kind == IC_ACT_SEND;
+    }
     return sends;
 }
 
