@@ -383,6 +383,16 @@ static int record_msg(ic_exec_t *x, int send, int peer, const ic_region_t *r, si
     return MPI_SUCCESS;
 }
 
+/* Whether round acts (n actions) receives from peer: its sends to peer
+ * then are an exchange (shm.c: "Long messages, one copy or through MPI"). */
+static int receives_from(const ic_action_t *acts, size_t n, int peer)
+{
+    for (size_t i = 0; i < n; i++)
+        if (acts[i].kind == IC_ACT_RECV && acts[i].peer == peer)
+            return 1;
+    return 0;
+}
+
 /* Post piece j of the round's messages: receives first, so early senders
  * find them posted; pieces as piece_of() cuts them.  Sender and receiver
  * cut alike: a call's messages are in the same units on every rank (bytes
@@ -425,6 +435,8 @@ static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j,
                 o->contig = b->at[r.buf].contiguous;
                 o->size = b->at[r.buf].size;
                 o->bytes = bytes;
+                o->exch = pass && receives_from(acts, n, a->peer);
+                o->probe = -1;
                 o->t0 = tracing ? MPI_Wtime() : 0;
                 if (x->rec) { /* ic_replay_build: the message as posted */
                     rc = record_msg(x, pass, a->peer, &r, c, o);

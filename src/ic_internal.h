@@ -137,6 +137,12 @@ typedef struct ic_shm_op {
     int tag;
     MPI_Request req;
     void *drain;
+    /* A message of an agreed schedule longer than its lane's slots hold
+     * (shm.c: "Long messages, one copy or through MPI"): */
+    uint64_t lseq; /* its number among the channel's long messages         */
+    int exch;      /* a send whose round also receives from its peer      */
+    int probe;     /* the sender's timed choice of its way (copy.h), -1    */
+    uint64_t tw;   /* ... timed from here                                  */
 } ic_shm_op_t;
 
 /* One MPI message of a round, as INTERCOM_TRACE records it (executor.c). */

@@ -137,6 +137,12 @@ struct ic_shm {
     slot_t **out;   /* j's channel from me                           */
     uint64_t *sent; /* messages sent to j                            */
     uint64_t *got;  /* messages received from j                      */
+    size_t nchan;   /* channels each way: lanes x nlocal             */
+    /* long messages of agreed schedules ("Long messages, one copy or
+     * through MPI"), per channel c: numbered to j at [c], from j at
+     * [nchan + c]; of those, published or taken at [2 nchan + c] and
+     * [3 nchan + c] */
+    uint64_t *lng;
 };
 
 static void shm_free(ic_shm_t *s)
@@ -155,6 +161,7 @@ static void shm_free(ic_shm_t *s)
     free(s->out);
     free(s->sent);
     free(s->got);
+    free(s->lng);
     free(s);
 }
 
@@ -385,7 +392,9 @@ int ic_shm_setup(ic_ctx_t *ctx)
         s->out = calloc(nl, sizeof(*s->out));
         s->sent = calloc(nl, sizeof(*s->sent));
         s->got = calloc(nl, sizeof(*s->got));
-        ok = s->local && s->in && s->out && s->sent && s->got;
+        s->nchan = nl;
+        s->lng = calloc(4 * nl, sizeof(*s->lng));
+        ok = s->local && s->in && s->out && s->sent && s->got && s->lng;
     }
     int mine_in[2] = {ok, deep}, agreed[2] = {0, 0};
     if (PMPI_Allreduce(mine_in, agreed, 2, MPI_INT, MPI_MIN, node) != MPI_SUCCESS || !agreed[0]) {
@@ -542,6 +551,12 @@ void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op)
      * (try_unagreed); a message longer than the lane's longest takes one slot,
      * its data read in one copy (or, unagreed, through MPI) */
     *n += !op->unagreed || op->send ? nslots(s, op->lane, op->bytes) : 1;
+    if (!op->unagreed && op->bytes > longest(s, op->lane)) {
+        op->lseq = ++s->lng[(op->send ? 0 : s->nchan) + c];
+        op->stage = op->via = op->direct = 0;
+        op->probe = -1;
+        op->req = MPI_REQUEST_NULL;
+    }
     op->done = 0;
     op->piece = 0;
     op->pack = NULL;
@@ -680,6 +695,82 @@ static int move_direct(ic_ctx_t *ctx, ic_shm_op_t *op, size_t total, int keep, i
     return 1;
 }
 
+/* Long messages, one copy or through MPI.  A message of an agreed schedule
+ * longer than its lane's slots hold takes one slot, which says how the
+ * data follow: read by the receiver in one copy ("Direct messages"), or
+ * through MPI (sent first, with the schedule's tag on ctx->comm; the
+ * receiver posts its receive once it has read the slot).  The sender
+ * chooses.  Where the round also receives from the same peer (an
+ * exchange: both ranks copy at once), in one copy: the read is one copy
+ * a message where MPI's shared memory may make two.  Where it only sends,
+ * the way measured faster from here (ic_way_pick per power-of-two length,
+ * process-wide, from the slot's publication to the message's end): MPI's
+ * transport may pipeline two copies on the two cores, which on some
+ * machines beats a cross-memory read (a 2-core VM: a 4 MiB broadcast at
+ * p = 2 in 290 us through Open MPI's copy in and out against 450 read in
+ * one copy, where process_vm_readv pins every page of the source), and
+ * elsewhere MPI makes the same one copy (Open MPI's CMA) after a
+ * rendezvous.  MPI matches a pair's messages of one tag in the order they
+ * are posted, so each side moves its long messages of a channel in their
+ * order (lseq): a sender publishes, and a receiver reads, the slot of
+ * one only after those of every earlier one. */
+static ic_way_class_t send_ways[IC_WAY_CLASSES];
+enum { WAY_DIRECT = 1, WAY_MPI = 2 };
+
+static int move_long(ic_ctx_t *ctx, ic_shm_op_t *op, int *stirred)
+{
+    ic_shm_t *s = ctx->shm;
+    slot_t *sl = slot_of(s, op, 0);
+    int rc, flag = 0;
+    if (op->stage == 0) { /* its slot: published (sender), read (receiver) */
+        uint64_t *moved = &s->lng[(op->send ? 2 : 3) * s->nchan + chan_of(s, op)];
+        if (*moved + 1 != op->lseq) /* an earlier one of the channel first */
+            return 0;
+        if (op->send) {
+            if (atomic_load_explicit(&sl->seq, memory_order_acquire) != 0)
+                return 0;
+            int way = WAY_DIRECT;
+            if (!op->exch)
+                way = ic_way_pick(&send_ways[ic_way_class_of(op->bytes)], &op->probe, &op->tw);
+            if (way == WAY_MPI) {
+                if ((rc = MPI_Isend(op->buf, (int)op->n, op->type, op->peer, op->tag, ctx->comm,
+                                    &op->req)) != MPI_SUCCESS)
+                    return -rc;
+                sl->len = (uint64_t)op->bytes | SLOT_VIA_MPI;
+                atomic_store_explicit(&sl->seq, op->seq, memory_order_release);
+            }
+            op->via = way == WAY_MPI;
+        } else {
+            if (atomic_load_explicit(&sl->seq, memory_order_acquire) != op->seq)
+                return 0;
+            op->via = (sl->len & SLOT_VIA_MPI) != 0;
+            if (op->via) {
+                if ((sl->len & ~SLOT_VIA_MPI) != (uint64_t)op->bytes)
+                    return -MPI_ERR_INTERN; /* both sides count an agreed message alike */
+                atomic_store_explicit(&sl->seq, 0, memory_order_release);
+                if ((rc = MPI_Irecv(op->buf, (int)op->n, op->type, op->peer, op->tag, ctx->comm,
+                                    &op->req)) != MPI_SUCCESS)
+                    return -rc;
+            }
+        }
+        op->stage = op->via ? 1 : 2;
+        ++*moved;
+        *stirred = 1;
+    }
+    if (op->stage == 2) { /* one copy (a sender's slot is free: published now) */
+        rc = move_direct(ctx, op, op->bytes, 1, stirred);
+    } else {
+        if ((rc = PMPI_Test(&op->req, &flag, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
+            return -rc;
+        rc = flag;
+        op->done = flag;
+    }
+    if (rc == 1 && op->probe >= 0)
+        ic_way_done(&send_ways[ic_way_class_of(op->bytes)], op->probe,
+                    op->via ? WAY_MPI : WAY_DIRECT, op->bytes, op->tw);
+    return rc;
+}
+
 /* Unagreed messages.  A schedule whose sides count a message alone
  * (ic_sched_t.unagreed: linear gatherv and scatterv, which run without the
  * block sizes first) sends every message to a rank of the node through the
@@ -780,7 +871,7 @@ static int try_op(ic_ctx_t *ctx, ic_shm_op_t *op, int *stirred)
     if (op->unagreed)
         return try_unagreed(ctx, op, stirred);
     if (op->bytes > longest(ctx->shm, op->lane))
-        return move_direct(ctx, op, op->bytes, 1, stirred);
+        return move_long(ctx, op, stirred);
     return move_pieces(ctx, op, op->bytes, 1, stirred);
 }
 
