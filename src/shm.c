@@ -19,7 +19,9 @@
  * goes the same way in pieces of IC_SHM_BYTES ("Long messages" below); a
  * longer one the receiver reads straight from the sender's memory, in one
  * copy ("Direct messages"), or, where the kernel does not allow that, it
- * goes through MPI.
+ * goes through MPI.  A longer one that the sender's round does not answer
+ * from the same peer may also go through MPI, where that measured faster:
+ * its slot says which ("Long messages, one copy or through MPI").
  *
  * Both sides of a message decide alike: by its length in bytes, which
  * MPI's type matching makes equal on both sides, and the peer's node.
@@ -707,7 +709,7 @@ static int move_direct(ic_ctx_t *ctx, ic_shm_op_t *op, size_t total, int keep, i
  * process-wide, from the slot's publication to the message's end): MPI's
  * transport may pipeline two copies on the two cores, which on some
  * machines beats a cross-memory read (a 2-core VM: a 4 MiB broadcast at
- * p = 2 in 290 us through Open MPI's copy in and out against 450 read in
+ * p = 2 in 270-290 us through Open MPI's copy in and out against 435-614 read in
  * one copy, where process_vm_readv pins every page of the source), and
  * elsewhere MPI makes the same one copy (Open MPI's CMA) after a
  * rendezvous.  MPI matches a pair's messages of one tag in the order they
