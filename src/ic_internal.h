@@ -64,7 +64,7 @@ typedef struct ic_sched_key {
 #define IC_SHM_LONG 16384    /* longest message through the slots (pieces)  */
 #define IC_SHM_MAX_RANKS 256 /* ranks of a node beyond which MPI carries all */
 #define IC_SHM_SPIN 65536    /* idle polls between yields (ranks <= cores)  */
-#define IC_SHM_SPIN_FREE 16  /* ... of a rank not bound to one core         */
+#define IC_SHM_SPIN_FREE 64  /* ... of a rank not bound to one core         */
 #define IC_SHM_PEEK 16       /* idle polls between looks at the peers' CPUs */
 /* The channels' lanes (shm.c: "Lanes"): at most IC_SHM_LANES, in at most
  * IC_SHM_BUDGET bytes per rank (at least the first); lane 0 for the

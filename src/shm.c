@@ -72,7 +72,13 @@
  * IC_SHM_SPIN_FREE idle polls: the scheduler may move its peer onto its
  * CPU at any time, and the look below sees that only once the peer has
  * polled there (a peer that never waits never says where it runs: at p = 2
- * unbound, 8 B broadcasts took 0.7 ms a call, one full spin each).  A
+ * unbound, 8 B broadcasts took 0.7 ms a call, one full spin each).  Not
+ * much sooner: a yield is a system call (0.3-1 us on a VM), and a receiver
+ * that yields while its message arrives returns late (at p = 2 unbound on
+ * the 2-core VM, after 16 polls 8 B to 1 KiB calls ran at 0.78-0.99 of
+ * Open MPI's speed, timed per call after a barrier; after 64, 0.98-1.78,
+ * a run's first point aside; a peer moved onto its CPU then costs a wait
+ * about 1-2 us).  A
  * bound rank yields after IC_SHM_SPIN idle polls, or sooner: every
  * IC_SHM_PEEK idle polls it writes the CPU it runs on into its word of the
  * window and looks at the other ranks' words, and when one of them last
