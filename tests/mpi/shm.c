@@ -15,8 +15,8 @@
  *   - broadcasts of 4092, 4096 and 4100 bytes (either side of a slot),
  *     16380, 16384 and 16388 bytes (either side of the pieces' limit: 4
  *     pieces fill the channel), 32 KiB and 256 KiB (read in one copy or,
- *     one way, through MPI: the sender's first ones of a length try both
- *     ways, and a broadcast's root sends several in a round) and
+ *     one way, through MPI: the first ones of a length a rank sends try
+ *     both ways, then it keeps the faster) and
  *     of 1 and 0 elements; with more ranks than cores (p > 2 here) the
  *     blocking lane is deeper and carries longer messages in pieces (64
  *     slots, 256 KiB, at p = 3; 32 at p = 4-7; 16 at p = 8), so also 4
