@@ -70,7 +70,8 @@ static const struct {
     {"--ranks-per-node", "Q", C_CHOOSE,
      "price for nodes of Q consecutive ranks: steps whose lines stay inside a node with the "
      "library's shared-memory model (two levels, as the library when every node holds Q "
-     "ranks; INTERCOM_RANKS_PER_NODE)"},
+     "ranks; INTERCOM_RANKS_PER_NODE); Q = p without a table: every rank on one node, the "
+     "shared-memory model alone, the figures given set on it"},
     {"--ranks-per-node", "Q", C_TABLE,
      "the communicator has Q ranks on every node: rules whose RPN is Q or any match (default: "
      "unknown, only RPN any)"},
@@ -651,7 +652,7 @@ int main(int argc, char **argv)
     ic_cost_defaults(&c);
     const char *pos[3] = {NULL, NULL, NULL};
     int npos = 0, x_min_set = 0, overhead_set = 0, shape[IC_PLAN_MAXDIMS], nshape = 0, q = 0;
-    int model_set = 0, ncand = 10, n_set = 0;
+    int model_set = 0, ncand = 10, n_set = 0, chunk_set = 0, beta_x_set = 0;
     const char *table = NULL;
     for (int i = 2; i < argc; i++) {
         const char *o = argv[i];
@@ -703,13 +704,13 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--gamma"))
             c.gamma = atof(v), model_set |= IC_KEEP_GAMMA;
         else if (!strcmp(o, "--beta-x"))
-            c.beta_x = atof(v);
+            c.beta_x = atof(v), beta_x_set = 1;
         else if (!strcmp(o, "--x-min"))
             c.x_min = (size_t)strtoull(v, NULL, 10), x_min_set = 1;
         else if (!strcmp(o, "--overhead"))
             c.overhead = atof(v), overhead_set = 1;
         else if (!strcmp(o, "--chunk"))
-            c.chunk = (size_t)strtoull(v, NULL, 10);
+            c.chunk = (size_t)strtoull(v, NULL, 10), chunk_set = 1;
         else if (!strcmp(o, "--elem"))
             elem = (size_t)strtoull(v, NULL, 10);
         else if (!strcmp(o, "--noncommutative"))
@@ -761,6 +762,31 @@ int main(int argc, char **argv)
     if (ncand < 1 || ncand > 1000) {
         ic_table_free(tb.t);
         return usage_error("%s", "--candidates must be 1..1000");
+    }
+    if (cbit == C_CHOOSE && q >= p && p > 1 && !tb.t) {
+        /* every rank on one node: the library's one model within a node
+         * (src/context.c: pick_model), the figures given set on it (as
+         * INTERCOM_ALPHA, ... set both of the library's models: src/env.c) */
+        ic_cost_params_t node;
+        ic_cost_defaults_node(&node);
+        if (model_set & IC_KEEP_ALPHA)
+            node.alpha = c.alpha;
+        if (model_set & IC_KEEP_BETA)
+            node.beta = c.beta;
+        if (model_set & IC_KEEP_GAMMA)
+            node.gamma = c.gamma;
+        ic_cost_derive(&node, 1);
+        if (beta_x_set)
+            node.beta_x = c.beta_x;
+        if (x_min_set)
+            node.x_min = c.x_min;
+        if (overhead_set)
+            node.overhead = c.overhead;
+        if (chunk_set)
+            node.chunk = c.chunk;
+        c = node;
+        x_min_set = overhead_set = 1; /* set now: not derived again below */
+        q = 0;
     }
     ic_cost_params_t derived = c; /* as the library across nodes */
     ic_cost_derive(&derived, 0);

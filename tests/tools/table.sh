@@ -106,6 +106,18 @@ grep -q 'alpha=1e-06 ' "$work/out" || fail "choose --table --alpha: the option d
 grep -Eq "^decision: binary_tree(\([0-9]+\))? .*decided by $work/choose.tbl:3\$" "$work/out" || fail "choose COLL -n: $(cat "$work/out")"
 ./intercom-info choose bcast -p 4 >/dev/null 2>&1
 [ $? -eq 2 ] || fail "choose COLL without -n: exit status not 2"
+# every rank on one node (--ranks-per-node p): the library's model within a
+# node alone (src/context.c: pick_model), with the figures given set on it;
+# two nodes: the across-node model heads the output
+./intercom-info choose reduce -n 262144 --elem 4 -p 2 --ranks-per-node 2 >"$work/out" 2>&1 ||
+    fail "choose on one node: exit status $?"
+grep -q '^p=2 alpha=4e-06 s beta=1.25e-10 s/B beta_x=1.25e-10 s/B .* pieces=0 B' "$work/out" ||
+    fail "choose on one node: not the node's model: $(head -n 1 "$work/out")"
+./intercom-info choose reduce -n 262144 --elem 4 -p 2 --ranks-per-node 2 --alpha 1e-6 >"$work/out" 2>&1
+grep -q '^p=2 alpha=1e-06 s beta=1.25e-10 s/B' "$work/out" ||
+    fail "choose on one node --alpha: $(head -n 1 "$work/out")"
+./intercom-info choose reduce -n 262144 --elem 4 -p 4 --ranks-per-node 2 >"$work/out" 2>&1
+grep -q '^p=4 alpha=2e-05 s' "$work/out" || fail "choose on two nodes: $(head -n 1 "$work/out")"
 
 # the example of README.md's "Tuning tables" is a clean table
 readme=${IC_SRCDIR:-${srcdir:-..}}/README.md
