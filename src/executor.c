@@ -435,7 +435,9 @@ static int post_piece(ic_exec_t *x, const ic_action_t *acts, size_t n, size_t j,
                 o->contig = b->at[r.buf].contiguous;
                 o->size = b->at[r.buf].size;
                 o->bytes = bytes;
-                o->exch = pass && receives_from(acts, n, a->peer);
+                /* only a message longer than a channel's slots can hold
+                 * (IC_SHM_LONG at least) asks */
+                o->exch = pass && bytes > IC_SHM_LONG && receives_from(acts, n, a->peer);
                 o->probe = -1;
                 o->t0 = tracing ? MPI_Wtime() : 0;
                 if (x->rec) { /* ic_replay_build: the message as posted */

@@ -140,7 +140,7 @@ typedef struct ic_shm_op {
     /* A message of an agreed schedule longer than its lane's slots hold
      * (shm.c: "Long messages, one copy or through MPI"): */
     uint64_t lseq; /* its number among the channel's long messages         */
-    int exch;      /* a send whose round also receives from its peer      */
+    int exch;      /* a long send whose round also receives from its peer */
     int probe;     /* the sender's timed choice of its way (copy.h), -1    */
     uint64_t tw;   /* ... timed from here                                  */
 } ic_shm_op_t;

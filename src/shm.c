@@ -559,12 +559,8 @@ void ic_shm_number(ic_ctx_t *ctx, ic_shm_op_t *op)
      * (try_unagreed); a message longer than the lane's longest takes one slot,
      * its data read in one copy (or, unagreed, through MPI) */
     *n += !op->unagreed || op->send ? nslots(s, op->lane, op->bytes) : 1;
-    if (!op->unagreed && op->bytes > longest(s, op->lane)) {
+    if (!op->unagreed && op->bytes > longest(s, op->lane))
         op->lseq = ++s->lng[(op->send ? 0 : s->nchan) + c];
-        op->stage = op->via = op->direct = 0;
-        op->probe = -1;
-        op->req = MPI_REQUEST_NULL;
-    }
     op->done = 0;
     op->piece = 0;
     op->pack = NULL;
@@ -725,11 +721,27 @@ static int move_direct(ic_ctx_t *ctx, ic_shm_op_t *op, size_t total, int keep, i
 static ic_way_class_t send_ways[IC_WAY_CLASSES];
 enum { WAY_DIRECT = 1, WAY_MPI = 2 };
 
+/* The part of op's message that goes through MPI (op->req): 1 once it
+ * has completed (op done), 0 while under way, an MPI error code
+ * (negative) on failure. */
+static int mpi_part_done(ic_shm_op_t *op)
+{
+    int flag = 0, rc = PMPI_Test(&op->req, &flag, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS)
+        return -rc;
+    if (!flag)
+        return 0;
+    free(op->drain);
+    op->drain = NULL;
+    op->done = 1;
+    return 1;
+}
+
 static int move_long(ic_ctx_t *ctx, ic_shm_op_t *op, int *stirred)
 {
     ic_shm_t *s = ctx->shm;
     slot_t *sl = slot_of(s, op, 0);
-    int rc, flag = 0;
+    int rc;
     if (op->stage == 0) { /* its slot: published (sender), read (receiver) */
         uint64_t *moved = &s->lng[(op->send ? 2 : 3) * s->nchan + chan_of(s, op)];
         if (*moved + 1 != op->lseq) /* an earlier one of the channel first */
@@ -765,14 +777,8 @@ static int move_long(ic_ctx_t *ctx, ic_shm_op_t *op, int *stirred)
         ++*moved;
         *stirred = 1;
     }
-    if (op->stage == 2) { /* one copy (a sender's slot is free: published now) */
-        rc = move_direct(ctx, op, op->bytes, 1, stirred);
-    } else {
-        if ((rc = PMPI_Test(&op->req, &flag, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
-            return -rc;
-        rc = flag;
-        op->done = flag;
-    }
+    /* one copy (a sender's slot is free: published now), or MPI's */
+    rc = op->stage == 2 ? move_direct(ctx, op, op->bytes, 1, stirred) : mpi_part_done(op);
     if (rc == 1 && op->probe >= 0)
         ic_way_done(&send_ways[ic_way_class_of(op->bytes)], op->probe,
                     op->via ? WAY_MPI : WAY_DIRECT, op->bytes, op->tw);
@@ -805,17 +811,9 @@ static int try_unagreed(ic_ctx_t *ctx, ic_shm_op_t *op, int *stirred)
 {
     ic_shm_t *s = ctx->shm;
     slot_t *sl = slot_of(s, op, 0);
-    int rc, flag = 0;
-    if (op->stage == 1) { /* the MPI message */
-        if ((rc = PMPI_Test(&op->req, &flag, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
-            return -rc;
-        if (!flag)
-            return 0;
-        free(op->drain);
-        op->drain = NULL;
-        op->done = 1;
-        return 1;
-    }
+    int rc;
+    if (op->stage == 1) /* the MPI message */
+        return mpi_part_done(op);
     if (op->send) {
         if (op->bytes <= longest(s, op->lane))
             return move_pieces(ctx, op, op->bytes, 1, stirred);
