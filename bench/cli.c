@@ -541,6 +541,11 @@ int ic_bench_main(int argc0, char **argv0, const char *fixed)
     b.comm = MPI_COMM_WORLD;
     MPI_Comm_rank(b.comm, &b.rank);
     MPI_Comm_size(b.comm, &b.size);
+    /* InterCom's context of the world is made here, before anything is
+     * timed: its setup, and across nodes the library's measurement of the
+     * links (src/calibrate.c), would otherwise fall in a first timed call
+     * (--warmup 0: the tuner's, a simulation's). */
+    IC_Barrier(b.comm);
 
     int rc = 0;
     unsigned cmd = 0;

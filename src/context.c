@@ -274,9 +274,11 @@ static int private_copy(MPI_Comm comm, MPI_Comm *out)
  * the identity placement and one level (every line priced as crossing
  * nodes).  Collective, like the duplication; every rank reaches the same
  * answer. */
-static int pick_model(ic_ctx_t *ctx)
+static int pick_model(ic_ctx_t *ctx, int *spans, int *lead)
 {
     int nsize = 0;
+    *spans = 0;
+    *lead = ctx->rank;
     ctx->cost = &ic_env()->cost;
     ctx->cost_in = NULL;
     ctx->node_ranks = 0;
@@ -286,6 +288,18 @@ static int pick_model(ic_ctx_t *ctx)
     int rc = MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     if ((rc = ic_split_returns(rc, node)) == MPI_SUCCESS)
         rc = MPI_Comm_size(node, &nsize);
+    if (rc == MPI_SUCCESS) { /* the lowest rank of this node (its first: key 0) */
+        MPI_Group g = MPI_GROUP_NULL, all = MPI_GROUP_NULL;
+        int zero = 0;
+        if (MPI_Comm_group(node, &g) == MPI_SUCCESS &&
+            MPI_Comm_group(ctx->comm, &all) == MPI_SUCCESS)
+            MPI_Group_translate_ranks(g, 1, &zero, all, lead);
+        if (g != MPI_GROUP_NULL)
+            MPI_Group_free(&g);
+        if (all != MPI_GROUP_NULL)
+            MPI_Group_free(&all);
+        *spans = nsize != ctx->size;
+    }
     if (node != MPI_COMM_NULL)
         MPI_Comm_free(&node);
     if (rc == MPI_SUCCESS && nsize == ctx->size) {
@@ -513,8 +527,9 @@ int ic_ctx_get(MPI_Comm comm, ic_ctx_t **out)
         rc = MPI_Comm_size(ctx->comm, &ctx->size);
     if (rc == MPI_SUCCESS)
         rc = nb_tags(ctx);
+    int spans = 0, lead = 0;
     if (rc == MPI_SUCCESS)
-        rc = pick_model(ctx);
+        rc = pick_model(ctx, &spans, &lead);
     if (rc == MPI_SUCCESS)
         ctx->chunk = ctx->cost->chunk; /* pieces: of the links across nodes, if any */
     if (rc == MPI_SUCCESS)
@@ -524,6 +539,8 @@ int ic_ctx_get(MPI_Comm comm, ic_ctx_t **out)
     if (rc != MPI_SUCCESS)
         goto out;
     ctx->table_ok = ic_tuning_agree(ctx->comm, ctx->rank);
+    if ((rc = ic_calibrate(ctx, spans, lead)) != MPI_SUCCESS)
+        goto out;
     ic_sched_init(&ctx->sched, ctx->rank, ctx->size);
     pthread_mutex_lock(&ctx_mu);
     ctx->next = live;

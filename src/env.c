@@ -9,7 +9,14 @@
  *                                 uses built-in figures of a switched
  *                                 cluster for communicators that span
  *                                 nodes, and of shared memory for those
- *                                 within one node (ic_ctx_get decides)
+ *                                 within one node (ic_ctx_get decides);
+ *                                 across nodes, alpha and beta measured
+ *                                 (below)
+ *   INTERCOM_CALIBRATE=0|1        0: keep the built-in figures across
+ *                                 nodes; 1: measure on every communicator
+ *                                 of 2 ranks or more, one node too (tests);
+ *                                 2 or unset: measure once, on the first
+ *                                 that spans nodes (calibrate.c)
  *   INTERCOM_BETA_EXCHANGE        seconds per byte and direction when two
  *                                 ranks exchange both ways at once
  *                                 (default: twice beta across nodes, beta
@@ -119,6 +126,10 @@ static void env_read(void)
     env.shm = shm == 0 || shm == 1 ? (int)shm : 2;
     if (shm != env.shm && ic_world_rank() == 0)
         fprintf(stderr, "InterCom: ignoring INTERCOM_SHM=%g (expected 0, 1 or 2)\n", shm);
+    double cal = getd("INTERCOM_CALIBRATE", 2);
+    env.calibrate = cal == 0 || cal == 1 ? (int)cal : 2;
+    if (cal != env.calibrate && ic_world_rank() == 0)
+        fprintf(stderr, "InterCom: ignoring INTERCOM_CALIBRATE=%g (expected 0, 1 or 2)\n", cal);
     env.trace = getenv("INTERCOM_TRACE");
     v = getenv("INTERCOM_MESH");
     env.mesh = v && *v ? v : NULL;

@@ -198,6 +198,8 @@ typedef struct ic_ctx {
                                    second persistent ones'           */
     int npending;               /* of them not over yet, and the
                                    persistent calls alive            */
+    ic_cost_params_t calib;     /* cost with alpha and beta measured ...  */
+    int calibrated;             /* ... in use (calibrate.c)              */
     int doomed;                 /* the user freed the communicator: it
                                    goes once npending is 0           */
     struct ic_ctx *next, *prev; /* list of live contexts           */
@@ -415,6 +417,17 @@ int ic_tuning_agree(MPI_Comm comm, int rank);
  * several: across nodes), except where an INTERCOM_ variable sets one.
  * base itself without a table or without those entries. */
 const ic_cost_params_t *ic_tuning_params(const ic_cost_params_t *base);
+/* The IC_KEEP_* bits (table.h) of the INTERCOM_ variables set: terms a
+ * measured model leaves as the user gave them. */
+unsigned ic_env_keep(void);
+
+/* The model's alpha and beta across nodes measured (calibrate.c): collective
+ * on ctx->comm, at the context's creation, after its model and table are
+ * known.  spans: its ranks are on several nodes; lead: the lowest rank of
+ * this rank's node.  Sets ctx->calib and ctx->calibrated where the figures
+ * apply (ic_ctx_cost).  ic_calibrations: measurements this process made. */
+int ic_calibrate(ic_ctx_t *ctx, int spans, int lead);
+int ic_calibrations(void);
 
 /* A private copy of MPI_COMM_SELF whose errors return (made on first use,
  * not collective; freed at MPI_Finalize), for local checks that need a
@@ -520,9 +533,11 @@ size_t ic_type_span(const ic_typeinfo_t *ti, size_t n);
  *   IC_TAG        every message of a schedule (executor.c);
  *   IC_TAG_COPY   ic_typed_copy's message to self between two datatypes
  *                 (datatype.c; packing and unpacking at MPI_BOTTOM);
+ *   IC_TAG_CALIBRATE the round trips that measure the links (calibrate.c);
  *   IC_TAG_NB_BASE and up: the schedules of nonblocking calls (below). */
 #define IC_TAG 0x1C
 #define IC_TAG_COPY 0x1C0
+#define IC_TAG_CALIBRATE 0x1C1
 /* Nonblocking and persistent calls: the n-th one started on a context
  * carries tag IC_TAG_NB_BASE + n mod half the context's tag range
  * (ctx->ntags, from MPI_TAG_UB), so that calls in flight together never
@@ -759,6 +774,10 @@ int ic_typed_copy(ic_ctx_t *ctx, const void *src, size_t n_src, MPI_Datatype ts,
  * element size in bytes used for the cost model.  Returns 0, or -1 when
  * nothing can serve the call. */
 int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl);
+/* The parameters the selector prices ctx's plans with (their level
+ * across nodes, or the one node's): a tuning table's measured ones, the
+ * context's measured ones (calibrate.c), or the environment's. */
+const ic_cost_params_t *ic_ctx_cost(const ic_ctx_t *ctx);
 /* The parameters a tuning table measured for ctx's links (where its ranks
  * agree on a table that has them), or NULL: the built-in figures. */
 const ic_cost_params_t *ic_ctx_measured_cost(const ic_ctx_t *ctx);
@@ -799,6 +818,9 @@ typedef struct ic_env {
                                        through shared memory (shm.c): 0 none,
                                        1 up to IC_SHM_LONG, 2 (default) also
                                        longer ones, read in one copy        */
+    int calibrate;                  /* INTERCOM_CALIBRATE (calibrate.c): 0
+                                       never, 1 on any communicator, 2
+                                       (default) on those spanning nodes    */
 } ic_env_t;
 
 const ic_env_t *ic_env(void);

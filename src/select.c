@@ -139,17 +139,29 @@ static const int *mesh_shape(const ic_coll_args_t *a, int *nshape)
 /* A plan as written (forced, or a tuning table's rule) made ready to run:
  * the byte-counted collectives take segments in bytes and count units of
  * elem bytes; what it leaves out (segment, radix) comes from the model. */
-/* The model's parameters for ctx: the environment's, or the tuning
- * table's measured ones where its ranks agree on a table that has them
- * (ic_tuning_params). */
-static const ic_cost_params_t *cost_of(const ic_ctx_t *ctx, const ic_cost_params_t *base)
+/* The model's parameters for ctx: the tuning table's measured ones where
+ * its ranks agree on a table that has them (ic_tuning_params); else, for
+ * the links across nodes, the figures the context measured (calibrate.c);
+ * else the environment's. */
+static const ic_cost_params_t *table_cost(const ic_ctx_t *ctx, const ic_cost_params_t *base)
 {
     return ctx->table_ok ? ic_tuning_params(base) : base;
 }
 
+static const ic_cost_params_t *cost_of(const ic_ctx_t *ctx, const ic_cost_params_t *base)
+{
+    const ic_cost_params_t *c = table_cost(ctx, base);
+    return c == base && base == ctx->cost && ctx->calibrated ? &ctx->calib : c;
+}
+
+const ic_cost_params_t *ic_ctx_cost(const ic_ctx_t *ctx)
+{
+    return cost_of(ctx, ctx->cost);
+}
+
 const ic_cost_params_t *ic_ctx_measured_cost(const ic_ctx_t *ctx)
 {
-    const ic_cost_params_t *c = cost_of(ctx, ctx->cost);
+    const ic_cost_params_t *c = table_cost(ctx, ctx->cost);
     return c != ctx->cost ? c : NULL;
 }
 

@@ -54,12 +54,7 @@ static int env_set(const char *name)
     return v && *v;
 }
 
-/* The measured model of table t (ic_tuning_params; table.h:
- * ic_table_model): into tuned, its level into tuned_level (-1 when t
- * measured neither alpha nor beta); a table measured across nodes may
- * also give the figures within a node (ic_table_node_model: tuned_node).
- * INTERCOM_ variables keep their terms. */
-static void take_params(const ic_table_t *t)
+unsigned ic_env_keep(void)
 {
     static const struct {
         const char *var;
@@ -72,6 +67,17 @@ static void take_params(const ic_table_t *t)
     for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
         if (env_set(vars[i].var))
             keep |= vars[i].bit;
+    return keep;
+}
+
+/* The measured model of table t (ic_tuning_params; table.h:
+ * ic_table_model): into tuned, its level into tuned_level (-1 when t
+ * measured neither alpha nor beta); a table measured across nodes may
+ * also give the figures within a node (ic_table_node_model: tuned_node).
+ * INTERCOM_ variables keep their terms. */
+static void take_params(const ic_table_t *t)
+{
+    unsigned keep = ic_env_keep();
     tuned_level = ic_table_level(t);
     tuned_node_ok = 0;
     if (tuned_level < 0)

@@ -1042,8 +1042,8 @@ int ic_table_level(const ic_table_t *t)
 
 /* c takes measured terms (NaN: not measured), the rest derived for its
  * level as without a table; keep: the user's terms. */
-static void take_model(ic_cost_params_t *c, unsigned keep, int level, double alpha, double beta,
-                       double gamma, double overhead, double beta_x, double x_min)
+void ic_cost_take(ic_cost_params_t *c, unsigned keep, int level, double alpha, double beta,
+                  double gamma, double overhead, double beta_x, double x_min)
 {
     if (!isnan(alpha) && !(keep & IC_KEEP_ALPHA))
         c->alpha = alpha;
@@ -1066,7 +1066,7 @@ void ic_table_model(const ic_table_t *t, unsigned keep, ic_cost_params_t *c)
     const ic_table_header_t *h = ic_table_header(t);
     int level = ic_table_level(t);
     if (level >= 0) {
-        take_model(c, keep, level, h->alpha, h->beta, h->gamma, h->overhead, h->beta_x, h->x_min);
+        ic_cost_take(c, keep, level, h->alpha, h->beta, h->gamma, h->overhead, h->beta_x, h->x_min);
         c->links = h->links;
     }
 }
@@ -1076,7 +1076,7 @@ int ic_table_node_model(const ic_table_t *t, unsigned keep, ic_cost_params_t *c)
     const ic_table_header_t *h = ic_table_header(t);
     if (ic_table_level(t) != 0 || (isnan(h->node_alpha) && isnan(h->node_beta)))
         return -1;
-    take_model(c, keep, 1, h->node_alpha, h->node_beta, h->gamma, NAN, NAN, NAN);
+    ic_cost_take(c, keep, 1, h->node_alpha, h->node_beta, h->gamma, NAN, NAN, NAN);
     return 0;
 }
 

@@ -193,6 +193,14 @@ enum {
     IC_KEEP_X_MIN = 32
 };
 int ic_table_level(const ic_table_t *t);
+/* Measured figures of one level into c, the caller's parameters of that
+ * level, by the rule above: each of alpha, beta, gamma that is not NaN
+ * replaces c's (unless kept), and overhead, beta_x and x_min are the
+ * figures given or else what ic_cost_derive gives for the new alpha and
+ * beta.  The tables use it, and the runtime's own measurement of the
+ * links across nodes (src/calibrate.c). */
+void ic_cost_take(ic_cost_params_t *c, unsigned keep, int level, double alpha, double beta,
+                  double gamma, double overhead, double beta_x, double x_min);
 void ic_table_model(const ic_table_t *t, unsigned keep, ic_cost_params_t *c);
 /* The figures within a node of a table measured across nodes with several
  * ranks per node (its node-alpha, node-beta; gamma as the table's): 0 and

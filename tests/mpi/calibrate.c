@@ -1,0 +1,137 @@
+/*
+ * calibrate.c -- the model's alpha and beta measured at a context's
+ * creation (src/calibrate.c), looked at from inside (it links the runtime
+ * itself, libicrt, like placement.c).  calibrate.sh runs it on one machine
+ * with INTERCOM_CALIBRATE=1 (measure on any communicator: here every rank
+ * shares a node) and CAL_EXPECT saying what must happen:
+ *   measure  ranks 0 and 1 alone first (a communicator of the two): they
+ *            measure, once; then a duplicate of the world, whose other
+ *            ranks hold no figures and take theirs without measuring; then
+ *            the world split in halves, and a duplicate of the pair: no
+ *            measurement, the same figures.  Every context that has them
+ *            prices with them (ic_ctx_cost), bitwise the same on every
+ *            rank;
+ *   alpha    as measure, with INTERCOM_ALPHA set: alpha stays the
+ *            variable's, beta is measured;
+ *   none     nothing measured, every context prices with the
+ *            environment's figures (INTERCOM_CALIBRATE=0; INTERCOM_ALPHA
+ *            and INTERCOM_BETA both set; or the default on one node).
+ * Each communicator also runs an IC_Allreduce checked against MPI's.
+ */
+#include <mpi.h>
+#include "ic_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SIMPLE_TEST "calibrate"
+#include "simple.h"
+
+#define N 1001
+
+enum { MEASURE, ALPHA, NONE };
+static int expect;
+
+/* Every rank of comm holds the same double v (bitwise). */
+static int same_everywhere(MPI_Comm comm, double v)
+{
+    double lo = v, hi = v;
+    MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_DOUBLE, MPI_MIN, comm);
+    MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return memcmp(&lo, &v, sizeof(v)) == 0 && memcmp(&hi, &v, sizeof(v)) == 0;
+}
+
+/* An IC_Allreduce on comm (its context made, if not yet), checked; then
+ * the context's figures.  want_count: the measurements this rank must
+ * have taken part in by now.  Returns the context's alpha (0: none). */
+static double run_comm(const char *name, MPI_Comm comm, int want_count)
+{
+    where = name;
+    ncases++;
+    int n, r;
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &r);
+    int in[N], out[N], ref[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (r + 1) * (i % 97) - i;
+    if (IC_Allreduce(in, out, N, MPI_INT, MPI_SUM, comm) != MPI_SUCCESS)
+        fail("IC_Allreduce failed");
+    MPI_Allreduce(in, ref, N, MPI_INT, MPI_SUM, comm);
+    if (memcmp(out, ref, sizeof(out)) != 0)
+        fail("IC_Allreduce differs from MPI_Allreduce");
+    ic_ctx_t *ctx = NULL;
+    if (ic_ctx_get(comm, &ctx) != MPI_SUCCESS || !ctx) {
+        fail("no context");
+        return 0;
+    }
+    if (ic_calibrations() != want_count)
+        fail("%d measurement(s) taken part in, want %d", ic_calibrations(), want_count);
+    const ic_cost_params_t *c = ic_ctx_cost(ctx);
+    int want = expect != NONE && n >= 2;
+    if (ctx->calibrated != want) {
+        fail("calibrated %d, want %d", ctx->calibrated, want);
+        return 0;
+    }
+    if (!want) {
+        if (c != ctx->cost)
+            fail("prices with other figures than the environment's");
+        return 0;
+    }
+    if (c != &ctx->calib)
+        fail("does not price with the measured figures");
+    if (!(c->alpha > 0 && c->alpha < 1 && c->beta > 0 && c->beta < 1e-3))
+        fail("implausible figures: alpha %g s, beta %g s/B", c->alpha, c->beta);
+    if (expect == ALPHA && c->alpha != atof(getenv("INTERCOM_ALPHA")))
+        fail("alpha %g, not INTERCOM_ALPHA's %s", c->alpha, getenv("INTERCOM_ALPHA"));
+    if (expect == MEASURE && c->alpha == ctx->cost->alpha && c->beta == ctx->cost->beta)
+        fail("the figures are the built-in ones");
+    if (!same_everywhere(comm, c->alpha) || !same_everywhere(comm, c->beta) ||
+        !same_everywhere(comm, c->overhead) || !same_everywhere(comm, c->beta_x))
+        fail("the ranks' figures differ");
+    return c->alpha;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    const char *e = getenv("CAL_EXPECT");
+    expect = e && !strcmp(e, "alpha") ? ALPHA : e && !strcmp(e, "none") ? NONE : MEASURE;
+    int measures = expect != NONE && p >= 2;
+
+    /* ranks 0 and 1 first: they measure */
+    MPI_Comm pair = MPI_COMM_NULL, world, half, pair2 = MPI_COMM_NULL;
+    MPI_Comm_split(MPI_COMM_WORLD, wrank < 2 ? 0 : MPI_UNDEFINED, wrank, &pair);
+    double a_pair = 0;
+    if (pair != MPI_COMM_NULL)
+        a_pair = run_comm("ranks 0 and 1", pair, measures);
+    /* the world: the others take the pair's figures */
+    MPI_Comm_dup(MPI_COMM_WORLD, &world);
+    int mine = measures && wrank < 2;
+    double a_world = run_comm("world", world, mine);
+    MPI_Bcast(&a_pair, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (measures && a_world != a_pair) {
+        where = "world";
+        fail("alpha %g, not the pair's %g", a_world, a_pair);
+    }
+    /* halves and the pair again: figures held everywhere, none measured */
+    MPI_Comm_split(MPI_COMM_WORLD, wrank % 2, wrank, &half);
+    run_comm(wrank % 2 ? "odd half" : "even half", half, mine);
+    if (pair != MPI_COMM_NULL) {
+        MPI_Comm_dup(pair, &pair2);
+        run_comm("ranks 0 and 1 again", pair2, mine);
+        MPI_Comm_free(&pair2);
+        MPI_Comm_free(&pair);
+    }
+    MPI_Comm_free(&half);
+    MPI_Comm_free(&world);
+
+    int total = 0;
+    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (wrank == 0)
+        printf("%s: calibrate p=%d CAL_EXPECT=%s: %d communicators, %d failure(s)\n",
+               total ? "FAIL" : "PASS", p, e ? e : "measure", ncases, total);
+    MPI_Finalize();
+    return total ? 1 : 0;
+}
