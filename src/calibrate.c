@@ -115,12 +115,10 @@ static int measure(MPI_Comm comm, int rank, int peer, double fig[2])
         if (lead)
             rc = MPI_Send(&len, 1, MPI_UINT64_T, other, IC_TAG_CALIBRATE, comm);
         else
-            rc = MPI_Recv(&len, 1, MPI_UINT64_T, other, IC_TAG_CALIBRATE, comm,
-                          MPI_STATUS_IGNORE);
+            rc = MPI_Recv(&len, 1, MPI_UINT64_T, other, IC_TAG_CALIBRATE, comm, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS || len == 0)
             break;
-        if ((rc = trips(comm, lead, other, buf, (size_t)len, IC_CAL_LONG_TRIPS, &t)) !=
-            MPI_SUCCESS)
+        if ((rc = trips(comm, lead, other, buf, (size_t)len, IC_CAL_LONG_TRIPS, &t)) != MPI_SUCCESS)
             break;
         last = len;
         if (lead)
@@ -161,9 +159,10 @@ int ic_calibrate(ic_ctx_t *ctx, int spans, int lead)
     if (!(v[1] > 0 && v[2] > 0)) { /* nobody has figures: measure */
         if (peer >= ctx->size)
             return MPI_SUCCESS;
-        double fig[2] = {0, 0};
+        double fig[2] = {0, 0}, took = MPI_Wtime();
         if (ctx->rank == 0 || ctx->rank == peer)
             rc = measure(ctx->comm, ctx->rank, peer, fig);
+        took = MPI_Wtime() - took;
         /* every rank takes part, whatever the measurement gave */
         int rc2 = PMPI_Allreduce(MPI_IN_PLACE, fig, 2, MPI_DOUBLE, MPI_MAX, ctx->comm);
         if (rc != MPI_SUCCESS || rc2 != MPI_SUCCESS)
@@ -177,11 +176,11 @@ int ic_calibrate(ic_ctx_t *ctx, int spans, int lead)
         pthread_mutex_unlock(&mu);
         if (e->verbose && ctx->rank == 0)
             fprintf(stderr,
-                    "InterCom: measured %s (ranks 0 and %d of %d): alpha %.3g s, "
+                    "InterCom: measured %s (ranks 0 and %d of %d, %.3g s): alpha %.3g s, "
                     "beta %.3g s/B (%.4g MB/s); the model takes them where no tuning table "
                     "and no INTERCOM_ALPHA or INTERCOM_BETA does (INTERCOM_CALIBRATE=0: the "
                     "built-in figures)\n",
-                    spans ? "across nodes" : "within a node", peer, ctx->size, v[1], v[2],
+                    spans ? "across nodes" : "within a node", peer, ctx->size, took, v[1], v[2],
                     1e-6 / v[2]);
     }
     pthread_mutex_lock(&mu);

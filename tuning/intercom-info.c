@@ -161,7 +161,9 @@ static void help(FILE *f)
                  "library picks (1-D algorithms and mesh plans), its predicted time in seconds "
                  "and the source that decided (the model, or a tuning table's rule with "
                  "--table): the decision the library makes at run time with the same "
-                 "parameters; with COLL and -n, that one call's candidates, cheapest first, "
+                 "parameters (across nodes the library measures alpha and beta itself, "
+                 "INTERCOM_CALIBRATE: INTERCOM_VERBOSE=1 prints them, give them as --alpha "
+                 "and --beta); with COLL and -n, that one call's candidates, cheapest first, "
                  "each with its predicted time, then the decision");
     ic_help_item(f, "schedule COLL PLAN",
                  "print the schedule of plan PLAN for collective COLL: rounds of sends, "
