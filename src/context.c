@@ -273,7 +273,9 @@ static int private_copy(MPI_Comm comm, MPI_Comm *out)
  * are priced with shared memory's model (two levels); with uneven nodes
  * the identity placement and one level (every line priced as crossing
  * nodes).  Collective, like the duplication; every rank reaches the same
- * answer. */
+ * answer.  For the links' measurement (calibrate.c): *spans, whether MPI
+ * puts the ranks on several nodes, and *lead, the lowest rank of this
+ * rank's node. */
 static int pick_model(ic_ctx_t *ctx, int *spans, int *lead)
 {
     int nsize = 0;

@@ -12,7 +12,7 @@
  *                                 within one node (ic_ctx_get decides);
  *                                 across nodes, alpha and beta measured
  *                                 (below)
- *   INTERCOM_CALIBRATE=0|1        0: keep the built-in figures across
+ *   INTERCOM_CALIBRATE=0|1|2      0: keep the built-in figures across
  *                                 nodes; 1: measure on every communicator
  *                                 of 2 ranks or more, one node too (tests);
  *                                 2 or unset: measure once, on the first

@@ -136,9 +136,6 @@ static const int *mesh_shape(const ic_coll_args_t *a, int *nshape)
     return e->mesh_dims;
 }
 
-/* A plan as written (forced, or a tuning table's rule) made ready to run:
- * the byte-counted collectives take segments in bytes and count units of
- * elem bytes; what it leaves out (segment, radix) comes from the model. */
 /* The model's parameters for ctx: the tuning table's measured ones where
  * its ranks agree on a table that has them (ic_tuning_params); else, for
  * the links across nodes, the figures the context measured (calibrate.c);
@@ -165,6 +162,9 @@ const ic_cost_params_t *ic_ctx_measured_cost(const ic_ctx_t *ctx)
     return c != ctx->cost ? c : NULL;
 }
 
+/* A plan as written (forced, or a tuning table's rule) made ready to run:
+ * the byte-counted collectives take segments in bytes and count units of
+ * elem bytes; what it leaves out (segment, radix) comes from the model. */
 static void resolve_written(const ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
 {
     ic_plan_from_written(pl, elem);
