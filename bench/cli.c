@@ -541,11 +541,6 @@ int ic_bench_main(int argc0, char **argv0, const char *fixed)
     b.comm = MPI_COMM_WORLD;
     MPI_Comm_rank(b.comm, &b.rank);
     MPI_Comm_size(b.comm, &b.size);
-    /* InterCom's context of the world is made here, before anything is
-     * timed: its setup, and across nodes the library's measurement of the
-     * links (src/calibrate.c), would otherwise fall in a first timed call
-     * (--warmup 0: the tuner's, a simulation's). */
-    IC_Barrier(b.comm);
 
     int rc = 0;
     unsigned cmd = 0;
@@ -580,6 +575,15 @@ int ic_bench_main(int argc0, char **argv0, const char *fixed)
         b.progress = b.rank == 0 && isatty(STDERR_FILENO);
         if (b.rank == 0)
             b.rep = ic_report_new(cname);
+        /* InterCom's context of the world is made here, before anything
+         * is timed: its setup, and across nodes the library's measurement
+         * of the links (src/calibrate.c), would otherwise fall in a first
+         * timed call (--warmup 0: the tuner's, a simulation's).  Not
+         * with --selector-fit, whose figures the library must read when it
+         * first looks at its environment (ic_bench_coll makes the context
+         * then). */
+        if (!o->selector_fit)
+            IC_Barrier(b.comm);
         switch (cmd) {
         case S_PP:
             rc = ic_bench_pingpong(&b, 0);

@@ -473,6 +473,8 @@ int ic_bench_coll(ic_bench_t *b)
         snprintf(v, sizeof(v), "%.9g", m.cost.gamma);
         setenv("INTERCOM_GAMMA", v, 1);
     }
+    if (b->o.selector_fit)
+        IC_Barrier(b->comm); /* the context, with these figures (cli.c) */
     ic_rtable_t *t = NULL, *st = NULL;
     ic_cmp_summary_t per[IC_COLL_COUNT], all;
     memset(per, 0, sizeof(per));
@@ -497,7 +499,8 @@ int ic_bench_coll(ic_bench_t *b)
         ic_report_info(r, "selector", "%s%s%s",
                        b->o.selector_fit ? "InterCom chooses with this run's alpha, beta, gamma"
                                          : "InterCom's own parameters (INTERCOM_ALPHA/_BETA/"
-                                           "_GAMMA or built-in)",
+                                           "_GAMMA, else across nodes its measured ones, "
+                                           "else built-in)",
                        table ? "; the tuning table's rules first: " : "", table ? table : "");
         if (b->o.block > 1)
             ic_report_info(r, "block", "the libraries take turns every %d calls", b->o.block);

@@ -21,16 +21,22 @@
  *     beta is the fastest one way of the last length, less alpha, per
  *     byte.  Rank 0 says which length comes next, so both sides stop
  *     together;
+ *   - then both send that length at once (COMMS2's exchange, as a
+ *     schedule's halving or doubling step does): beta_x is the fastest
+ *     exchange, less alpha, per byte each way, no less than beta.  The
+ *     built-in figures take twice beta (TCP: one connection carries both
+ *     ways); a full-duplex network moves both ways at beta;
  *   - every rank takes rank 0's figures (an allreduce), so all choose
  *     alike.  Every later communicator agrees first on the figures its
  *     ranks already hold (the largest of each; a rank without any takes
  *     them) and measures only when none does.
  *
- * The figures replace alpha and beta of the model across nodes as a
- * table's would (tuning/table.c: ic_cost_take: overhead, beta_x, x_min
+ * The figures replace alpha, beta and beta_x of the model across nodes as
+ * a table's would (tuning/table.c: ic_cost_take: overhead and x_min
  * follow from them), for that communicator's choices only; a tuning
- * table's model, and any INTERCOM_ALPHA or INTERCOM_BETA set, come first
- * (with both set nothing is measured). INTERCOM_CALIBRATE=0 keeps the
+ * table's model, and any INTERCOM_ALPHA, INTERCOM_BETA or
+ * INTERCOM_BETA_EXCHANGE set, come first (with alpha and beta both set
+ * nothing is measured). INTERCOM_CALIBRATE=0 keeps the
  * built-in figures.  On 100 Mbit/s links the measurement takes about
  * 0.1 s; on fast ones, well under a millisecond.
  */
@@ -52,10 +58,11 @@
 #define IC_CAL_LAST ((size_t)4 << 20)    /* the longest                         */
 #define IC_CAL_LONG_TRIPS 3              /* round trips timed of a long length  */
 #define IC_CAL_ENOUGH 2e-3               /* one way: the length is long enough  */
+#define IC_CAL_FIGS 3                    /* alpha, beta, beta_x                 */
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static double known[2];  /* this process's figures (alpha, beta), 0: none */
-static int measurements; /* measured here (tests: ic_calibrations)        */
+static double known[IC_CAL_FIGS]; /* this process's figures, 0: none    */
+static int measurements;          /* measured here (tests: ic_calibrations)        */
 
 int ic_calibrations(void)
 {
@@ -93,19 +100,38 @@ static int trips(MPI_Comm comm, int first, int peer, char *buf, size_t bytes, in
     return MPI_SUCCESS;
 }
 
+/* The fastest of n exchanges of `bytes` each way between this rank and
+ * peer (both send at once, as a schedule's exchange): *best. */
+static int swaps(MPI_Comm comm, int peer, char *buf, size_t bytes, int n, double *best)
+{
+    *best = INFINITY;
+    for (int i = 0; i < n; i++) {
+        double t = MPI_Wtime();
+        int rc =
+            MPI_Sendrecv(buf, (int)bytes, MPI_BYTE, peer, IC_TAG_CALIBRATE, buf + bytes, (int)bytes,
+                         MPI_BYTE, peer, IC_TAG_CALIBRATE, comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        t = MPI_Wtime() - t;
+        if (t < *best)
+            *best = t;
+    }
+    return MPI_SUCCESS;
+}
+
 /* Rank 0 and peer measure (the file's header); rank 0's figures into
- * fig (alpha, beta), left 0 where they cannot be had. */
-static int measure(MPI_Comm comm, int rank, int peer, double fig[2])
+ * fig (alpha, beta, beta_x), left 0 where they cannot be had. */
+static int measure(MPI_Comm comm, int rank, int peer, double fig[IC_CAL_FIGS])
 {
     int lead = rank == 0, other = lead ? peer : 0;
-    char *buf = malloc(IC_CAL_LAST);
+    char *buf = malloc(2 * IC_CAL_LAST); /* an exchange's two messages */
     int ok = buf != NULL, both = 0;
     int rc = MPI_Sendrecv(&ok, 1, MPI_INT, other, IC_TAG_CALIBRATE, &both, 1, MPI_INT, other,
                           IC_TAG_CALIBRATE, comm, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS || !ok || !both)
         goto out;
-    double t0, t;
-    memset(buf, 0, IC_CAL_LAST);
+    double t0, t, tx;
+    memset(buf, 0, 2 * IC_CAL_LAST);
     if ((rc = trips(comm, lead, other, buf, IC_CAL_SHORT, 2, &t0)) != MPI_SUCCESS ||
         (rc = trips(comm, lead, other, buf, IC_CAL_SHORT, IC_CAL_TRIPS, &t0)) != MPI_SUCCESS)
         goto out;
@@ -124,10 +150,15 @@ static int measure(MPI_Comm comm, int rank, int peer, double fig[2])
         if (lead)
             len = t >= IC_CAL_ENOUGH || len >= IC_CAL_LAST ? 0 : len * 4;
     }
+    /* the exchange: the same length both ways at once (COMMS2) */
+    if (rc == MPI_SUCCESS && last > 0)
+        rc = swaps(comm, other, buf, (size_t)last, IC_CAL_LONG_TRIPS, &tx);
     if (rc == MPI_SUCCESS && lead && last > 0 && t0 > 0) {
         double beta = (t - t0) / (double)(last - IC_CAL_SHORT);
         fig[0] = t0;
         fig[1] = beta > 0 ? beta : t / (double)last;
+        double beta_x = (tx - t0) / (double)(last - IC_CAL_SHORT);
+        fig[2] = beta_x > fig[1] ? beta_x : fig[1]; /* no faster than one way alone */
     }
 out:
     free(buf);
@@ -145,50 +176,53 @@ int ic_calibrate(ic_ctx_t *ctx, int spans, int lead)
                !(ctx->table_ok && ic_tuning_params(ctx->cost) != ctx->cost);
     /* the peer: the lowest rank off rank 0's node (whose ranks lead = 0) */
     int cand = (spans ? lead != 0 : ctx->rank != 0) ? ctx->rank : ctx->size;
-    double v[4];
-    pthread_mutex_lock(&mu);
+    /* agreed at once: whether any rank wants them, the figures held (the
+     * largest of each), the peer (the lowest candidate) */
+    double v[IC_CAL_FIGS + 2], *fig = v + 1;
     v[0] = want;
-    v[1] = known[0];
-    v[2] = known[1];
+    pthread_mutex_lock(&mu);
+    for (int i = 0; i < IC_CAL_FIGS; i++)
+        fig[i] = known[i];
     pthread_mutex_unlock(&mu);
-    v[3] = -(double)cand;
-    int rc = PMPI_Allreduce(MPI_IN_PLACE, v, 4, MPI_DOUBLE, MPI_MAX, ctx->comm);
+    v[IC_CAL_FIGS + 1] = -(double)cand;
+    int rc = PMPI_Allreduce(MPI_IN_PLACE, v, IC_CAL_FIGS + 2, MPI_DOUBLE, MPI_MAX, ctx->comm);
     if (rc != MPI_SUCCESS || v[0] == 0)
         return rc;
-    int peer = (int)-v[3];
-    if (!(v[1] > 0 && v[2] > 0)) { /* nobody has figures: measure */
+    int peer = (int)-v[IC_CAL_FIGS + 1];
+    if (!(fig[0] > 0)) { /* nobody holds figures: measure */
         if (peer >= ctx->size)
             return MPI_SUCCESS;
-        double fig[2] = {0, 0}, took = MPI_Wtime();
+        double took = MPI_Wtime();
+        for (int i = 0; i < IC_CAL_FIGS; i++)
+            fig[i] = 0;
         if (ctx->rank == 0 || ctx->rank == peer)
             rc = measure(ctx->comm, ctx->rank, peer, fig);
         took = MPI_Wtime() - took;
         /* every rank takes part, whatever the measurement gave */
-        int rc2 = PMPI_Allreduce(MPI_IN_PLACE, fig, 2, MPI_DOUBLE, MPI_MAX, ctx->comm);
+        int rc2 = PMPI_Allreduce(MPI_IN_PLACE, fig, IC_CAL_FIGS, MPI_DOUBLE, MPI_MAX, ctx->comm);
         if (rc != MPI_SUCCESS || rc2 != MPI_SUCCESS)
             return rc != MPI_SUCCESS ? rc : rc2;
-        if (!(fig[0] > 0 && fig[1] > 0))
+        if (!(fig[0] > 0 && fig[1] > 0 && fig[2] > 0))
             return MPI_SUCCESS;
-        v[1] = fig[0];
-        v[2] = fig[1];
         pthread_mutex_lock(&mu);
         measurements++;
         pthread_mutex_unlock(&mu);
         if (e->verbose && ctx->rank == 0)
             fprintf(stderr,
                     "InterCom: measured %s (ranks 0 and %d of %d, %.3g s): alpha %.3g s, "
-                    "beta %.3g s/B (%.4g MB/s); the model takes them where no tuning table "
-                    "and no INTERCOM_ALPHA or INTERCOM_BETA does (INTERCOM_CALIBRATE=0: the "
-                    "built-in figures)\n",
-                    spans ? "across nodes" : "within a node", peer, ctx->size, took, v[1], v[2],
-                    1e-6 / v[2]);
+                    "beta %.3g s/B (%.4g MB/s), exchanging %.3g s/B each way; the model takes "
+                    "them where no tuning table and no INTERCOM_ variable does "
+                    "(INTERCOM_CALIBRATE=0: the built-in figures)\n",
+                    spans ? "across nodes" : "within a node", peer, ctx->size, took, fig[0], fig[1],
+                    1e-6 / fig[1], fig[2]);
     }
     pthread_mutex_lock(&mu);
-    known[0] = v[1];
-    known[1] = v[2];
+    for (int i = 0; i < IC_CAL_FIGS; i++)
+        known[i] = fig[i];
     pthread_mutex_unlock(&mu);
     ctx->calib = *ctx->cost;
-    ic_cost_take(&ctx->calib, keep, ctx->cost == &e->cost_node, v[1], v[2], NAN, NAN, NAN, NAN);
+    ic_cost_take(&ctx->calib, keep, ctx->cost == &e->cost_node, fig[0], fig[1], NAN, NAN, fig[2],
+                 NAN);
     ctx->calibrated = 1;
     return MPI_SUCCESS;
 }
