@@ -44,7 +44,6 @@
 #include "ic_internal.h"
 #include "table.h"
 
-#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
