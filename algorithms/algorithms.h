@@ -693,6 +693,21 @@ enum {
  * first, so -1 here is a bug or an allocation failure). */
 typedef int (*ic_builder_fn)(ic_sched_t *s, const ic_coll_args_t *a);
 
+/* The network's figures by rank distance, measured (src/calibrate.c):
+ * every rank of a communicator sending to the rank `stride` on at once (a
+ * mesh dimension's lines of that stride) takes alpha[i] times the
+ * start-up and beta[i] times the time per byte of the cheapest stride's
+ * shift (each at least 1), which the model's alpha and beta (one pair
+ * alone) stand for.  On a torus a stride of many hops shares links; on a
+ * switched network every stride costs the same. */
+#define IC_STRIDES_MAX 48
+typedef struct ic_strides {
+    int n;                        /* strides measured, increasing */
+    long stride[IC_STRIDES_MAX];  /* the first is 1              */
+    double alpha[IC_STRIDES_MAX]; /* factor on the start-up      */
+    double beta[IC_STRIDES_MAX];  /* factor on the time per byte  */
+} ic_strides_t;
+
 /* The alpha-beta-gamma parameters the algorithms' closed-form costs and
  * segment rules are written in (tuning/cost.h has the full model). */
 typedef struct ic_model {
@@ -716,6 +731,10 @@ typedef struct ic_model {
                         node_ranks consecutive mesh positions
                         (node-aware placement); NULL = one level */
     int node_ranks;
+    const ic_strides_t *strides; /* figures by rank distance, for the
+                                    lines of a mesh plan in rank order,
+                                    one level (plan.c: ic_model_strided);
+                                    NULL = every stride alike */
 } ic_model_t;
 
 /* The sender's part of a message's start-up: LogGP's overhead o when

@@ -6,6 +6,7 @@
 #include "coll_common.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -513,6 +514,20 @@ int ic_plan_streams(const ic_plan_t *pl, ic_coll_t coll, int t, size_t count)
            ic_pipe_stream_ok(pl->dims[pl->step[t].dim], pl->dims[pl->step[t + 1].dim], count);
 }
 
+long ic_plan_stride(const ic_plan_t *pl, int dim)
+{
+    long w = 1;
+    for (int e = dim + 1; e < pl->ndims; e++)
+        w *= pl->dims[e];
+    return w;
+}
+
+/* Position pos's coordinate on dimension dim of mesh plan pl. */
+static int plan_coord(const ic_plan_t *pl, long pos, int dim)
+{
+    return (int)(pos / ic_plan_stride(pl, dim) % pl->dims[dim]);
+}
+
 /* Whether position i of mesh plan pl sits on a line that step t (run by
  * alg) leaves idle, its root at position 0: a rooted collective's step
  * that keeps the vector whole runs on the lines the data has reached.  A
@@ -524,21 +539,6 @@ int ic_plan_streams(const ic_plan_t *pl, ic_coll_t coll, int t, size_t count)
  * positions, its gather comes after).  On 64 x 8 nodes of eight ranks
  * `64x8:d0=circulant,d1=circulant` broadcasts across the nodes on one
  * line of 64, one rank a node, not eight. */
-/* The position stride of dimension dim of mesh plan pl, and position
- * pos's coordinate on it (row-major: the last dimension varies fastest). */
-static long plan_stride(const ic_plan_t *pl, int dim)
-{
-    long w = 1;
-    for (int e = dim + 1; e < pl->ndims; e++)
-        w *= pl->dims[e];
-    return w;
-}
-
-static int plan_coord(const ic_plan_t *pl, long pos, int dim)
-{
-    return (int)(pos / plan_stride(pl, dim) % pl->dims[dim]);
-}
-
 static int rooted_idle(const ic_plan_t *pl, int t, const ic_algorithm_t *alg,
                        const ic_coll_args_t *a, long i)
 {
@@ -565,7 +565,7 @@ int ic_plan_step_share(const ic_plan_t *pl, int t, const ic_algorithm_t *alg,
                            (a->order NULL) it leaves a node once */
         return next && !a->order ? 1 : q;
     int dim = pl->step[t].dim;
-    long block = plan_stride(pl, dim) * pl->dims[dim]; /* positions of its sub-meshes */
+    long block = ic_plan_stride(pl, dim) * pl->dims[dim]; /* positions of its sub-meshes */
     if (q % block == 0)
         return 0;
     /* the node of positions 0 .. q-1 (the root's, position 0): its
@@ -588,11 +588,92 @@ ic_model_t ic_model_shared(const ic_model_t *m, int share)
     return s;
 }
 
+/* The factors of the measured stride nearest to `stride` (log scale). */
+static void stride_factors(const ic_strides_t *S, long stride, double *fa, double *fb)
+{
+    int best = 0;
+    double bd = INFINITY;
+    for (int i = 0; i < S->n && bd > 0; i++) /* measured: a divisor of p */
+        if (S->stride[i] == stride) {
+            best = i;
+            bd = 0;
+        }
+    for (int i = 0; i < S->n && bd > 0; i++) {
+        double dist = fabs(log((double)S->stride[i] / (double)stride));
+        if (dist < bd) {
+            bd = dist;
+            best = i;
+        }
+    }
+    *fa = S->alpha[best] > 1 ? S->alpha[best] : 1;
+    *fb = S->beta[best] > 1 ? S->beta[best] : 1;
+}
+
+/* The factors of a line of d positions at stride w, of p ranks, run by
+ * alg.  A ring or chain (IC_ALG_NEIGHBOURS): its stride's, but every
+ * round waits for the start-up of the message that closes the ring, at
+ * distance (d - 1) w (w again when the line spans all p: the shift by
+ * -w); its bytes go at the neighbours' rate (it is one message a line).
+ * Any other algorithm: the mean over the distances w, 2w, 4w, ... below
+ * d w (trees, recursive doubling and halving visit each once). */
+static void line_factors(const ic_strides_t *S, const ic_algorithm_t *alg, long w, int d, long p,
+                         double *fa, double *fb)
+{
+    if (alg && (alg->flags & IC_ALG_NEIGHBOURS)) {
+        double wa, wb;
+        stride_factors(S, w, fa, fb);
+        stride_factors(S, (long)d * w == p ? w : (long)(d - 1) * w, &wa, &wb);
+        *fa = wa > *fa ? wa : *fa;
+        return;
+    }
+    double sa = 0, sb = 0;
+    int k = 0;
+    for (long j = 1; j < d; j *= 2, k++) {
+        double a, b;
+        stride_factors(S, w * j, &a, &b);
+        sa += a;
+        sb += b;
+    }
+    *fa = k ? sa / k : 1;
+    *fb = k ? sb / k : 1;
+}
+
+ic_model_t ic_model_strided(const ic_model_t *m, const ic_plan_t *pl, int t,
+                            const ic_algorithm_t *alg, const ic_coll_args_t *a, int streams)
+{
+    ic_model_t s = *m;
+    s.strides = NULL;
+    if (!m->strides || m->strides->n < 1 || m->node || a->order)
+        return s;
+    double fa, fb;
+    if (pl->ndims == 0) {
+        line_factors(m->strides, alg, 1, a->size, a->size, &fa, &fb);
+    } else {
+        if (t < 0 || t >= pl->ndims)
+            return s;
+        int dim = pl->step[t].dim;
+        line_factors(m->strides, alg, ic_plan_stride(pl, dim), pl->dims[dim], a->size, &fa, &fb);
+        if (streams && t + 1 < pl->ndims) {
+            double ga, gb;
+            dim = pl->step[t + 1].dim;
+            line_factors(m->strides, alg, ic_plan_stride(pl, dim), pl->dims[dim], a->size, &ga,
+                         &gb);
+            fa = ga > fa ? ga : fa;
+            fb = gb > fb ? gb : fb;
+        }
+    }
+    s.alpha *= fa;
+    s.beta *= fb;
+    s.beta_x *= fb;
+    return s;
+}
+
 static double walk(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m, int resolve)
 {
     if (pl->ndims == 0) {
         ic_coll_args_t b = *a;
-        ic_model_t ms = ic_model_shared(m, ic_plan_step_share(pl, 0, pl->alg, a, m));
+        ic_model_t mt = ic_model_strided(m, pl, 0, pl->alg, a, 0);
+        ic_model_t ms = ic_model_shared(&mt, ic_plan_step_share(pl, 0, pl->alg, a, m));
         size_t seg = pl->param;
         if (!seg && pl->alg->seg_rule) /* one stream's trade-off (see plan.h) */
             seg = pl->alg->seg_rule(&b, m);
@@ -624,7 +705,8 @@ static double walk(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m, 
          * positions, whose segment both steps take */
         int streams = ic_plan_streams(pl, a->coll, t, (size_t)(v + 0.5));
         int d2 = streams ? pl->dims[pl->step[t + 1].dim] : 0;
-        cost += ic_plan_step_cost(alg, a, streams ? d + d2 - 1 : d, v, &param, m,
+        ic_model_t mt = ic_model_strided(m, pl, t, alg, a, streams);
+        cost += ic_plan_step_cost(alg, a, streams ? d + d2 - 1 : d, v, &param, &mt,
                                   ic_plan_step_share(pl, t, alg, a, m));
         if (resolve)
             pl->step[t].param = param;

@@ -221,6 +221,23 @@ int ic_plan_step_share(const ic_plan_t *pl, int t, const ic_algorithm_t *alg,
  * its transfer terms (beta, beta_x) multiplied by the share otherwise
  * (the streams divide the node's link). */
 ic_model_t ic_model_shared(const ic_model_t *m, int share);
+/* The model step t of plan pl, run by alg, is priced with (before its
+ * share): with figures by rank distance (m->strides; one level, a->order
+ * NULL: positions are ranks, up to the root's rotation) m with its
+ * start-up and its transfer terms multiplied by the factors of the
+ * distances the step's lines talk over: for a ring or chain
+ * (IC_ALG_NEIGHBOURS) their stride's (the start-up no less than that of
+ * the message closing the ring), for any other algorithm the mean
+ * over the stride times 1, 2, 4, ... below the line's length (each
+ * distance the measured stride nearest to it, on a log scale); a 1-D
+ * plan is one line of stride 1; a step that streams into the next
+ * (`streams`: ic_plan_streams) takes the larger of the two dimensions'
+ * factors.  Otherwise m itself. */
+ic_model_t ic_model_strided(const ic_model_t *m, const ic_plan_t *pl, int t,
+                            const ic_algorithm_t *alg, const ic_coll_args_t *a, int streams);
+/* The position stride of dimension dim of mesh plan pl (row-major: the
+ * last dimension varies fastest). */
+long ic_plan_stride(const ic_plan_t *pl, int dim);
 double ic_plan_step_input(const ic_coll_args_t *a, int d, double v);
 double ic_plan_step_output(const ic_coll_args_t *a, const ic_algorithm_t *alg, int d, double v);
 double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int d, double v,

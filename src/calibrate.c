@@ -57,16 +57,34 @@
 #define IC_CAL_LAST ((size_t)4 << 20)    /* the longest                         */
 #define IC_CAL_LONG_TRIPS 3              /* round trips timed of a long length  */
 #define IC_CAL_ENOUGH 2e-3               /* one way: the length is long enough  */
-#define IC_CAL_FIGS 3                    /* alpha, beta, beta_x                 */
+#define IC_CAL_FIGS 4                    /* alpha, beta, beta_x, long length    */
+#define IC_CAL_SHIFT_LONG IC_CAL_FIRST   /* a shift's long messages, at most    */
+#define IC_CAL_SHIFTS 4                  /* short shifts a timing averages      */
+#define IC_CAL_SHIFT_ROUNDS 3            /* timings of short shifts (fastest)   */
+#define IC_CAL_LONG_ROUNDS 2             /* ... of long ones, one shift each    */
+#define IC_CAL_SIGNIFICANT 1.5           /* a smaller factor counts as 1        */
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static double known[IC_CAL_FIGS]; /* this process's figures, 0: none    */
 static int measurements;          /* measured here (tests: ic_calibrations)        */
+/* the last figures by rank distance measured here, and the group of the
+ * communicator they belong to (MPI_GROUP_NULL: none) */
+static ic_strides_t known_strides;
+static MPI_Group known_group = MPI_GROUP_NULL;
+static int stride_measurements;
 
 int ic_calibrations(void)
 {
     pthread_mutex_lock(&mu);
     int n = measurements;
+    pthread_mutex_unlock(&mu);
+    return n;
+}
+
+int ic_stride_calibrations(void)
+{
+    pthread_mutex_lock(&mu);
+    int n = stride_measurements;
     pthread_mutex_unlock(&mu);
     return n;
 }
@@ -158,10 +176,160 @@ static int measure(MPI_Comm comm, int rank, int peer, double fig[IC_CAL_FIGS])
         fig[1] = beta > 0 ? beta : t / (double)last;
         double beta_x = (tx - t0) / (double)(last - IC_CAL_SHORT);
         fig[2] = beta_x > fig[1] ? beta_x : fig[1]; /* no faster than one way alone */
+        fig[3] = (double)last;
     }
 out:
     free(buf);
     return rc;
+}
+
+/* The strides measured on p ranks: every divisor s of p up to p / 2 (a
+ * shift by p - s is the one by s backwards; a mesh dimension's stride
+ * divides p), evenly spread over them when there are more than
+ * IC_STRIDES_MAX. */
+static int stride_list(int p, long *out)
+{
+    int all = 0;
+    for (long s = 1; s <= p / 2; s++)
+        all += p % s == 0;
+    int n = 0, k = 0;
+    for (long s = 1; s <= p / 2; s++) {
+        if (p % s)
+            continue;
+        /* divisor number k of `all`: taken when it is the next of n evenly spread */
+        if (all <= IC_STRIDES_MAX || (long)k * (IC_STRIDES_MAX - 1) >= (long)n * (all - 1)) {
+            if (n < IC_STRIDES_MAX)
+                out[n++] = s;
+        }
+        k++;
+    }
+    return n;
+}
+
+/* Every rank sends `bytes` to the rank s on and receives from the rank s
+ * back, `reps` times in a row: the fastest of `rounds` timings (each after
+ * a barrier), per shift, on this rank: *best. */
+static int shift_time(MPI_Comm comm, int rank, int p, long s, char *buf, size_t bytes, int reps,
+                      int rounds, double *best)
+{
+    int to = (int)((rank + s) % p), from = (int)((rank - s % p + p) % p);
+    *best = INFINITY;
+    for (int r = 0; r < rounds; r++) {
+        int rc = PMPI_Barrier(comm);
+        double t = MPI_Wtime();
+        for (int i = 0; rc == MPI_SUCCESS && i < reps; i++)
+            rc =
+                MPI_Sendrecv(buf, (int)bytes, MPI_BYTE, to, IC_TAG_CALIBRATE, buf + bytes,
+                             (int)bytes, MPI_BYTE, from, IC_TAG_CALIBRATE, comm, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        t = (MPI_Wtime() - t) / reps;
+        if (t < *best)
+            *best = t;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Figures by rank distance on ctx's communicator (ic_strides_t): for each
+ * stride s of stride_list, every rank at once shifts IC_CAL_SHORT bytes
+ * and then `len` bytes by s; the slowest rank's times count (an
+ * allreduce, so every rank computes the same factors).  The start-up's
+ * factor is the short shift's time against the fastest stride's, the rate's the
+ * long one's less the short one's; factors below IC_CAL_SIGNIFICANT count
+ * as 1 (a switched network's strides differ by its noise only), and when
+ * every factor is 1, S->n is 0 (nothing to price differently).  Every
+ * rank takes part, a failed allocation anywhere skips it everywhere. */
+static int measure_strides(MPI_Comm comm, int rank, int p, size_t len, ic_strides_t *S)
+{
+    memset(S, 0, sizeof(*S));
+    long stride[IC_STRIDES_MAX];
+    int n = stride_list(p, stride);
+    if (len > IC_CAL_SHIFT_LONG)
+        len = IC_CAL_SHIFT_LONG;
+    if (len <= IC_CAL_SHORT || n < 2)
+        return MPI_SUCCESS;
+    char *buf = malloc(2 * len);
+    int ok = buf != NULL, all = 0;
+    int rc = PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
+    if (rc != MPI_SUCCESS || !all) {
+        free(buf);
+        return rc;
+    }
+    memset(buf, 0, 2 * len);
+    double t[2 * IC_STRIDES_MAX];
+    for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
+        double warm;
+        rc = shift_time(comm, rank, p, stride[i], buf, IC_CAL_SHORT, 1, 1, &warm);
+        if (rc == MPI_SUCCESS)
+            rc = shift_time(comm, rank, p, stride[i], buf, IC_CAL_SHORT, IC_CAL_SHIFTS,
+                            IC_CAL_SHIFT_ROUNDS, &t[2 * i]);
+        if (rc == MPI_SUCCESS)
+            rc = shift_time(comm, rank, p, stride[i], buf, len, 1, IC_CAL_LONG_ROUNDS,
+                            &t[2 * i + 1]);
+    }
+    free(buf);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if ((rc = PMPI_Allreduce(MPI_IN_PLACE, t, 2 * n, MPI_DOUBLE, MPI_MAX, comm)) != MPI_SUCCESS)
+        return rc;
+    /* against the cheapest shift (neighbours on every link), which the
+     * pair's alpha and beta measured alone */
+    double a1 = INFINITY, b1 = INFINITY;
+    for (int i = 0; i < n; i++) {
+        a1 = t[2 * i] < a1 ? t[2 * i] : a1;
+        b1 = t[2 * i + 1] - t[2 * i] < b1 ? t[2 * i + 1] - t[2 * i] : b1;
+    }
+    if (!(a1 > 0 && b1 > 0))
+        return MPI_SUCCESS;
+    int any = 0;
+    for (int i = 0; i < n; i++) {
+        double fa = t[2 * i] / a1, fb = (t[2 * i + 1] - t[2 * i]) / b1;
+        S->stride[i] = stride[i];
+        S->alpha[i] = fa >= IC_CAL_SIGNIFICANT ? fa : 1;
+        S->beta[i] = fb >= IC_CAL_SIGNIFICANT ? fb : 1;
+        any |= S->alpha[i] > 1 || S->beta[i] > 1;
+    }
+    S->n = any ? n : 0;
+    return MPI_SUCCESS;
+}
+
+/* Whether ctx's communicator takes figures by rank distance: rank order
+ * on the meshes, one level (every rank alone on its node; any
+ * communicator with INTERCOM_CALIBRATE=1), 4 ranks or more. */
+static int wants_strides(const ic_ctx_t *ctx, const ic_env_t *e)
+{
+    return ctx->size >= 4 && !ctx->order && ctx->node_ranks == 0 &&
+           (ctx->rpn == 1 || e->calibrate == 1);
+}
+
+/* Whether this process holds figures by rank distance for ctx's group. */
+static int holds_strides(const ic_ctx_t *ctx)
+{
+    MPI_Group g = MPI_GROUP_NULL;
+    int same = MPI_UNEQUAL;
+    pthread_mutex_lock(&mu);
+    if (known_group != MPI_GROUP_NULL && MPI_Comm_group(ctx->comm, &g) == MPI_SUCCESS)
+        MPI_Group_compare(known_group, g, &same);
+    pthread_mutex_unlock(&mu);
+    if (g != MPI_GROUP_NULL)
+        MPI_Group_free(&g);
+    return same == MPI_IDENT;
+}
+
+/* Keep S as the figures of ctx's group. */
+static void keep_strides(const ic_ctx_t *ctx, const ic_strides_t *S)
+{
+    MPI_Group g = MPI_GROUP_NULL;
+    if (MPI_Comm_group(ctx->comm, &g) != MPI_SUCCESS)
+        return;
+    pthread_mutex_lock(&mu);
+    MPI_Group old = known_group;
+    known_group = g;
+    known_strides = *S;
+    stride_measurements++;
+    pthread_mutex_unlock(&mu);
+    if (old != MPI_GROUP_NULL)
+        MPI_Group_free(&old);
 }
 
 int ic_calibrate(ic_ctx_t *ctx, int spans, int lead)
@@ -177,17 +345,19 @@ int ic_calibrate(ic_ctx_t *ctx, int spans, int lead)
     int cand = (spans ? lead != 0 : ctx->rank != 0) ? ctx->rank : ctx->size;
     /* agreed at once: whether any rank wants them, the figures held (the
      * largest of each), the peer (the lowest candidate) */
-    double v[IC_CAL_FIGS + 2], *fig = v + 1;
+    int strided = wants_strides(ctx, e);
+    double v[IC_CAL_FIGS + 3], *fig = v + 1;
     v[0] = want;
     pthread_mutex_lock(&mu);
     for (int i = 0; i < IC_CAL_FIGS; i++)
         fig[i] = known[i];
     pthread_mutex_unlock(&mu);
     v[IC_CAL_FIGS + 1] = -(double)cand;
-    int rc = PMPI_Allreduce(MPI_IN_PLACE, v, IC_CAL_FIGS + 2, MPI_DOUBLE, MPI_MAX, ctx->comm);
+    v[IC_CAL_FIGS + 2] = strided && !holds_strides(ctx); /* figures by distance wanted */
+    int rc = PMPI_Allreduce(MPI_IN_PLACE, v, IC_CAL_FIGS + 3, MPI_DOUBLE, MPI_MAX, ctx->comm);
     if (rc != MPI_SUCCESS || v[0] == 0)
         return rc;
-    int peer = (int)-v[IC_CAL_FIGS + 1];
+    int peer = (int)-v[IC_CAL_FIGS + 1], need_strides = v[IC_CAL_FIGS + 2] > 0;
     if (!(fig[0] > 0)) { /* nobody holds figures: measure */
         if (peer >= ctx->size)
             return MPI_SUCCESS;
@@ -223,5 +393,32 @@ int ic_calibrate(ic_ctx_t *ctx, int spans, int lead)
     ic_cost_take(&ctx->calib, keep, ctx->cost == &e->cost_node, fig[0], fig[1], NAN, NAN, fig[2],
                  NAN);
     ctx->calibrated = 1;
+    if (!strided)
+        return MPI_SUCCESS;
+    if (need_strides) { /* some rank holds none for this group: all measure */
+        double took = MPI_Wtime();
+        if ((rc = measure_strides(ctx->comm, ctx->rank, ctx->size, (size_t)fig[3],
+                                  &ctx->strides)) != MPI_SUCCESS)
+            return rc;
+        keep_strides(ctx, &ctx->strides);
+        took = MPI_Wtime() - took;
+        if (e->verbose && ctx->rank == 0) {
+            fprintf(stderr,
+                    "InterCom: measured shifts by rank distance on %d ranks (%.3g s): ", ctx->size,
+                    took);
+            if (ctx->strides.n == 0)
+                fprintf(stderr, "every stride alike\n");
+            for (int i = 0; i < ctx->strides.n; i++)
+                fprintf(stderr, "%ld: start-up x%.3g, per byte x%.3g%s", ctx->strides.stride[i],
+                        ctx->strides.alpha[i], ctx->strides.beta[i],
+                        i + 1 < ctx->strides.n ? "; " : "\n");
+        }
+    } else {
+        pthread_mutex_lock(&mu);
+        ctx->strides = known_strides;
+        pthread_mutex_unlock(&mu);
+    }
+    if (ctx->strides.n > 0)
+        ctx->calib.strides = &ctx->strides;
     return MPI_SUCCESS;
 }

@@ -200,6 +200,8 @@ typedef struct ic_ctx {
                                    persistent calls alive            */
     ic_cost_params_t calib;     /* cost with alpha and beta measured ...  */
     int calibrated;             /* ... in use (calibrate.c)              */
+    ic_strides_t strides;       /* figures by rank distance (calib.strides
+                                   points here when any is not 1)     */
     int doomed;                 /* the user freed the communicator: it
                                    goes once npending is 0           */
     struct ic_ctx *next, *prev; /* list of live contexts           */
@@ -425,9 +427,12 @@ unsigned ic_env_keep(void);
  * on ctx->comm, at the context's creation, after its model and table are
  * known.  spans: its ranks are on several nodes; lead: the lowest rank of
  * this rank's node.  Sets ctx->calib and ctx->calibrated where the figures
- * apply (ic_ctx_cost).  ic_calibrations: measurements this process made. */
+ * apply (ic_ctx_cost), and ctx->strides (figures by rank distance) on a
+ * communicator of one rank per node.  ic_calibrations: measurements this
+ * process made; ic_stride_calibrations: of them by rank distance. */
 int ic_calibrate(ic_ctx_t *ctx, int spans, int lead);
 int ic_calibrations(void);
+int ic_stride_calibrations(void);
 
 /* A private copy of MPI_COMM_SELF whose errors return (made on first use,
  * not collective; freed at MPI_Finalize), for local checks that need a

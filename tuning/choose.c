@@ -30,6 +30,7 @@ ic_model_t ic_model_of(const ic_cost_params_t *c, size_t elem)
     m.piece = c->chunk;
     m.node = NULL;
     m.node_ranks = 0;
+    m.strides = c->strides && c->strides->n > 0 ? c->strides : NULL;
     return m;
 }
 
@@ -74,6 +75,7 @@ typedef struct memo {
     const ic_algorithm_t *alg;
     int share; /* the step's ic_plan_step_share, + 1 (0 = empty) */
     int d;
+    long stride; /* its dimension's (with figures by rank distance), else 1 */
     size_t v;
     double cost;
     size_t param;
@@ -126,23 +128,26 @@ static void search_add(search_t *S, const ic_plan_t *pl, double x)
     S->top_t[i] = x;
 }
 
-static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v, int share)
+static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v, int share,
+                        const ic_model_t *m, long stride)
 {
     size_t key = (size_t)(v + 0.5);
     size_t h = ((size_t)(uintptr_t)alg * 31u + (size_t)share * 7u + (size_t)d * 1000003u +
-                key * 2654435761u) %
+                key * 2654435761u + (size_t)stride * 40503u) %
                MEMO_SIZE;
     if (S->memo) {
         for (int probe = 0; probe < 8; probe++) {
             memo_t *e = &S->memo[(h + (size_t)probe) % MEMO_SIZE];
-            if (e->alg == alg && e->share == share + 1 && e->d == d && e->v == key)
+            if (e->alg == alg && e->share == share + 1 && e->d == d && e->v == key &&
+                e->stride == stride)
                 return e->cost;
             if (!e->alg) {
                 size_t param = 0;
-                e->cost = ic_plan_step_cost(alg, S->a, d, v, &param, S->m, share);
+                e->cost = ic_plan_step_cost(alg, S->a, d, v, &param, m, share);
                 e->alg = alg;
                 e->share = share + 1;
                 e->d = d;
+                e->stride = stride;
                 e->v = key;
                 e->param = param;
                 return e->cost;
@@ -150,7 +155,7 @@ static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v,
         }
     }
     size_t param = 0;
-    return ic_plan_step_cost(alg, S->a, d, v, &param, S->m, share);
+    return ic_plan_step_cost(alg, S->a, d, v, &param, m, share);
 }
 
 /* Every combination of step algorithms for the shape and order in cur,
@@ -169,19 +174,23 @@ static void try_steps(search_t *S, int t, double v, double sofar)
     }
     int d = S->cur.dims[S->cur.step[t].dim];
     double in = ic_plan_step_input(S->a, d, v);
+    long stride = S->m->strides ? ic_plan_stride(&S->cur, S->cur.step[t].dim) : 1;
     for (int i = 0; i < S->nalgs; i++) {
         const ic_algorithm_t *alg = S->algs[i];
         S->cur.step[t].alg = alg;
         S->cur.step[t].param = 0;
-        double c = step_cost(S, alg, d, in, ic_plan_step_share(&S->cur, t, alg, S->a, S->m));
+        ic_model_t mt = ic_model_strided(S->m, &S->cur, t, alg, S->a, 0);
+        double c =
+            step_cost(S, alg, d, in, ic_plan_step_share(&S->cur, t, alg, S->a, S->m), &mt, stride);
         S->priced++;
         if (c >= 0)
             try_steps(S, t + 1, ic_plan_step_output(S->a, alg, d, in), sofar + c);
     }
 }
 
-/* Visit orders of the shape in cur: all of them for a forced shape or
- * with two levels.  Otherwise the fastest dimension first: in the
+/* Visit orders of the shape in cur: all of them for a forced shape, with
+ * two levels or with figures by rank distance (a step's price depends on
+ * its dimension's stride).  Otherwise the fastest dimension first: in the
  * closed-form model of one level a plan costs what its sequence of (line
  * length, step) costs, and every sequence is some shape visited fastest
  * first, the order in which plan order is rank order (no copies through
@@ -231,7 +240,7 @@ static void try_shapes(search_t *S, int t, int rest, int maxk)
     if (rest == 1) {
         if (t >= 2) {
             S->cur.ndims = t;
-            try_orders(S, S->m->node != NULL);
+            try_orders(S, S->m->node != NULL || S->m->strides != NULL);
         }
         return;
     }
@@ -252,6 +261,8 @@ int ic_choose_plans(const ic_coll_args_t *a, const ic_cost_params_t *c,
     if (k < 1)
         return 0;
     ic_model_t mnode, m = ic_model_levels(c, node, node_ranks, a->size, elem, &mnode);
+    if (m.node || a->order) /* figures by rank distance: one level, rank order */
+        m.strides = NULL;
     search_t S;
     memset(&S, 0, sizeof(S));
     S.a = a;

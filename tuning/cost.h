@@ -57,7 +57,10 @@ typedef struct ic_cost_params {
                                          a table's "links"); 0 = unknown   */
     int split;                        /* use the send/receive split model    */
     double alpha_s, alpha_r, beta_s, beta_r;
-    size_t elem_size[IC_NBUF]; /* bytes per element of each buffer    */
+    size_t elem_size[IC_NBUF];        /* bytes per element of each buffer    */
+    const struct ic_strides *strides; /* the closed forms' figures by rank
+                                         distance (ic_model_t.strides); NULL
+                                         = none; the evaluator ignores them */
 } ic_cost_params_t;
 
 /* Default parameters (rough figures of a 1 Gbit/s cluster), element size 1. */

@@ -10,7 +10,12 @@
  *            the world split in halves, and a duplicate of the pair: no
  *            measurement, the same figures.  Every context that has them
  *            prices with them (ic_ctx_cost), bitwise the same on every
- *            rank;
+ *            rank.  Communicators of 4 ranks or more (the world's
+ *            duplicate) also measure shifts by rank distance, every rank
+ *            (their figures the same everywhere, each factor at least 1,
+ *            priced with when any is not 1); a second duplicate of the
+ *            world takes the held ones, the world in reverse order (another
+ *            group) measures again;
  *   alpha    as measure, with INTERCOM_ALPHA set: alpha stays the
  *            variable's, beta is measured;
  *   none     nothing measured, every context prices with the
@@ -66,10 +71,32 @@ static int same_everywhere(MPI_Comm comm, double v)
     return memcmp(&lo, &v, sizeof(v)) == 0 && memcmp(&hi, &v, sizeof(v)) == 0;
 }
 
+/* The context's figures by rank distance: the same on every rank, each
+ * factor at least 1 over increasing strides from 1, and priced with
+ * (ctx->calib.strides) when there are any. */
+static void check_strides(MPI_Comm comm, const ic_ctx_t *ctx)
+{
+    const ic_strides_t *S = &ctx->strides;
+    if (!same_everywhere(comm, S->n))
+        fail("the ranks' number of strides differ");
+    int ok = S->n >= 0 && S->n <= IC_STRIDES_MAX;
+    for (int i = 0; ok && i < S->n; i++) {
+        ok &= S->alpha[i] >= 1 && S->beta[i] >= 1 &&
+              (i ? S->stride[i] > S->stride[i - 1] : S->stride[i] == 1);
+        ok &= same_everywhere(comm, S->alpha[i]) & same_everywhere(comm, S->beta[i]) &
+              same_everywhere(comm, (double)S->stride[i]);
+    }
+    if (!ok)
+        fail("figures by rank distance differ between ranks or are implausible");
+    if (ctx->calib.strides != (S->n > 0 ? S : NULL))
+        fail("the model does not price with the figures by rank distance");
+}
+
 /* An IC_Allreduce on comm (its context made, if not yet), checked; then
  * the context's figures.  want_count: the measurements this rank must
- * have taken part in by now.  Returns the context's alpha (0: none). */
-static double run_comm(const char *name, MPI_Comm comm, int want_count)
+ * have taken part in by now; want_strides: those by rank distance.
+ * Returns the context's alpha (0: none). */
+static double run_comm(const char *name, MPI_Comm comm, int want_count, int want_strides)
 {
     where = name;
     ncases++;
@@ -86,6 +113,9 @@ static double run_comm(const char *name, MPI_Comm comm, int want_count)
         fail("IC_Allreduce differs from MPI_Allreduce");
     if (ic_calibrations() != want_count)
         fail("%d measurement(s) taken part in, want %d", ic_calibrations(), want_count);
+    if (ic_stride_calibrations() != want_strides)
+        fail("%d measurement(s) by rank distance taken part in, want %d", ic_stride_calibrations(),
+             want_strides);
     /* whatever a rank finds, every rank makes the same collective calls
      * below (want is the same everywhere) */
     int want = expect != NONE && n >= 2;
@@ -104,6 +134,8 @@ static double run_comm(const char *name, MPI_Comm comm, int want_count)
     }
     if (!want)
         return 0;
+    if (ctx)
+        check_strides(comm, ctx);
     if (!(c->alpha > 0 && c->alpha < 1 && c->beta > 0 && c->beta < 1e-3))
         fail("implausible figures: alpha %g s, beta %g s/B", c->alpha, c->beta);
     if (expect == ALPHA && c->alpha != atof(getenv("INTERCOM_ALPHA")))
@@ -143,11 +175,12 @@ int main(int argc, char **argv)
     MPI_Comm_split(MPI_COMM_WORLD, wrank < 2 ? 0 : MPI_UNDEFINED, wrank, &pair);
     double a_pair = 0;
     if (pair != MPI_COMM_NULL)
-        a_pair = run_comm("ranks 0 and 1", pair, measures);
-    /* the world: the others take the pair's figures */
+        a_pair = run_comm("ranks 0 and 1", pair, measures, 0);
+    /* the world: the others take the pair's figures; 4 ranks or more
+     * measure by rank distance */
     MPI_Comm_dup(MPI_COMM_WORLD, &world);
-    int mine = measures && wrank < 2;
-    double a_world = run_comm("world", world, mine);
+    int mine = measures && wrank < 2, strides = measures && p >= 4;
+    double a_world = run_comm("world", world, mine, strides);
     MPI_Bcast(&a_pair, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (measures && a_world != a_pair) {
         where = "world";
@@ -155,13 +188,22 @@ int main(int argc, char **argv)
     }
     /* halves and the pair again: figures held everywhere, none measured */
     MPI_Comm_split(MPI_COMM_WORLD, wrank % 2, wrank, &half);
-    run_comm(wrank % 2 ? "odd half" : "even half", half, mine);
+    run_comm(wrank % 2 ? "odd half" : "even half", half, mine, strides);
     if (pair != MPI_COMM_NULL) {
         MPI_Comm_dup(pair, &pair2);
-        run_comm("ranks 0 and 1 again", pair2, mine);
+        run_comm("ranks 0 and 1 again", pair2, mine, strides);
         MPI_Comm_free(&pair2);
         MPI_Comm_free(&pair);
     }
+    /* the world again: its figures by rank distance held; in reverse
+     * order: another group, measured again */
+    MPI_Comm world2, reverse;
+    MPI_Comm_dup(MPI_COMM_WORLD, &world2);
+    run_comm("world again", world2, mine, strides);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, p - wrank, &reverse);
+    run_comm("world reversed", reverse, mine, strides * 2);
+    MPI_Comm_free(&reverse);
+    MPI_Comm_free(&world2);
     MPI_Comm_free(&half);
     MPI_Comm_free(&world);
 

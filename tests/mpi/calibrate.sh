@@ -5,7 +5,8 @@
 # 3: measured; measured with INTERCOM_ALPHA kept; nothing measured with
 # INTERCOM_CALIBRATE=0 and with INTERCOM_ALPHA and INTERCOM_BETA both set;
 # by default, nothing on one node (under SimGrid's SMPI, make check-smpi,
-# every rank is a host of its own: measured).
+# every rank is a host of its own: measured).  At p = 4 also the world's
+# figures by rank distance: measured, none, the default.
 #
 # Run by `make check` through run-mpi.sh (from the top build directory);
 # by hand: sh tests/mpi/calibrate.sh from there.
@@ -35,5 +36,9 @@ for np in 2 3; do
     one_run "$np" none INTERCOM_CALIBRATE=1 INTERCOM_ALPHA=1e-05 INTERCOM_BETA=1e-09
     one_run "$np" auto
 done
+# 4 ranks: the world's figures by rank distance too
+one_run 4 measure INTERCOM_CALIBRATE=1
+one_run 4 none INTERCOM_CALIBRATE=0
+one_run 4 auto
 one_run 1 none INTERCOM_CALIBRATE=1
 exit $rc

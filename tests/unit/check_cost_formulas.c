@@ -1221,6 +1221,92 @@ START_TEST(test_two_level_share)
 }
 END_TEST
 
+/* Figures by rank distance (ic_model_strided): 16 ranks as a 4 x 4 torus
+ * in rank order, where strides 2 and 8 cross two links per message and
+ * share them (factors 3) while 1 and 4 are a row's and a column's
+ * neighbours.  A ring on a dimension takes its stride's factors (the
+ * start-up that of its closing message's distance), a tree
+ * the mean over the distances it talks over, a 1-D plan is one line of
+ * stride 1; placement and two levels turn them off; the selector prices
+ * with them. */
+START_TEST(test_stride_figures)
+{
+    ic_cost_params_t c;
+    params(&c);
+    ic_strides_t S;
+    memset(&S, 0, sizeof(S));
+    static const long st[4] = {1, 2, 4, 8};
+    static const double f[4] = {1, 3, 1, 3};
+    S.n = 4;
+    for (int i = 0; i < 4; i++) {
+        S.stride[i] = st[i];
+        S.alpha[i] = f[i];
+        S.beta[i] = f[i];
+    }
+    c.strides = &S;
+    ic_model_t m = ic_model_of(&c, 1);
+    ck_assert_ptr_eq(m.strides, &S);
+    size_t counts[16];
+    ic_blocks_even(counts, 16, (size_t)16 << 16);
+    ic_coll_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.coll = IC_COLL_ALLGATHER;
+    a.size = 16;
+    a.count = (size_t)16 << 16;
+    a.sendcount = a.recvcount = (size_t)1 << 16;
+    a.counts = counts;
+    a.commutative = 1;
+    const ic_algorithm_t *bucket = ic_alg_find(IC_COLL_ALLGATHER, "bucket");
+    const ic_algorithm_t *bruck = ic_alg_find(IC_COLL_ALLGATHER, "bruck");
+    ck_assert(bucket && bruck);
+    ic_plan_t pl;
+    ck_assert_int_eq(ic_plan_parse(IC_COLL_ALLGATHER, "2x8:d1=bucket,d0=bucket", &pl, NULL), 0);
+    ic_model_t s0 = ic_model_strided(&m, &pl, 0, bucket, &a, 0); /* stride 1 */
+    ic_model_t s1 = ic_model_strided(&m, &pl, 1, bucket, &a, 0); /* stride 8 */
+    /* the ring closes over distance 7 (nearest 8) on the line of 8, over 8
+     * (the shift by -8) on the line of 2 that spans all 16 */
+    ck_assert(s0.alpha == 3 * m.alpha && s0.beta == m.beta && s0.beta_x == m.beta_x);
+    ck_assert(s1.alpha == 3 * m.alpha && s1.beta == 3 * m.beta && s1.beta_x == 3 * m.beta_x);
+    ck_assert(s1.overhead == m.overhead && s1.gamma == m.gamma && !s1.strides);
+    /* bruck on the line of 8 at stride 1: distances 1, 2, 4 */
+    ic_model_t t0 = ic_model_strided(&m, &pl, 0, bruck, &a, 0);
+    ck_assert_double_eq_tol(t0.beta, m.beta * (1 + 3 + 1) / 3.0, 1e-20);
+    /* a stride not measured takes the nearest on a log scale (16 -> 8) */
+    ck_assert_int_eq(ic_plan_parse(IC_COLL_ALLGATHER, "2x16:d1=bucket,d0=bucket", &pl, NULL), 0);
+    ck_assert(ic_model_strided(&m, &pl, 1, bucket, &a, 0).beta == 3 * m.beta);
+    ic_plan_t one = ic_plan_1d(bucket, 0);
+    ck_assert(ic_model_strided(&m, &one, 0, bucket, &a, 0).beta == m.beta);
+    one = ic_plan_1d(bruck, 0); /* distances 1, 2, 4, 8 */
+    ck_assert_double_eq_tol(ic_model_strided(&m, &one, 0, bruck, &a, 0).alpha, m.alpha * 2, 1e-20);
+    /* the price of a plan: the stride-8 dimension's ring three times dearer */
+    ck_assert_int_eq(ic_plan_parse(IC_COLL_ALLGATHER, "2x8:d1=bucket,d0=bucket", &pl, NULL), 0);
+    ic_model_t flat = m;
+    flat.strides = NULL;
+    double slow = ic_plan_cost(&pl, &a, &m), plain = ic_plan_cost(&pl, &a, &flat);
+    ck_assert(slow > plain * 1.2);
+    /* placement or two levels: every stride alike */
+    static const int rr[16] = {0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15};
+    a.order = rr;
+    ck_assert(ic_model_strided(&m, &pl, 1, bucket, &a, 0).beta == m.beta);
+    a.order = NULL;
+    ic_model_t mn = m, two = m;
+    two.node = &mn;
+    two.node_ranks = 2;
+    ck_assert(ic_model_strided(&two, &pl, 1, bucket, &a, 0).beta == m.beta);
+    /* the selector prices with them: its pick costs what ic_plan_cost says
+     * under the figures, no more than the 4 x 4 rings (factors 1), less
+     * than the 2 x 8 rings */
+    ic_plan_t best, rows;
+    double t = 0;
+    ck_assert_int_eq(ic_choose_plan(&a, &c, NULL, 0, 1, NULL, 0, &best, &t, NULL), 0);
+    char text[IC_PLAN_TEXT_MAX];
+    ic_plan_format(&best, text, sizeof(text));
+    ck_assert_double_eq_tol(ic_plan_cost(&best, &a, &m), t, t * 1e-9);
+    ck_assert_int_eq(ic_plan_parse(IC_COLL_ALLGATHER, "4x4:d1=bucket,d0=bucket", &rows, NULL), 0);
+    ck_assert_msg(t <= ic_plan_cost(&rows, &a, &m) * (1 + 1e-9) && t < slow, "%s %g s", text, t);
+}
+END_TEST
+
 /*
  * Mesh plans (plan.h): the selector's price, the sum of the steps' closed
  * forms on their lines (ic_plan_cost), against the evaluator on the
@@ -1361,6 +1447,7 @@ Suite *suite_cost_formulas(void)
     tcase_add_test(tr, test_registry_has_paper_algorithms);
     tcase_add_test(tr, test_plan_closed_forms);
     tcase_add_test(tr, test_two_level_share);
+    tcase_add_test(tr, test_stride_figures);
     tcase_add_test(tr, test_registry_even);
     tcase_add_test(tr, test_registry_uneven);
     tcase_add_test(tr, test_pipeline_bcast);
