@@ -679,10 +679,17 @@ enum {
                                        positions of its line (rings, chains): a
                                        line crosses a node's boundary with one
                                        stream each way (ic_plan_step_share) */
-    IC_ALG_OWN_COUNT = 1u << 7      /* gatherv, scatterv: a non-root's schedule
+    IC_ALG_OWN_COUNT = 1u << 7,     /* gatherv, scatterv: a non-root's schedule
                                        reads only its own block's count, so
                                        the call needs no block sizes from the
                                        root first (collectives.c) */
+    IC_ALG_TWO_WAYS = 1u << 8       /* sends to both neighbours in every round,
+                                       half the bytes each way (the bidir_
+                                       rings and chains): its closed form, a
+                                       lower bound where a rank's two sends
+                                       share one port (IC_ALG_COST_BOUND),
+                                       holds where they do not: priced there
+                                       (ic_alg_priced_in) */
 };
 
 /* Why an IC_ALG_EXACT_OP algorithm cannot serve an op that is not exact. */
@@ -706,6 +713,11 @@ typedef struct ic_strides {
     long stride[IC_STRIDES_MAX];  /* the first is 1              */
     double alpha[IC_STRIDES_MAX]; /* factor on the start-up      */
     double beta[IC_STRIDES_MAX];  /* factor on the time per byte  */
+    double two_ways;              /* the same when every rank sends to the
+                                     rank s on and the rank s back at once,
+                                     s the cheapest stride (1: both at full
+                                     rate, 2: they share a port; 0: not
+                                     measured) */
 } ic_strides_t;
 
 /* The alpha-beta-gamma parameters the algorithms' closed-form costs and
@@ -838,6 +850,14 @@ typedef struct ic_algorithm {
 static inline int ic_alg_priced(const ic_algorithm_t *alg)
 {
     return !(alg->flags & (IC_ALG_COST_BOUND | IC_ALG_COST_ESTIMATE));
+}
+
+/* The same under model m: also an IC_ALG_TWO_WAYS algorithm where m's
+ * figures by rank distance measured a rank's two sends at full rate. */
+static inline int ic_alg_priced_in(const ic_algorithm_t *alg, const ic_model_t *m)
+{
+    return ic_alg_priced(alg) ||
+           ((alg->flags & IC_ALG_TWO_WAYS) && m->strides && m->strides->two_ways == 1);
 }
 
 /* The registry: every algorithm of every collective, terminated by a

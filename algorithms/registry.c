@@ -10,6 +10,7 @@
 
 #define KEEPS IC_ALG_KEEPS_ORDER
 #define NEXT IC_ALG_NEIGHBOURS
+#define TWO IC_ALG_TWO_WAYS
 
 /* STEP(collective, name, flags, step kind, cost, segment rule, description):
  * an algorithm the composer builds (compose.c), on the whole line or as a
@@ -39,8 +40,8 @@ const ic_algorithm_t ic_algorithms[] = {
          "MST broadcast (short vectors)"),
     STEP(IC_COLL_BCAST, "scatter_collect", KEEPS, IC_STEP_BCAST_SCATTER,
          ic_cost_bcast_scatter_collect, NULL, "MST scatter + bucket collect (long vectors)"),
-    STEP(IC_COLL_BCAST, "bidir_scatter_collect", KEEPS | IC_ALG_COST_BOUND, IC_STEP_BCAST_SCATTER2,
-         ic_cost_bcast_scatter_collect2, NULL,
+    STEP(IC_COLL_BCAST, "bidir_scatter_collect", KEEPS | IC_ALG_COST_BOUND | TWO,
+         IC_STEP_BCAST_SCATTER2, ic_cost_bcast_scatter_collect2, NULL,
          "scatter_collect whose collect runs on two counter-rotating rings (full-duplex "
          "neighbour links: tori)"),
     STEP(IC_COLL_BCAST, "scatter_doubling", KEEPS | IC_ALG_COST_FOLDS, IC_STEP_BCAST_SCATTER_RD,
@@ -48,8 +49,8 @@ const ic_algorithm_t ic_algorithms[] = {
          "MST scatter + recursive-doubling collect (long vectors, switched networks)"),
     STEP(IC_COLL_BCAST, "pipeline", KEEPS | NEXT, IC_STEP_BCAST_PIPELINE, ic_cost_bcast_pipeline,
          ic_seg_bcast_pipeline, "pipelined chain broadcast in segments (long vectors)"),
-    STEP(IC_COLL_BCAST, "bidir_pipeline", KEEPS | NEXT | IC_ALG_COST_BOUND, IC_STEP_BCAST_PIPELINE2,
-         ic_cost_bcast_pipeline2, ic_seg_bcast_pipeline2,
+    STEP(IC_COLL_BCAST, "bidir_pipeline", KEEPS | NEXT | IC_ALG_COST_BOUND | TWO,
+         IC_STEP_BCAST_PIPELINE2, ic_cost_bcast_pipeline2, ic_seg_bcast_pipeline2,
          "pipeline on two chains, one each way round the ring (full-duplex neighbour links: "
          "tori)"),
     STEP(IC_COLL_BCAST, "binary_tree", KEEPS, IC_STEP_BCAST_TREE, ic_cost_bcast_binary_tree,
@@ -93,7 +94,7 @@ const ic_algorithm_t ic_algorithms[] = {
     STEP(IC_COLL_ALLREDUCE, "dcombine_collect", NEXT, IC_STEP_ALLREDUCE_DCOMBINE,
          ic_cost_allreduce_dcombine_collect, NULL,
          "bucket distributed combine + bucket collect (long vectors)"),
-    STEP(IC_COLL_ALLREDUCE, "bidir_dcombine_collect", NEXT | IC_ALG_COST_BOUND,
+    STEP(IC_COLL_ALLREDUCE, "bidir_dcombine_collect", NEXT | IC_ALG_COST_BOUND | TWO,
          IC_STEP_ALLREDUCE_DCOMBINE2, ic_cost_allreduce_dcombine_collect2, NULL,
          "dcombine_collect on two counter-rotating rings, half of each block each "
          "(full-duplex neighbour links: tori)"),
@@ -136,7 +137,7 @@ const ic_algorithm_t ic_algorithms[] = {
          ic_cost_allgather_gather_bcast, NULL, "MST gather + MST broadcast (short vectors)"),
     STEP(IC_COLL_ALLGATHER, "bucket", KEEPS | NEXT, IC_STEP_COLLECT_BUCKET,
          ic_cost_allgather_bucket, NULL, "bucket collect (long vectors)"),
-    STEP(IC_COLL_ALLGATHER, "bidir_bucket", KEEPS | NEXT | IC_ALG_COST_BOUND,
+    STEP(IC_COLL_ALLGATHER, "bidir_bucket", KEEPS | NEXT | IC_ALG_COST_BOUND | TWO,
          IC_STEP_COLLECT_BUCKET2, ic_cost_allgather_bucket2, NULL,
          "bucket collect on two counter-rotating rings, half of each block each (full-duplex "
          "neighbour links: tori)"),
@@ -168,7 +169,7 @@ const ic_algorithm_t ic_algorithms[] = {
          ic_cost_allgather_gather_bcast, NULL, "MST gather + MST broadcast (short vectors)"),
     STEP(IC_COLL_ALLGATHERV, "bucket", KEEPS | NEXT, IC_STEP_COLLECT_BUCKET,
          ic_cost_allgather_bucket, NULL, "bucket collect (long vectors)"),
-    STEP(IC_COLL_ALLGATHERV, "bidir_bucket", KEEPS | NEXT | IC_ALG_COST_BOUND,
+    STEP(IC_COLL_ALLGATHERV, "bidir_bucket", KEEPS | NEXT | IC_ALG_COST_BOUND | TWO,
          IC_STEP_COLLECT_BUCKET2, ic_cost_allgather_bucket2, NULL,
          "bucket collect on two counter-rotating rings, half of each block each (full-duplex "
          "neighbour links: tori)"),
@@ -197,7 +198,7 @@ const ic_algorithm_t ic_algorithms[] = {
          "MST combine-to-one + MST scatter (short vectors)"),
     STEP(IC_COLL_REDUCE_SCATTER, "bucket", NEXT, IC_STEP_RS_BUCKET, ic_cost_reduce_scatter_bucket,
          NULL, "bucket distributed combine (long vectors)"),
-    STEP(IC_COLL_REDUCE_SCATTER, "bidir_bucket", NEXT | IC_ALG_COST_BOUND, IC_STEP_RS_BUCKET2,
+    STEP(IC_COLL_REDUCE_SCATTER, "bidir_bucket", NEXT | IC_ALG_COST_BOUND | TWO, IC_STEP_RS_BUCKET2,
          ic_cost_reduce_scatter_bucket2, NULL,
          "bucket distributed combine on two counter-rotating rings, half of each block each "
          "(full-duplex neighbour links: tori)"),
@@ -224,8 +225,8 @@ const ic_algorithm_t ic_algorithms[] = {
          NULL, "MST combine-to-one + MST scatter (short vectors)"),
     STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "bucket", NEXT, IC_STEP_RS_BUCKET,
          ic_cost_reduce_scatter_bucket, NULL, "bucket distributed combine (long vectors)"),
-    STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "bidir_bucket", NEXT | IC_ALG_COST_BOUND, IC_STEP_RS_BUCKET2,
-         ic_cost_reduce_scatter_bucket2, NULL,
+    STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "bidir_bucket", NEXT | IC_ALG_COST_BOUND | TWO,
+         IC_STEP_RS_BUCKET2, ic_cost_reduce_scatter_bucket2, NULL,
          "bucket distributed combine on two counter-rotating rings, half of each block each "
          "(full-duplex neighbour links: tori)"),
     STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "recursive_halving", IC_ALG_COST_FOLDS, IC_STEP_RS_RH,

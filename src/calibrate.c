@@ -31,6 +31,18 @@
  *     ranks already hold (the largest of each; a rank without any takes
  *     them) and measures only when none does.
  *
+ * A communicator of 4 ranks or more, each alone on its node (any with
+ * INTERCOM_CALIBRATE=1), also measures figures by rank distance
+ * (ic_strides_t): on the simulated 16 x 32 Paragon, a torus, the selector
+ * priced a line of 2 ranks 256 apart (16 hops, every link shared by 16
+ * messages) like neighbours, and the 1 MiB reduce-scatter took 0.35 of
+ * SMPI's selector's speed; with them 1.23.  Every rank at once shifts
+ * 8 B and then a long message by each stride dividing p; the slowest
+ * rank's times against the cheapest stride's are the factors
+ * (measure_strides), kept per process with the communicator's group, so
+ * a communicator of the same group takes them without measuring.  On a
+ * switched network they are all 1 and nothing changes.
+ *
  * The figures replace alpha, beta and beta_x of the model across nodes as
  * a table's would (tuning/table.c: ic_cost_take: overhead and x_min
  * follow from them), for that communicator's choices only; a tuning
@@ -230,14 +242,50 @@ static int shift_time(MPI_Comm comm, int rank, int p, long s, char *buf, size_t 
     return MPI_SUCCESS;
 }
 
+/* Every rank sends `bytes` to the ranks s on and s back at once and
+ * receives from both: the fastest of IC_CAL_LONG_ROUNDS timings (each
+ * after a barrier) on this rank, *best.  buf holds 4 `bytes`. */
+static int both_ways(MPI_Comm comm, int rank, int p, long s, char *buf, size_t bytes, double *best)
+{
+    int up = (int)((rank + s) % p), down = (int)((rank - s % p + p) % p);
+    *best = INFINITY;
+    for (int r = 0; r < IC_CAL_LONG_ROUNDS; r++) {
+        MPI_Request q[4];
+        int rc = PMPI_Barrier(comm);
+        double t = MPI_Wtime();
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Irecv(buf + 2 * bytes, (int)bytes, MPI_BYTE, down, IC_TAG_CALIBRATE, comm,
+                           &q[0]);
+        if (rc == MPI_SUCCESS)
+            rc =
+                MPI_Irecv(buf + 3 * bytes, (int)bytes, MPI_BYTE, up, IC_TAG_CALIBRATE, comm, &q[1]);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Isend(buf, (int)bytes, MPI_BYTE, up, IC_TAG_CALIBRATE, comm, &q[2]);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Isend(buf + bytes, (int)bytes, MPI_BYTE, down, IC_TAG_CALIBRATE, comm, &q[3]);
+        if (rc == MPI_SUCCESS)
+            rc = PMPI_Waitall(4, q, MPI_STATUSES_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        t = MPI_Wtime() - t;
+        if (t < *best)
+            *best = t;
+    }
+    return MPI_SUCCESS;
+}
+
 /* Figures by rank distance on ctx's communicator (ic_strides_t): for each
  * stride s of stride_list, every rank at once shifts IC_CAL_SHORT bytes
  * and then `len` bytes by s; the slowest rank's times count (an
  * allreduce, so every rank computes the same factors).  The start-up's
  * factor is the short shift's time against the fastest stride's, the rate's the
  * long one's less the short one's; factors below IC_CAL_SIGNIFICANT count
- * as 1 (a switched network's strides differ by its noise only), and when
- * every factor is 1, S->n is 0 (nothing to price differently).  Every
+ * as 1 (a switched network's strides differ by its noise only).  Then
+ * over the cheapest stride both ways at once (both_ways): its time per
+ * byte against the one-way shift's, S->two_ways (below
+ * IC_CAL_SIGNIFICANT: 1, the bidir_ algorithms' premise).  When every
+ * factor is 1 and two ways share a port, S->n is 0 (nothing to price
+ * differently).  Every
  * rank takes part, a failed allocation anywhere skips it everywhere. */
 static int measure_strides(MPI_Comm comm, int rank, int p, size_t len, ic_strides_t *S)
 {
@@ -248,14 +296,14 @@ static int measure_strides(MPI_Comm comm, int rank, int p, size_t len, ic_stride
         len = IC_CAL_SHIFT_LONG;
     if (len <= IC_CAL_SHORT || n < 2)
         return MPI_SUCCESS;
-    char *buf = malloc(2 * len);
+    char *buf = malloc(4 * len); /* two sends and two receives at once */
     int ok = buf != NULL, all = 0;
     int rc = PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm);
     if (rc != MPI_SUCCESS || !all) {
         free(buf);
         return rc;
     }
-    memset(buf, 0, 2 * len);
+    memset(buf, 0, 4 * len);
     double t[2 * IC_STRIDES_MAX];
     for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
         double warm;
@@ -267,10 +315,20 @@ static int measure_strides(MPI_Comm comm, int rank, int p, size_t len, ic_stride
             rc = shift_time(comm, rank, p, stride[i], buf, len, 1, IC_CAL_LONG_ROUNDS,
                             &t[2 * i + 1]);
     }
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Allreduce(MPI_IN_PLACE, t, 2 * n, MPI_DOUBLE, MPI_MAX, comm);
+    /* both ways at once over the cheapest stride (by the time per byte) */
+    int c = 0;
+    for (int i = 1; i < n; i++)
+        if (t[2 * i + 1] - t[2 * i] < t[2 * c + 1] - t[2 * c])
+            c = i;
+    double two = 0;
+    if (rc == MPI_SUCCESS && 2 * stride[c] < p)
+        rc = both_ways(comm, rank, p, stride[c], buf, len, &two);
+    if (rc == MPI_SUCCESS)
+        rc = PMPI_Allreduce(MPI_IN_PLACE, &two, 1, MPI_DOUBLE, MPI_MAX, comm);
     free(buf);
     if (rc != MPI_SUCCESS)
-        return rc;
-    if ((rc = PMPI_Allreduce(MPI_IN_PLACE, t, 2 * n, MPI_DOUBLE, MPI_MAX, comm)) != MPI_SUCCESS)
         return rc;
     /* against the cheapest shift (neighbours on every link), which the
      * pair's alpha and beta measured alone */
@@ -288,6 +346,11 @@ static int measure_strides(MPI_Comm comm, int rank, int p, size_t len, ic_stride
         S->alpha[i] = fa >= IC_CAL_SIGNIFICANT ? fa : 1;
         S->beta[i] = fb >= IC_CAL_SIGNIFICANT ? fb : 1;
         any |= S->alpha[i] > 1 || S->beta[i] > 1;
+    }
+    if (two > 0 && t[2 * c + 1] > t[2 * c]) {
+        double f2 = (two - t[2 * c]) / (t[2 * c + 1] - t[2 * c]);
+        S->two_ways = f2 >= IC_CAL_SIGNIFICANT ? f2 : 1;
+        any |= S->two_ways == 1;
     }
     S->n = any ? n : 0;
     return MPI_SUCCESS;
@@ -407,7 +470,9 @@ int ic_calibrate(ic_ctx_t *ctx, int spans, int lead)
                     "InterCom: measured shifts by rank distance on %d ranks (%.3g s): ", ctx->size,
                     took);
             if (ctx->strides.n == 0)
-                fprintf(stderr, "every stride alike\n");
+                fprintf(stderr, "every stride alike, two ways at once share a port\n");
+            else
+                fprintf(stderr, "both ways at once x%.3g per byte; ", ctx->strides.two_ways);
             for (int i = 0; i < ctx->strides.n; i++)
                 fprintf(stderr, "%ld: start-up x%.3g, per byte x%.3g%s", ctx->strides.stride[i],
                         ctx->strides.alpha[i], ctx->strides.beta[i],

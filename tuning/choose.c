@@ -280,7 +280,7 @@ int ic_choose_plans(const ic_coll_args_t *a, const ic_cost_params_t *c,
      * dimension means exactly these) */
     if (!forced_shape || nshape == 1) {
         for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++) {
-            if (alg->coll != a->coll || !ic_alg_priced(alg) || !ic_alg_usable(alg, a, NULL))
+            if (alg->coll != a->coll || !ic_alg_priced_in(alg, &m) || !ic_alg_usable(alg, a, NULL))
                 continue;
             ic_plan_t pl = ic_plan_1d(alg, 0);
             double x = ic_plan_cost(&pl, a, &m);
@@ -290,8 +290,8 @@ int ic_choose_plans(const ic_coll_args_t *a, const ic_cost_params_t *c,
         }
     }
     for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++)
-        if (alg->coll == a->coll && ic_plan_step_kind(alg) != IC_STEP_NONE && ic_alg_priced(alg) &&
-            S.nalgs < (int)(sizeof(S.algs) / sizeof(S.algs[0])))
+        if (alg->coll == a->coll && ic_plan_step_kind(alg) != IC_STEP_NONE &&
+            ic_alg_priced_in(alg, &m) && S.nalgs < (int)(sizeof(S.algs) / sizeof(S.algs[0])))
             S.algs[S.nalgs++] = alg;
     if (S.nalgs > 0 && a->size >= 4) {
         S.memo = calloc(MEMO_SIZE, sizeof(memo_t)); /* without it: slower, same answer */

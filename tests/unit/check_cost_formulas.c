@@ -1228,7 +1228,7 @@ END_TEST
  * start-up that of its closing message's distance), a tree
  * the mean over the distances it talks over, a 1-D plan is one line of
  * stride 1; placement and two levels turn them off; the selector prices
- * with them. */
+ * with them, and prices the bidir_ rings where two ways go at once. */
 START_TEST(test_stride_figures)
 {
     ic_cost_params_t c;
@@ -1304,6 +1304,17 @@ START_TEST(test_stride_figures)
     ck_assert_double_eq_tol(ic_plan_cost(&best, &a, &m), t, t * 1e-9);
     ck_assert_int_eq(ic_plan_parse(IC_COLL_ALLGATHER, "4x4:d1=bucket,d0=bucket", &rows, NULL), 0);
     ck_assert_msg(t <= ic_plan_cost(&rows, &a, &m) * (1 + 1e-9) && t < slow, "%s %g s", text, t);
+
+    /* the bidir_ rings are priced where a rank's two sends were measured
+     * at full rate, and only there */
+    const ic_algorithm_t *bidir = ic_alg_find(IC_COLL_ALLGATHER, "bidir_bucket");
+    ck_assert(bidir && (bidir->flags & IC_ALG_TWO_WAYS) && !ic_alg_priced(bidir));
+    ck_assert(!ic_alg_priced_in(bidir, &m) && ic_alg_priced_in(bucket, &m));
+    S.two_ways = 2;
+    ck_assert(!ic_alg_priced_in(bidir, &m));
+    S.two_ways = 1;
+    ck_assert(ic_alg_priced_in(bidir, &m) && !ic_alg_priced_in(bidir, &flat));
+    ck_assert(!ic_alg_priced_in(ic_alg_find(IC_COLL_ALLGATHER, "full_fanout"), &m));
 }
 END_TEST
 
