@@ -718,6 +718,7 @@ typedef struct ic_strides {
                                      s the cheapest stride (1: both at full
                                      rate, 2: they share a port; 0: not
                                      measured) */
+    double two_ways_alpha;        /* ... and on the start-up (>= 1)   */
 } ic_strides_t;
 
 /* The alpha-beta-gamma parameters the algorithms' closed-form costs and

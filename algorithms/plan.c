@@ -662,6 +662,11 @@ ic_model_t ic_model_strided(const ic_model_t *m, const ic_plan_t *pl, int t,
             fb = gb > fb ? gb : fb;
         }
     }
+    if (alg && (alg->flags & IC_ALG_TWO_WAYS)) { /* two sends a round */
+        const ic_strides_t *S = m->strides;
+        fa *= S->two_ways_alpha > 1 ? S->two_ways_alpha : 1;
+        fb *= S->two_ways > 1 ? S->two_ways : 1;
+    }
     s.alpha *= fa;
     s.beta *= fb;
     s.beta_x *= fb;

@@ -232,7 +232,8 @@ ic_model_t ic_model_shared(const ic_model_t *m, int share);
  * distance the measured stride nearest to it, on a log scale); a 1-D
  * plan is one line of stride 1; a step that streams into the next
  * (`streams`: ic_plan_streams) takes the larger of the two dimensions'
- * factors.  Otherwise m itself. */
+ * factors; an IC_ALG_TWO_WAYS algorithm also those of sending both ways
+ * at once (two_ways_alpha, two_ways).  Otherwise m itself. */
 ic_model_t ic_model_strided(const ic_model_t *m, const ic_plan_t *pl, int t,
                             const ic_algorithm_t *alg, const ic_coll_args_t *a, int streams);
 /* The position stride of dimension dim of mesh plan pl (row-major: the

@@ -243,13 +243,14 @@ static int shift_time(MPI_Comm comm, int rank, int p, long s, char *buf, size_t 
 }
 
 /* Every rank sends `bytes` to the ranks s on and s back at once and
- * receives from both: the fastest of IC_CAL_LONG_ROUNDS timings (each
- * after a barrier) on this rank, *best.  buf holds 4 `bytes`. */
-static int both_ways(MPI_Comm comm, int rank, int p, long s, char *buf, size_t bytes, double *best)
+ * receives from both: the fastest of `rounds` timings (each after a
+ * barrier) on this rank, *best.  buf holds 4 `bytes`. */
+static int both_ways(MPI_Comm comm, int rank, int p, long s, char *buf, size_t bytes, int rounds,
+                     double *best)
 {
     int up = (int)((rank + s) % p), down = (int)((rank - s % p + p) % p);
     *best = INFINITY;
-    for (int r = 0; r < IC_CAL_LONG_ROUNDS; r++) {
+    for (int r = 0; r < rounds; r++) {
         MPI_Request q[4];
         int rc = PMPI_Barrier(comm);
         double t = MPI_Wtime();
@@ -283,7 +284,8 @@ static int both_ways(MPI_Comm comm, int rank, int p, long s, char *buf, size_t b
  * as 1 (a switched network's strides differ by its noise only).  Then
  * over the cheapest stride both ways at once (both_ways): its time per
  * byte against the one-way shift's, S->two_ways (below
- * IC_CAL_SIGNIFICANT: 1, the bidir_ algorithms' premise).  When every
+ * IC_CAL_SIGNIFICANT: 1, the bidir_ algorithms' premise), and its
+ * start-up's, S->two_ways_alpha (at least 1: the second send's overhead).  When every
  * factor is 1 and two ways share a port, S->n is 0 (nothing to price
  * differently).  Every
  * rank takes part, a failed allocation anywhere skips it everywhere. */
@@ -322,11 +324,13 @@ static int measure_strides(MPI_Comm comm, int rank, int p, size_t len, ic_stride
     for (int i = 1; i < n; i++)
         if (t[2 * i + 1] - t[2 * i] < t[2 * c + 1] - t[2 * c])
             c = i;
-    double two = 0;
+    double two[2] = {0, 0}; /* short, long */
     if (rc == MPI_SUCCESS && 2 * stride[c] < p)
-        rc = both_ways(comm, rank, p, stride[c], buf, len, &two);
+        rc = both_ways(comm, rank, p, stride[c], buf, IC_CAL_SHORT, IC_CAL_SHIFT_ROUNDS, &two[0]);
+    if (rc == MPI_SUCCESS && 2 * stride[c] < p)
+        rc = both_ways(comm, rank, p, stride[c], buf, len, IC_CAL_LONG_ROUNDS, &two[1]);
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Allreduce(MPI_IN_PLACE, &two, 1, MPI_DOUBLE, MPI_MAX, comm);
+        rc = PMPI_Allreduce(MPI_IN_PLACE, two, 2, MPI_DOUBLE, MPI_MAX, comm);
     free(buf);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -347,9 +351,10 @@ static int measure_strides(MPI_Comm comm, int rank, int p, size_t len, ic_stride
         S->beta[i] = fb >= IC_CAL_SIGNIFICANT ? fb : 1;
         any |= S->alpha[i] > 1 || S->beta[i] > 1;
     }
-    if (two > 0 && t[2 * c + 1] > t[2 * c]) {
-        double f2 = (two - t[2 * c]) / (t[2 * c + 1] - t[2 * c]);
+    if (two[0] > 0 && two[1] > two[0] && t[2 * c + 1] > t[2 * c] && t[2 * c] > 0) {
+        double f2 = (two[1] - two[0]) / (t[2 * c + 1] - t[2 * c]);
         S->two_ways = f2 >= IC_CAL_SIGNIFICANT ? f2 : 1;
+        S->two_ways_alpha = two[0] > t[2 * c] ? two[0] / t[2 * c] : 1;
         any |= S->two_ways == 1;
     }
     S->n = any ? n : 0;
@@ -472,7 +477,8 @@ int ic_calibrate(ic_ctx_t *ctx, int spans, int lead)
             if (ctx->strides.n == 0)
                 fprintf(stderr, "every stride alike, two ways at once share a port\n");
             else
-                fprintf(stderr, "both ways at once x%.3g per byte; ", ctx->strides.two_ways);
+                fprintf(stderr, "both ways at once start-up x%.3g, per byte x%.3g; ",
+                        ctx->strides.two_ways_alpha, ctx->strides.two_ways);
             for (int i = 0; i < ctx->strides.n; i++)
                 fprintf(stderr, "%ld: start-up x%.3g, per byte x%.3g%s", ctx->strides.stride[i],
                         ctx->strides.alpha[i], ctx->strides.beta[i],
