@@ -709,16 +709,18 @@ typedef int (*ic_builder_fn)(ic_sched_t *s, const ic_coll_args_t *a);
  * switched network every stride costs the same. */
 #define IC_STRIDES_MAX 48
 typedef struct ic_strides {
-    int n;                        /* strides measured, increasing */
-    long stride[IC_STRIDES_MAX];  /* the first is 1              */
-    double alpha[IC_STRIDES_MAX]; /* factor on the start-up      */
-    double beta[IC_STRIDES_MAX];  /* factor on the time per byte  */
-    double two_ways;              /* the same when every rank sends to the
-                                     rank s on and the rank s back at once,
-                                     s the cheapest stride (1: both at full
-                                     rate, 2: they share a port; 0: not
-                                     measured) */
-    double two_ways_alpha;        /* ... and on the start-up (>= 1)   */
+    int n;                            /* strides measured, increasing */
+    long stride[IC_STRIDES_MAX];      /* the first is 1              */
+    double alpha[IC_STRIDES_MAX];     /* factor on the start-up      */
+    double beta[IC_STRIDES_MAX];      /* factor on the time per byte  */
+    double two_alpha[IC_STRIDES_MAX]; /* every rank sending to the ranks
+                                         stride[i] on and back at once,
+                                         against one way: on the start-up
+                                         (>= 1) ...                      */
+    double two_beta[IC_STRIDES_MAX];  /* ... and on the time per byte
+                                         (1: both at full rate, 2: they
+                                         share a port; 0: not measured) */
+    int two_any;                      /* some stride's two_beta is 1     */
 } ic_strides_t;
 
 /* The alpha-beta-gamma parameters the algorithms' closed-form costs and
@@ -854,11 +856,12 @@ static inline int ic_alg_priced(const ic_algorithm_t *alg)
 }
 
 /* The same under model m: also an IC_ALG_TWO_WAYS algorithm where m's
- * figures by rank distance measured a rank's two sends at full rate. */
+ * figures by rank distance measured a rank's two sends at full rate over
+ * some stride (ic_model_strided prices each line with its stride's). */
 static inline int ic_alg_priced_in(const ic_algorithm_t *alg, const ic_model_t *m)
 {
     return ic_alg_priced(alg) ||
-           ((alg->flags & IC_ALG_TWO_WAYS) && m->strides && m->strides->two_ways == 1);
+           ((alg->flags & IC_ALG_TWO_WAYS) && m->strides && m->strides->two_any);
 }
 
 /* The registry: every algorithm of every collective, terminated by a

@@ -588,8 +588,8 @@ ic_model_t ic_model_shared(const ic_model_t *m, int share)
     return s;
 }
 
-/* The factors of the measured stride nearest to `stride` (log scale). */
-static void stride_factors(const ic_strides_t *S, long stride, double *fa, double *fb)
+/* The measured stride nearest to `stride` (log scale). */
+static int stride_index(const ic_strides_t *S, long stride)
 {
     int best = 0;
     double bd = INFINITY;
@@ -605,8 +605,15 @@ static void stride_factors(const ic_strides_t *S, long stride, double *fa, doubl
             best = i;
         }
     }
-    *fa = S->alpha[best] > 1 ? S->alpha[best] : 1;
-    *fb = S->beta[best] > 1 ? S->beta[best] : 1;
+    return best;
+}
+
+/* Its factors. */
+static void stride_factors(const ic_strides_t *S, long stride, double *fa, double *fb)
+{
+    int i = stride_index(S, stride);
+    *fa = S->alpha[i] > 1 ? S->alpha[i] : 1;
+    *fb = S->beta[i] > 1 ? S->beta[i] : 1;
 }
 
 /* The factors of a line of d positions at stride w, of p ranks, run by
@@ -662,10 +669,12 @@ ic_model_t ic_model_strided(const ic_model_t *m, const ic_plan_t *pl, int t,
             fb = gb > fb ? gb : fb;
         }
     }
-    if (alg && (alg->flags & IC_ALG_TWO_WAYS)) { /* two sends a round */
+    if (alg && (alg->flags & IC_ALG_TWO_WAYS)) { /* two sends a round, over the
+                                                    step's stride (1-D: 1) */
         const ic_strides_t *S = m->strides;
-        fa *= S->two_ways_alpha > 1 ? S->two_ways_alpha : 1;
-        fb *= S->two_ways > 1 ? S->two_ways : 1;
+        int i = stride_index(S, pl->ndims ? ic_plan_stride(pl, pl->step[t].dim) : 1);
+        fa *= S->two_alpha[i] > 1 ? S->two_alpha[i] : 1;
+        fb *= S->two_beta[i] <= 0 ? 2 : S->two_beta[i] > 1 ? S->two_beta[i] : 1;
     }
     s.alpha *= fa;
     s.beta *= fb;

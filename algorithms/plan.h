@@ -233,7 +233,8 @@ ic_model_t ic_model_shared(const ic_model_t *m, int share);
  * plan is one line of stride 1; a step that streams into the next
  * (`streams`: ic_plan_streams) takes the larger of the two dimensions'
  * factors; an IC_ALG_TWO_WAYS algorithm also those of sending both ways
- * at once (two_ways_alpha, two_ways).  Otherwise m itself. */
+ * at once over the step's stride (two_alpha, two_beta; not measured: a
+ * shared port, 2).  Otherwise m itself. */
 ic_model_t ic_model_strided(const ic_model_t *m, const ic_plan_t *pl, int t,
                             const ic_algorithm_t *alg, const ic_coll_args_t *a, int streams);
 /* The position stride of dimension dim of mesh plan pl (row-major: the

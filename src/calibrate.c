@@ -286,11 +286,11 @@ static int both_ways(MPI_Comm comm, int rank, int p, long s, char *buf, size_t b
  * allreduce, so every rank computes the same factors).  The start-up's
  * factor is the short shift's time against the fastest stride's, the rate's the
  * long one's less the short one's; factors below IC_CAL_SIGNIFICANT count
- * as 1 (a switched network's strides differ by its noise only).  Then
- * over the cheapest stride both ways at once (both_ways): its time per
- * byte against the one-way shift's, S->two_ways (below
- * IC_CAL_SIGNIFICANT: 1, the bidir_ algorithms' premise), and its
- * start-up's, S->two_ways_alpha (at least 1: the second send's overhead).  When every
+ * as 1 (a switched network's strides differ by its noise only).  Each
+ * stride below p / 2 also both ways at once (both_ways): the time per
+ * byte against the one-way shift's, S->two_beta (below
+ * IC_CAL_SIGNIFICANT: 1, the bidir_ algorithms' premise), and the
+ * start-up's, S->two_alpha (at least 1: the second send's overhead).  When every
  * factor is 1 and two ways share a port, S->n is 0 (nothing to price
  * differently).  Every
  * rank takes part, a failed allocation anywhere skips it everywhere. */
@@ -311,31 +311,25 @@ static int measure_strides(MPI_Comm comm, int rank, int p, size_t len, ic_stride
         return rc;
     }
     memset(buf, 0, 4 * len);
-    double t[2 * IC_STRIDES_MAX];
+    /* per stride: one way short and long, both ways short and long */
+    double t[4 * IC_STRIDES_MAX];
     for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
-        double warm;
+        double warm, *ti = t + 4 * i;
+        ti[2] = ti[3] = 0;
         rc = shift_time(comm, rank, p, stride[i], buf, IC_CAL_SHORT, 1, 1, &warm);
         if (rc == MPI_SUCCESS)
             rc = shift_time(comm, rank, p, stride[i], buf, IC_CAL_SHORT, IC_CAL_SHIFTS,
-                            IC_CAL_SHIFT_ROUNDS, &t[2 * i]);
+                            IC_CAL_SHIFT_ROUNDS, &ti[0]);
         if (rc == MPI_SUCCESS)
-            rc = shift_time(comm, rank, p, stride[i], buf, len, 1, IC_CAL_LONG_ROUNDS,
-                            &t[2 * i + 1]);
+            rc = shift_time(comm, rank, p, stride[i], buf, len, 1, IC_CAL_LONG_ROUNDS, &ti[1]);
+        if (rc == MPI_SUCCESS && 2 * stride[i] < p) /* two ranks, not one twice */
+            rc =
+                both_ways(comm, rank, p, stride[i], buf, IC_CAL_SHORT, IC_CAL_SHIFT_ROUNDS, &ti[2]);
+        if (rc == MPI_SUCCESS && 2 * stride[i] < p)
+            rc = both_ways(comm, rank, p, stride[i], buf, len, IC_CAL_LONG_ROUNDS, &ti[3]);
     }
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Allreduce(MPI_IN_PLACE, t, 2 * n, MPI_DOUBLE, MPI_MAX, comm);
-    /* both ways at once over the cheapest stride (by the time per byte) */
-    int c = 0;
-    for (int i = 1; i < n; i++)
-        if (t[2 * i + 1] - t[2 * i] < t[2 * c + 1] - t[2 * c])
-            c = i;
-    double two[2] = {0, 0}; /* short, long */
-    if (rc == MPI_SUCCESS && 2 * stride[c] < p)
-        rc = both_ways(comm, rank, p, stride[c], buf, IC_CAL_SHORT, IC_CAL_SHIFT_ROUNDS, &two[0]);
-    if (rc == MPI_SUCCESS && 2 * stride[c] < p)
-        rc = both_ways(comm, rank, p, stride[c], buf, len, IC_CAL_LONG_ROUNDS, &two[1]);
-    if (rc == MPI_SUCCESS)
-        rc = PMPI_Allreduce(MPI_IN_PLACE, two, 2, MPI_DOUBLE, MPI_MAX, comm);
+        rc = PMPI_Allreduce(MPI_IN_PLACE, t, 4 * n, MPI_DOUBLE, MPI_MAX, comm);
     free(buf);
     if (rc != MPI_SUCCESS)
         return rc;
@@ -343,25 +337,27 @@ static int measure_strides(MPI_Comm comm, int rank, int p, size_t len, ic_stride
      * pair's alpha and beta measured alone */
     double a1 = INFINITY, b1 = INFINITY;
     for (int i = 0; i < n; i++) {
-        a1 = t[2 * i] < a1 ? t[2 * i] : a1;
-        b1 = t[2 * i + 1] - t[2 * i] < b1 ? t[2 * i + 1] - t[2 * i] : b1;
+        a1 = t[4 * i] < a1 ? t[4 * i] : a1;
+        b1 = t[4 * i + 1] - t[4 * i] < b1 ? t[4 * i + 1] - t[4 * i] : b1;
     }
     if (!(a1 > 0 && b1 > 0))
         return MPI_SUCCESS;
     int any = 0;
     for (int i = 0; i < n; i++) {
-        double fa = t[2 * i] / a1, fb = (t[2 * i + 1] - t[2 * i]) / b1;
+        const double *ti = t + 4 * i;
+        double fa = ti[0] / a1, fb = (ti[1] - ti[0]) / b1;
         S->stride[i] = stride[i];
         S->alpha[i] = fa >= IC_CAL_SIGNIFICANT ? fa : 1;
         S->beta[i] = fb >= IC_CAL_SIGNIFICANT ? fb : 1;
         any |= S->alpha[i] > 1 || S->beta[i] > 1;
+        if (ti[2] > 0 && ti[3] > ti[2] && ti[1] > ti[0] && ti[0] > 0) {
+            double f2 = (ti[3] - ti[2]) / (ti[1] - ti[0]);
+            S->two_beta[i] = f2 >= IC_CAL_SIGNIFICANT ? f2 : 1;
+            S->two_alpha[i] = ti[2] > ti[0] ? ti[2] / ti[0] : 1;
+            S->two_any |= S->two_beta[i] == 1;
+        }
     }
-    if (two[0] > 0 && two[1] > two[0] && t[2 * c + 1] > t[2 * c] && t[2 * c] > 0) {
-        double f2 = (two[1] - two[0]) / (t[2 * c + 1] - t[2 * c]);
-        S->two_ways = f2 >= IC_CAL_SIGNIFICANT ? f2 : 1;
-        S->two_ways_alpha = two[0] > t[2 * c] ? two[0] / t[2 * c] : 1;
-        any |= S->two_ways == 1;
-    }
+    any |= S->two_any;
     S->n = any ? n : 0;
     return MPI_SUCCESS;
 }
@@ -481,12 +477,10 @@ int ic_calibrate(ic_ctx_t *ctx, int spans, int lead)
                     took);
             if (ctx->strides.n == 0)
                 fprintf(stderr, "every stride alike, two ways at once share a port\n");
-            else
-                fprintf(stderr, "both ways at once start-up x%.3g, per byte x%.3g; ",
-                        ctx->strides.two_ways_alpha, ctx->strides.two_ways);
             for (int i = 0; i < ctx->strides.n; i++)
-                fprintf(stderr, "%ld: start-up x%.3g, per byte x%.3g%s", ctx->strides.stride[i],
-                        ctx->strides.alpha[i], ctx->strides.beta[i],
+                fprintf(stderr, "%ld: start-up x%.3g, per byte x%.3g (both ways x%.3g, x%.3g)%s",
+                        ctx->strides.stride[i], ctx->strides.alpha[i], ctx->strides.beta[i],
+                        ctx->strides.two_alpha[i], ctx->strides.two_beta[i],
                         i + 1 < ctx->strides.n ? "; " : "\n");
         }
     } else {

@@ -1306,15 +1306,22 @@ START_TEST(test_stride_figures)
     ck_assert_msg(t <= ic_plan_cost(&rows, &a, &m) * (1 + 1e-9) && t < slow, "%s %g s", text, t);
 
     /* the bidir_ rings are priced where a rank's two sends were measured
-     * at full rate, and only there */
+     * at full rate over some stride, each line at its stride's rate */
     const ic_algorithm_t *bidir = ic_alg_find(IC_COLL_ALLGATHER, "bidir_bucket");
     ck_assert(bidir && (bidir->flags & IC_ALG_TWO_WAYS) && !ic_alg_priced(bidir));
     ck_assert(!ic_alg_priced_in(bidir, &m) && ic_alg_priced_in(bucket, &m));
-    S.two_ways = 2;
-    ck_assert(!ic_alg_priced_in(bidir, &m));
-    S.two_ways = 1;
+    S.two_any = 1;
+    S.two_beta[0] = 1; /* stride 1: full rate; 2: shared; 8: not measured */
+    S.two_alpha[0] = 1.25;
+    S.two_beta[1] = 2;
     ck_assert(ic_alg_priced_in(bidir, &m) && !ic_alg_priced_in(bidir, &flat));
     ck_assert(!ic_alg_priced_in(ic_alg_find(IC_COLL_ALLGATHER, "full_fanout"), &m));
+    ck_assert_int_eq(
+        ic_plan_parse(IC_COLL_ALLGATHER, "2x8:d1=bidir_bucket,d0=bidir_bucket", &pl, NULL), 0);
+    ic_model_t b0 = ic_model_strided(&m, &pl, 0, bidir, &a, 0),
+               b1 = ic_model_strided(&m, &pl, 1, bidir, &a, 0);
+    ck_assert(b0.beta == m.beta && b0.alpha == 3 * 1.25 * m.alpha);
+    ck_assert(b1.beta == 3 * 2 * m.beta && b1.alpha == 3 * m.alpha);
 }
 END_TEST
 
