@@ -40,13 +40,15 @@
  * 8 B and then a long message by each stride dividing p; the slowest
  * rank's times against the cheapest stride's are the factors
  * (measure_strides), kept per process with the communicator's group, so
- * a communicator of the same group takes them without measuring.  Then
- * every rank sends to the ranks the cheapest stride on and back at once:
- * where both go at full rate (a torus: a link each way) the selector
- * also prices the bidir_ rings and chains (IC_ALG_TWO_WAYS), whose
- * closed forms assume it; the Paragon's 1 MiB broadcast went from 43.1
- * to 25.0 ms.  On a switched network every factor is 1, two sends share
- * the port, and nothing changes.
+ * a communicator of the same group takes them without measuring.  Each
+ * stride also both ways at once (every rank to the ranks s on and s
+ * back): where both go at full rate over some stride (a torus: a link
+ * each way; the Bunyip's three NICs, for ranks in other groups) the
+ * selector also prices the bidir_ rings and chains (IC_ALG_TWO_WAYS),
+ * whose closed forms assume it, each line at its stride's rate; the
+ * Paragon's 1 MiB broadcast went from 43.1 to 25.0 ms.  On a switched
+ * network of one port a node every factor is 1, two sends share the
+ * port, and nothing changes.
  *
  * The figures replace alpha, beta and beta_x of the model across nodes as
  * a table's would (tuning/table.c: ic_cost_take: overhead and x_min
@@ -224,56 +226,34 @@ static int stride_list(int p, long *out)
 }
 
 /* Every rank sends `bytes` to the rank s on and receives from the rank s
- * back, `reps` times in a row: the fastest of `rounds` timings (each after
- * a barrier), per shift, on this rank: *best. */
-static int shift_time(MPI_Comm comm, int rank, int p, long s, char *buf, size_t bytes, int reps,
-                      int rounds, double *best)
+ * back (ways = 1), or also the other way at once (ways = 2: to both,
+ * from both), `reps` times in a row: the fastest of `rounds` timings
+ * (each after a barrier, which `reps` amortises), per time, on this rank:
+ * *best.  buf holds 4 `bytes`. */
+static int shift_time(MPI_Comm comm, int rank, int p, long s, int ways, char *buf, size_t bytes,
+                      int reps, int rounds, double *best)
 {
-    int to = (int)((rank + s) % p), from = (int)((rank - s % p + p) % p);
+    int up = (int)((rank + s) % p), down = (int)((rank - s % p + p) % p), n = (int)bytes;
     *best = INFINITY;
     for (int r = 0; r < rounds; r++) {
         int rc = PMPI_Barrier(comm);
         double t = MPI_Wtime();
-        for (int i = 0; rc == MPI_SUCCESS && i < reps; i++)
-            rc =
-                MPI_Sendrecv(buf, (int)bytes, MPI_BYTE, to, IC_TAG_CALIBRATE, buf + bytes,
-                             (int)bytes, MPI_BYTE, from, IC_TAG_CALIBRATE, comm, MPI_STATUS_IGNORE);
+        for (int i = 0; rc == MPI_SUCCESS && i < reps; i++) {
+            MPI_Request q[4];
+            int k = 0;
+            rc = MPI_Irecv(buf + 2 * bytes, n, MPI_BYTE, down, IC_TAG_CALIBRATE, comm, &q[k++]);
+            if (rc == MPI_SUCCESS && ways == 2)
+                rc = MPI_Irecv(buf + 3 * bytes, n, MPI_BYTE, up, IC_TAG_CALIBRATE, comm, &q[k++]);
+            if (rc == MPI_SUCCESS)
+                rc = MPI_Isend(buf, n, MPI_BYTE, up, IC_TAG_CALIBRATE, comm, &q[k++]);
+            if (rc == MPI_SUCCESS && ways == 2)
+                rc = MPI_Isend(buf + bytes, n, MPI_BYTE, down, IC_TAG_CALIBRATE, comm, &q[k++]);
+            if (rc == MPI_SUCCESS)
+                rc = PMPI_Waitall(k, q, MPI_STATUSES_IGNORE);
+        }
         if (rc != MPI_SUCCESS)
             return rc;
         t = (MPI_Wtime() - t) / reps;
-        if (t < *best)
-            *best = t;
-    }
-    return MPI_SUCCESS;
-}
-
-/* Every rank sends `bytes` to the ranks s on and s back at once and
- * receives from both: the fastest of `rounds` timings (each after a
- * barrier) on this rank, *best.  buf holds 4 `bytes`. */
-static int both_ways(MPI_Comm comm, int rank, int p, long s, char *buf, size_t bytes, int rounds,
-                     double *best)
-{
-    int up = (int)((rank + s) % p), down = (int)((rank - s % p + p) % p);
-    *best = INFINITY;
-    for (int r = 0; r < rounds; r++) {
-        MPI_Request q[4];
-        int rc = PMPI_Barrier(comm);
-        double t = MPI_Wtime();
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Irecv(buf + 2 * bytes, (int)bytes, MPI_BYTE, down, IC_TAG_CALIBRATE, comm,
-                           &q[0]);
-        if (rc == MPI_SUCCESS)
-            rc =
-                MPI_Irecv(buf + 3 * bytes, (int)bytes, MPI_BYTE, up, IC_TAG_CALIBRATE, comm, &q[1]);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Isend(buf, (int)bytes, MPI_BYTE, up, IC_TAG_CALIBRATE, comm, &q[2]);
-        if (rc == MPI_SUCCESS)
-            rc = MPI_Isend(buf + bytes, (int)bytes, MPI_BYTE, down, IC_TAG_CALIBRATE, comm, &q[3]);
-        if (rc == MPI_SUCCESS)
-            rc = PMPI_Waitall(4, q, MPI_STATUSES_IGNORE);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        t = MPI_Wtime() - t;
         if (t < *best)
             *best = t;
     }
@@ -287,7 +267,7 @@ static int both_ways(MPI_Comm comm, int rank, int p, long s, char *buf, size_t b
  * factor is the short shift's time against the fastest stride's, the rate's the
  * long one's less the short one's; factors below IC_CAL_SIGNIFICANT count
  * as 1 (a switched network's strides differ by its noise only).  Each
- * stride below p / 2 also both ways at once (both_ways): the time per
+ * stride below p / 2 also both ways at once (shift_time's ways 2): the time per
  * byte against the one-way shift's, S->two_beta (below
  * IC_CAL_SIGNIFICANT: 1, the bidir_ algorithms' premise), and the
  * start-up's, S->two_alpha (at least 1: the second send's overhead).  When every
@@ -316,17 +296,15 @@ static int measure_strides(MPI_Comm comm, int rank, int p, size_t len, ic_stride
     for (int i = 0; rc == MPI_SUCCESS && i < n; i++) {
         double warm, *ti = t + 4 * i;
         ti[2] = ti[3] = 0;
-        rc = shift_time(comm, rank, p, stride[i], buf, IC_CAL_SHORT, 1, 1, &warm);
-        if (rc == MPI_SUCCESS)
-            rc = shift_time(comm, rank, p, stride[i], buf, IC_CAL_SHORT, IC_CAL_SHIFTS,
-                            IC_CAL_SHIFT_ROUNDS, &ti[0]);
-        if (rc == MPI_SUCCESS)
-            rc = shift_time(comm, rank, p, stride[i], buf, len, 1, IC_CAL_LONG_ROUNDS, &ti[1]);
-        if (rc == MPI_SUCCESS && 2 * stride[i] < p) /* two ranks, not one twice */
-            rc =
-                both_ways(comm, rank, p, stride[i], buf, IC_CAL_SHORT, IC_CAL_SHIFT_ROUNDS, &ti[2]);
-        if (rc == MPI_SUCCESS && 2 * stride[i] < p)
-            rc = both_ways(comm, rank, p, stride[i], buf, len, IC_CAL_LONG_ROUNDS, &ti[3]);
+        rc = shift_time(comm, rank, p, stride[i], 1, buf, IC_CAL_SHORT, 1, 1, &warm);
+        /* both ways: two ranks, not one twice */
+        for (int w = 1; w <= (2 * stride[i] < p ? 2 : 1) && rc == MPI_SUCCESS; w++) {
+            rc = shift_time(comm, rank, p, stride[i], w, buf, IC_CAL_SHORT, IC_CAL_SHIFTS,
+                            IC_CAL_SHIFT_ROUNDS, &ti[2 * (w - 1)]);
+            if (rc == MPI_SUCCESS)
+                rc = shift_time(comm, rank, p, stride[i], w, buf, len, 1, IC_CAL_LONG_ROUNDS,
+                                &ti[2 * (w - 1) + 1]);
+        }
     }
     if (rc == MPI_SUCCESS)
         rc = PMPI_Allreduce(MPI_IN_PLACE, t, 4 * n, MPI_DOUBLE, MPI_MAX, comm);
