@@ -264,17 +264,20 @@ static int shift_time(MPI_Comm comm, int rank, int p, long s, int ways, char *bu
  * stride s of stride_list, every rank at once shifts IC_CAL_SHORT bytes
  * and then `len` bytes by s; the slowest rank's times count (an
  * allreduce, so every rank computes the same factors).  The start-up's
- * factor is the short shift's time against the fastest stride's, the rate's the
- * long one's less the short one's; factors below IC_CAL_SIGNIFICANT count
- * as 1 (a switched network's strides differ by its noise only).  Each
- * stride below p / 2 also both ways at once (shift_time's ways 2): the time per
- * byte against the one-way shift's, S->two_beta (below
- * IC_CAL_SIGNIFICANT: 1, the bidir_ algorithms' premise), and the
- * start-up's, S->two_alpha (at least 1: the second send's overhead).  When every
- * factor is 1 and two ways share a port, S->n is 0 (nothing to price
- * differently).  Every
- * rank takes part, a failed allocation anywhere skips it everywhere. */
-static int measure_strides(MPI_Comm comm, int rank, int p, size_t len, ic_strides_t *S)
+ * factor is the short shift's time against the fastest stride's, the
+ * rate's the long one's less the short one's; factors below
+ * IC_CAL_SIGNIFICANT count as 1 (a switched network's strides differ by
+ * its noise only).  The shift by p / 2 is an exchange between pairs: its
+ * rate's factor is taken relative to the pair's exchange (xr: beta_x /
+ * beta), which the closed forms price already.  Each stride below p / 2
+ * also both ways at once (shift_time's ways 2): the time per byte against
+ * the one-way shift's, S->two_beta (below IC_CAL_SIGNIFICANT: 1, the
+ * bidir_ algorithms' premise), and the start-up's, S->two_alpha (at least
+ * 1: the second send's overhead).  When every factor is 1 and two ways
+ * share a port everywhere, S->n is 0 (nothing to price differently).
+ * Every rank takes part, a failed allocation anywhere skips it
+ * everywhere. */
+static int measure_strides(MPI_Comm comm, int rank, int p, size_t len, double xr, ic_strides_t *S)
 {
     memset(S, 0, sizeof(*S));
     long stride[IC_STRIDES_MAX];
@@ -324,6 +327,8 @@ static int measure_strides(MPI_Comm comm, int rank, int p, size_t len, ic_stride
     for (int i = 0; i < n; i++) {
         const double *ti = t + 4 * i;
         double fa = ti[0] / a1, fb = (ti[1] - ti[0]) / b1;
+        if (2 * stride[i] == p) /* pairs exchange: the closed forms' beta_x has it */
+            fb /= xr;
         S->stride[i] = stride[i];
         S->alpha[i] = fa >= IC_CAL_SIGNIFICANT ? fa : 1;
         S->beta[i] = fb >= IC_CAL_SIGNIFICANT ? fb : 1;
@@ -444,7 +449,7 @@ int ic_calibrate(ic_ctx_t *ctx, int spans, int lead)
         return MPI_SUCCESS;
     if (need_strides) { /* some rank holds none for this group: all measure */
         double took = MPI_Wtime();
-        if ((rc = measure_strides(ctx->comm, ctx->rank, ctx->size, (size_t)fig[3],
+        if ((rc = measure_strides(ctx->comm, ctx->rank, ctx->size, (size_t)fig[3], fig[2] / fig[1],
                                   &ctx->strides)) != MPI_SUCCESS)
             return rc;
         keep_strides(ctx, &ctx->strides);
