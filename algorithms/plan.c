@@ -690,7 +690,7 @@ static double walk(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m, 
         ic_model_t ms = ic_model_shared(&mt, ic_plan_step_share(pl, 0, pl->alg, a, m));
         size_t seg = pl->param;
         if (!seg && pl->alg->seg_rule) /* one stream's trade-off (see plan.h) */
-            seg = pl->alg->seg_rule(&b, m);
+            seg = pl->alg->seg_rule(&b, &mt);
         if (resolve)
             pl->param = seg;
         b.seg = seg;
