@@ -249,7 +249,7 @@ static int shift_time(MPI_Comm comm, int rank, int p, long s, int ways, char *bu
             if (rc == MPI_SUCCESS && ways == 2)
                 rc = MPI_Isend(buf + bytes, n, MPI_BYTE, down, IC_TAG_CALIBRATE, comm, &q[k++]);
             if (rc == MPI_SUCCESS)
-                rc = PMPI_Waitall(k, q, MPI_STATUSES_IGNORE);
+                rc = ic_complete_all(NULL, k, q, NULL);
         }
         if (rc != MPI_SUCCESS)
             return rc;
