@@ -73,18 +73,23 @@ static int same_everywhere(MPI_Comm comm, double v)
 
 /* The context's figures by rank distance: the same on every rank, each
  * factor at least 1 over increasing strides from 1, and priced with
- * (ctx->calib.strides) when there are any. */
+ * (ctx->calib.strides) when there are any.  Every rank makes the same
+ * collective calls whatever it finds (the largest count of strides). */
 static void check_strides(MPI_Comm comm, const ic_ctx_t *ctx)
 {
     const ic_strides_t *S = &ctx->strides;
-    if (!same_everywhere(comm, S->n))
-        fail("the ranks' number of strides differ");
-    int ok = S->n >= 0 && S->n <= IC_STRIDES_MAX;
-    for (int i = 0; ok && i < S->n; i++) {
-        ok &= S->alpha[i] >= 1 && S->beta[i] >= 1 &&
+    int n = S->n >= 0 && S->n <= IC_STRIDES_MAX ? S->n : 0, most = n;
+    int ok = same_everywhere(comm, S->n) & same_everywhere(comm, S->two_any);
+    ok &= n == S->n;
+    MPI_Allreduce(&n, &most, 1, MPI_INT, MPI_MAX, comm);
+    for (int i = 0; i < most; i++) {
+        int in = i < n;
+        double a = in ? S->alpha[i] : 0, b = in ? S->beta[i] : 0, w = in ? (double)S->stride[i] : 0;
+        double ta = in ? S->two_alpha[i] : 0, tb = in ? S->two_beta[i] : 0;
+        ok &= in && a >= 1 && b >= 1 && ta >= 0 && tb >= 0 &&
               (i ? S->stride[i] > S->stride[i - 1] : S->stride[i] == 1);
-        ok &= same_everywhere(comm, S->alpha[i]) & same_everywhere(comm, S->beta[i]) &
-              same_everywhere(comm, (double)S->stride[i]);
+        ok &= same_everywhere(comm, a) & same_everywhere(comm, b) & same_everywhere(comm, w) &
+              same_everywhere(comm, ta) & same_everywhere(comm, tb);
     }
     if (!ok)
         fail("figures by rank distance differ between ranks or are implausible");
