@@ -128,8 +128,11 @@ static void search_add(search_t *S, const ic_plan_t *pl, double x)
     S->top_t[i] = x;
 }
 
-static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v, int share,
-                        const ic_model_t *m, long stride)
+/* Step t of S->cur run by alg, priced with its line's figures by rank
+ * distance (ic_model_strided, made on a miss only: stride, the memo's key
+ * for them, is its dimension's when S->m has any, else 1). */
+static double step_cost(search_t *S, int t, const ic_algorithm_t *alg, int d, double v, int share,
+                        long stride)
 {
     size_t key = (size_t)(v + 0.5);
     size_t h = ((size_t)(uintptr_t)alg * 31u + (size_t)share * 7u + (size_t)d * 1000003u +
@@ -143,7 +146,8 @@ static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v,
                 return e->cost;
             if (!e->alg) {
                 size_t param = 0;
-                e->cost = ic_plan_step_cost(alg, S->a, d, v, &param, m, share);
+                ic_model_t m = ic_model_strided(S->m, &S->cur, t, alg, S->a, 0);
+                e->cost = ic_plan_step_cost(alg, S->a, d, v, &param, &m, share);
                 e->alg = alg;
                 e->share = share + 1;
                 e->d = d;
@@ -155,7 +159,8 @@ static double step_cost(search_t *S, const ic_algorithm_t *alg, int d, double v,
         }
     }
     size_t param = 0;
-    return ic_plan_step_cost(alg, S->a, d, v, &param, m, share);
+    ic_model_t m = ic_model_strided(S->m, &S->cur, t, alg, S->a, 0);
+    return ic_plan_step_cost(alg, S->a, d, v, &param, &m, share);
 }
 
 /* Every combination of step algorithms for the shape and order in cur,
@@ -179,9 +184,8 @@ static void try_steps(search_t *S, int t, double v, double sofar)
         const ic_algorithm_t *alg = S->algs[i];
         S->cur.step[t].alg = alg;
         S->cur.step[t].param = 0;
-        ic_model_t mt = ic_model_strided(S->m, &S->cur, t, alg, S->a, 0);
         double c =
-            step_cost(S, alg, d, in, ic_plan_step_share(&S->cur, t, alg, S->a, S->m), &mt, stride);
+            step_cost(S, t, alg, d, in, ic_plan_step_share(&S->cur, t, alg, S->a, S->m), stride);
         S->priced++;
         if (c >= 0)
             try_steps(S, t + 1, ic_plan_step_output(S->a, alg, d, in), sofar + c);
