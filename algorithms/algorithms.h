@@ -723,6 +723,25 @@ typedef struct ic_strides {
     int two_any;                      /* some stride's two_beta is 1     */
 } ic_strides_t;
 
+/* One message's time by its length, measured (src/calibrate.c): a pair of
+ * ranks' round trips at lengths between the start-up's and the rate's,
+ * each against the alpha-beta line through those two.  An MPI switches
+ * protocols with the length (eager, rendezvous), so a message of some
+ * lengths costs more than the line says: on the simulated Paragon (SMPI's
+ * piecewise factors) one of 20 KiB took 1.3 times the line's time, one of
+ * 64 KiB 1.6, one of 8 KiB the line's.  The pipelined algorithms, whose
+ * segment length is the library's choice, price a segment with it
+ * (ic_msg_factor) and pick their segment where messages are cheap
+ * (ic_alg_segment).  Factors below 1 count as 1: a lone message can ride
+ * a shaper's burst or an idle pipe that a stream of them cannot. */
+#define IC_MSGTIME_MAX 16
+typedef struct ic_msgtime {
+    int n;                         /* lengths measured, increasing; 0: the
+                                      line holds at every length        */
+    double bytes[IC_MSGTIME_MAX];  /* message length, bytes            */
+    double factor[IC_MSGTIME_MAX]; /* time against alpha + bytes beta (>= 1) */
+} ic_msgtime_t;
+
 /* The alpha-beta-gamma parameters the algorithms' closed-form costs and
  * segment rules are written in (tuning/cost.h has the full model). */
 typedef struct ic_model {
@@ -750,7 +769,32 @@ typedef struct ic_model {
                                     lines of a mesh plan in rank order,
                                     one level (plan.c: ic_model_strided);
                                     NULL = every stride alike */
+    const ic_msgtime_t *msgtime; /* one message's time by its length
+                                    (ic_msg_time); NULL = the line's */
 } ic_model_t;
+
+/* The factor of ic_msgtime_t c at a message of `bytes`: linear between
+ * the measured lengths, 1 below the first's neighbour 0 and beyond the
+ * last (the line's two measured ends). */
+static inline double ic_msgtime_factor(const ic_msgtime_t *c, double bytes)
+{
+    double x0 = 0, f0 = 1;
+    for (int i = 0; i < c->n; i++) {
+        if (bytes <= c->bytes[i])
+            return f0 + (c->factor[i] - f0) * (bytes - x0) / (c->bytes[i] - x0);
+        x0 = c->bytes[i];
+        f0 = c->factor[i];
+    }
+    return 1;
+}
+
+/* What one message of `bytes` costs under m against alpha + bytes beta:
+ * the measured factor at that length where m has one, else exactly 1 (so
+ * that alpha f + bytes beta f is bitwise the plain line). */
+static inline double ic_msg_factor(const ic_model_t *m, double bytes)
+{
+    return m->msgtime ? ic_msgtime_factor(m->msgtime, bytes) : 1;
+}
 
 /* The sender's part of a message's start-up: LogGP's overhead o when
  * 0 < o < alpha, else all of alpha (the plain model).  One rule for the

@@ -103,14 +103,15 @@ static double pipeline_cost(const ic_coll_args_t *a, const ic_model_t *m, size_t
 {
     double k = (double)((a->count + seg - 1) / seg);
     double ramp = ic_stream_ramps(a->count, seg) ? IC_STREAM_DEPTH - 2 : 0; /* algorithms.h */
-    return ((double)a->size - 2 + k) * (m->alpha + (double)seg * (double)m->elem * m->beta) +
-           ramp * m->alpha;
+    double sb = (double)seg * (double)m->elem, f = ic_msg_factor(m, sb);
+    return ((double)a->size - 2 + k) * (m->alpha * f + sb * m->beta * f) + ramp * m->alpha;
 }
 
 static double tree_cost(const ic_coll_args_t *a, const ic_model_t *m, size_t seg)
 {
     double k = (double)((a->count + seg - 1) / seg);
-    return ic_tree_steps(a->size, k) * (m->alpha + (double)seg * (double)m->elem * m->beta);
+    double sb = (double)seg * (double)m->elem, f = ic_msg_factor(m, sb);
+    return ic_tree_steps(a->size, k) * (m->alpha * f + sb * m->beta * f);
 }
 
 /* k = sqrt((p - 2) m beta / alpha) segments minimise

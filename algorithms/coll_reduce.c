@@ -183,11 +183,11 @@ double ic_cost_reduce_pipeline(const ic_coll_args_t *a, const ic_model_t *m)
     int back, H = pipeline_hops(a, &back);
     size_t seg = ic_reduce_pipeline_seg(a, a->seg);
     double k = (double)((a->count + seg - 1) / seg);
-    double sb = (double)seg * (double)m->elem;
+    double sb = (double)seg * (double)m->elem, f = ic_msg_factor(m, sb);
     /* written so that one segment on two ranks is bitwise the MST's
      * alpha + n (beta + gamma): equal plans then tie, and the first met
-     * wins */
-    return (H - 1 + k) * (m->alpha + sb * (m->beta + m->gamma)) - back * sb * m->gamma;
+     * wins (f is exactly 1 without a measured message time) */
+    return (H - 1 + k) * (m->alpha * f + sb * (m->beta * f + m->gamma)) - back * sb * m->gamma;
 }
 
 /* The binary tree's segment: two slots of it on an interior rank. */

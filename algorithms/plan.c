@@ -482,6 +482,31 @@ double ic_plan_start(const ic_coll_args_t *a)
     return collect_like(a->coll) ? n / (a->size > 0 ? a->size : 1) : n;
 }
 
+size_t ic_alg_segment(const ic_algorithm_t *alg, const ic_coll_args_t *a, const ic_model_t *m)
+{
+    size_t seg = alg->seg_rule(a, m);
+    const ic_msgtime_t *c = m->msgtime;
+    if (!c || (alg->flags & IC_ALG_RADIX) || a->count < 2 || m->elem == 0)
+        return seg;
+    /* the rule's segment, or the longest no longer than a measured
+     * length: the cheapest under the measured factors */
+    ic_coll_args_t b = *a;
+    b.seg = seg;
+    double best = alg->cost(&b, m);
+    for (int i = 0; i < c->n; i++) {
+        size_t most = (size_t)(c->bytes[i] / (double)m->elem);
+        if (most < 1)
+            continue;
+        b.seg = ic_seg_of_k(a, m, (double)((a->count + most - 1) / most));
+        double t = alg->cost(&b, m);
+        if (t < best * (1 - 1e-12)) {
+            best = t;
+            seg = b.seg;
+        }
+    }
+    return seg;
+}
+
 double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int d, double v,
                          size_t *param, const ic_model_t *m, int share)
 {
@@ -500,7 +525,7 @@ double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int
     b.seg = *param;
     if (alg->seg_rule && !b.seg) { /* one stream's trade-off (see plan.h) */
         ic_model_t one = ic_model_shared(m, share < 1 ? share : 1);
-        *param = b.seg = alg->seg_rule(&b, &one);
+        *param = b.seg = ic_alg_segment(alg, &b, &one);
     }
     ic_model_t ms = ic_model_shared(m, share);
     return alg->cost(&b, &ms);
@@ -690,7 +715,7 @@ static double walk(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m, 
         ic_model_t ms = ic_model_shared(&mt, ic_plan_step_share(pl, 0, pl->alg, a, m));
         size_t seg = pl->param;
         if (!seg && pl->alg->seg_rule) /* one stream's trade-off (see plan.h) */
-            seg = pl->alg->seg_rule(&b, &mt);
+            seg = ic_alg_segment(pl->alg, &b, &mt);
         if (resolve)
             pl->param = seg;
         b.seg = seg;

@@ -179,6 +179,13 @@ int ic_plan_usable(const ic_plan_t *pl, const ic_coll_args_t *a, const char **wh
  * (the vector each step sees), as the selector does. */
 void ic_plan_resolve(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m);
 
+/* The segment (elements) of alg, which has a seg_rule, for the call a
+ * under m: the rule's (the minimum of the closed form on the alpha-beta
+ * line), or where m measured one message's time by its length
+ * (ic_msgtime_t) the cheapest of it and the longest segments within each
+ * measured length, priced by alg's cost.  A radix rule's as it is. */
+size_t ic_alg_segment(const ic_algorithm_t *alg, const ic_coll_args_t *a, const ic_model_t *m);
+
 /* Closed-form cost (s): a 1-D plan's algorithm cost, a mesh plan's sum of
  * step costs (see above).  Parameters left 0 are taken from the model. */
 double ic_plan_cost(const ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m);

@@ -76,12 +76,16 @@
 #define IC_CAL_LAST ((size_t)4 << 20)    /* the longest                         */
 #define IC_CAL_LONG_TRIPS 3              /* round trips timed of a long length  */
 #define IC_CAL_ENOUGH 2e-3               /* one way: the length is long enough  */
-#define IC_CAL_FIGS 4                    /* alpha, beta, beta_x, long length    */
-#define IC_CAL_SHIFT_LONG IC_CAL_FIRST   /* a shift's long messages, at most    */
-#define IC_CAL_SHIFTS 4                  /* short shifts a timing averages      */
-#define IC_CAL_SHIFT_ROUNDS 3            /* timings of short shifts (fastest)   */
-#define IC_CAL_LONG_ROUNDS 2             /* ... of long ones, one shift each    */
-#define IC_CAL_SIGNIFICANT 1.5           /* a smaller factor counts as 1        */
+#define IC_CAL_LADDER 128                /* the first length of the ladder      */
+#define IC_CAL_LADDER_TRIPS 3            /* round trips timed of each            */
+#define IC_CAL_MSG_SIGNIFICANT 1.15      /* a smaller message factor counts as 1 */
+/* alpha, beta, beta_x, long length; the ladder's one-way times */
+#define IC_CAL_FIGS (4 + IC_MSGTIME_MAX)
+#define IC_CAL_SHIFT_LONG IC_CAL_FIRST /* a shift's long messages, at most    */
+#define IC_CAL_SHIFTS 4                /* short shifts a timing averages      */
+#define IC_CAL_SHIFT_ROUNDS 3          /* timings of short shifts (fastest)   */
+#define IC_CAL_LONG_ROUNDS 2           /* ... of long ones, one shift each    */
+#define IC_CAL_SIGNIFICANT 1.5         /* a smaller factor counts as 1        */
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static double known[IC_CAL_FIGS]; /* this process's figures, 0: none    */
@@ -166,7 +170,7 @@ static int measure(MPI_Comm comm, int rank, int peer, double fig[IC_CAL_FIGS])
                           IC_TAG_CALIBRATE, comm, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS || !ok || !both)
         goto out;
-    double t0, t, tx;
+    double t0 = 0, t = 0, tx = 0;
     memset(buf, 0, 2 * IC_CAL_LAST);
     if ((rc = trips(comm, lead, other, buf, IC_CAL_SHORT, 2, &t0)) != MPI_SUCCESS ||
         (rc = trips(comm, lead, other, buf, IC_CAL_SHORT, IC_CAL_TRIPS, &t0)) != MPI_SUCCESS)
@@ -186,6 +190,13 @@ static int measure(MPI_Comm comm, int rank, int peer, double fig[IC_CAL_FIGS])
         if (lead)
             len = t >= IC_CAL_ENOUGH || len >= IC_CAL_LAST ? 0 : len * 4;
     }
+    /* the ladder: lengths doubling from IC_CAL_LADDER below the long one
+     * (both sides know them: `last` is agreed) */
+    double ladder[IC_MSGTIME_MAX] = {0};
+    for (int i = 0;
+         rc == MPI_SUCCESS && i < IC_MSGTIME_MAX - 1 && ((uint64_t)IC_CAL_LADDER << i) < last; i++)
+        rc = trips(comm, lead, other, buf, (size_t)IC_CAL_LADDER << i, IC_CAL_LADDER_TRIPS,
+                   &ladder[i]);
     /* the exchange: the same length both ways at once (COMMS2) */
     if (rc == MPI_SUCCESS && last > 0)
         rc = swaps(comm, other, buf, (size_t)last, IC_CAL_LONG_TRIPS, &tx);
@@ -196,10 +207,34 @@ static int measure(MPI_Comm comm, int rank, int peer, double fig[IC_CAL_FIGS])
         double beta_x = (tx - t0) / (double)(last - IC_CAL_SHORT);
         fig[2] = beta_x > fig[1] ? beta_x : fig[1]; /* no faster than one way alone */
         fig[3] = (double)last;
+        for (int i = 0; i < IC_MSGTIME_MAX; i++)
+            fig[4 + i] = ladder[i];
     }
 out:
     free(buf);
     return rc;
+}
+
+/* One message's time by its length (ic_msgtime_t) from the figures: each
+ * ladder length's time against the line through alpha (IC_CAL_SHORT
+ * bytes) and the long length's; below IC_CAL_MSG_SIGNIFICANT: 1.  The
+ * long length closes it at 1.  c->n = 0 when every factor is 1. */
+static void msgtime_of(const double fig[IC_CAL_FIGS], ic_msgtime_t *c)
+{
+    memset(c, 0, sizeof(*c));
+    int any = 0, n = 0;
+    for (int i = 0; i < IC_MSGTIME_MAX - 1 && fig[4 + i] > 0; i++) {
+        double len = (double)((size_t)IC_CAL_LADDER << i);
+        double f = fig[4 + i] / (fig[0] + (len - IC_CAL_SHORT) * fig[1]);
+        c->bytes[n] = len;
+        c->factor[n] = f >= IC_CAL_MSG_SIGNIFICANT ? f : 1;
+        any |= c->factor[n++] > 1;
+    }
+    if (!any || !(fig[3] > c->bytes[n - 1]))
+        return;
+    c->bytes[n] = fig[3];
+    c->factor[n++] = 1;
+    c->n = n;
 }
 
 /* The strides measured on p ranks: every divisor s of p up to p / 2 (a
@@ -409,7 +444,7 @@ int ic_calibrate(ic_ctx_t *ctx, int spans, int lead)
     int rc = PMPI_Allreduce(MPI_IN_PLACE, v, IC_CAL_FIGS + 3, MPI_DOUBLE, MPI_MAX, ctx->comm);
     if (rc != MPI_SUCCESS || v[0] == 0)
         return rc;
-    int peer = (int)-v[IC_CAL_FIGS + 1], need_strides = v[IC_CAL_FIGS + 2] > 0;
+    int peer = (int)-v[IC_CAL_FIGS + 1], need_strides = v[IC_CAL_FIGS + 2] > 0, fresh = 0;
     if (!(fig[0] > 0)) { /* nobody holds figures: measure */
         if (peer >= ctx->size)
             return MPI_SUCCESS;
@@ -428,6 +463,7 @@ int ic_calibrate(ic_ctx_t *ctx, int spans, int lead)
         pthread_mutex_lock(&mu);
         measurements++;
         pthread_mutex_unlock(&mu);
+        fresh = 1;
         if (e->verbose && ctx->rank == 0)
             fprintf(stderr,
                     "InterCom: measured %s (ranks 0 and %d of %d, %.3g s): alpha %.3g s, "
@@ -444,6 +480,20 @@ int ic_calibrate(ic_ctx_t *ctx, int spans, int lead)
     ctx->calib = *ctx->cost;
     ic_cost_take(&ctx->calib, keep, ctx->cost == &e->cost_node, fig[0], fig[1], NAN, NAN, fig[2],
                  NAN);
+    msgtime_of(fig, &ctx->msgtime);
+    if (e->verbose && ctx->rank == 0 && fresh) {
+        fprintf(stderr, "InterCom: one message's time against the line, by length: ");
+        for (int i = 0; i < IC_MSGTIME_MAX - 1 && fig[4 + i] > 0; i++) {
+            double len = (double)((size_t)IC_CAL_LADDER << i);
+            fprintf(stderr, "%.0f B x%.3g%s", len,
+                    fig[4 + i] / (fig[0] + (len - IC_CAL_SHORT) * fig[1]),
+                    i + 1 < IC_MSGTIME_MAX - 1 && fig[5 + i] > 0 ? ", " : "");
+        }
+        fprintf(stderr, "%s\n",
+                ctx->msgtime.n ? " (segments priced by it)" : " (every length on the line)");
+    }
+    if (ctx->msgtime.n > 0 && !(keep & (IC_KEEP_ALPHA | IC_KEEP_BETA)))
+        ctx->calib.msgtime = &ctx->msgtime;
     ctx->calibrated = 1;
     if (!strided)
         return MPI_SUCCESS;

@@ -202,6 +202,9 @@ typedef struct ic_ctx {
     int calibrated;             /* ... in use (calibrate.c)              */
     ic_strides_t strides;       /* figures by rank distance (calib.strides
                                    points here when any is not 1)     */
+    ic_msgtime_t msgtime;       /* one message's time by its length
+                                   (calib.msgtime points here when any
+                                   factor is not 1)                   */
     int doomed;                 /* the user freed the communicator: it
                                    goes once npending is 0           */
     struct ic_ctx *next, *prev; /* list of live contexts           */

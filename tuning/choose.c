@@ -31,6 +31,7 @@ ic_model_t ic_model_of(const ic_cost_params_t *c, size_t elem)
     m.node = NULL;
     m.node_ranks = 0;
     m.strides = c->strides && c->strides->n > 0 ? c->strides : NULL;
+    m.msgtime = c->msgtime && c->msgtime->n > 0 ? c->msgtime : NULL;
     return m;
 }
 
@@ -52,7 +53,7 @@ size_t ic_choose_seg(const ic_algorithm_t *alg, const ic_coll_args_t *a, const i
     if (!alg->seg_rule)
         return 0;
     ic_model_t m = ic_model_of(c, elem);
-    return alg->seg_rule(a, &m);
+    return ic_alg_segment(alg, a, &m);
 }
 
 double ic_estimate(const ic_algorithm_t *alg, const ic_coll_args_t *a0, const ic_cost_params_t *c,

@@ -61,6 +61,9 @@ typedef struct ic_cost_params {
     const struct ic_strides *strides; /* the closed forms' figures by rank
                                          distance (ic_model_t.strides); NULL
                                          = none; the evaluator ignores them */
+    const struct ic_msgtime *msgtime; /* one message's time by its length
+                                         (ic_model_t.msgtime); NULL = the
+                                         line's; the evaluator ignores it */
 } ic_cost_params_t;
 
 /* Default parameters (rough figures of a 1 Gbit/s cluster), element size 1. */

@@ -1229,6 +1229,72 @@ END_TEST
  * the mean over the distances it talks over, a 1-D plan is one line of
  * stride 1; placement and two levels turn them off; the selector prices
  * with them, and prices the bidir_ rings where two ways go at once. */
+/* One message's time by its length (ic_msgtime_t): the factor between the
+ * measured lengths, the pipelines' price and segment, the plan's. */
+START_TEST(test_msgtime)
+{
+    ic_msgtime_t T;
+    memset(&T, 0, sizeof(T));
+    /* the line's time up to 8 KiB, 1.5 times it at 16 KiB, back on the line
+     * at the long length (256 KiB) */
+    static const double len[4] = {4096, 8192, 16384, 262144}, fac[4] = {1, 1, 1.5, 1};
+    T.n = 4;
+    for (int i = 0; i < 4; i++) {
+        T.bytes[i] = len[i];
+        T.factor[i] = fac[i];
+    }
+    ck_assert(ic_msgtime_factor(&T, 100) == 1 && ic_msgtime_factor(&T, 8192) == 1);
+    ck_assert_double_eq_tol(ic_msgtime_factor(&T, 12288), 1.25, 1e-12);
+    ck_assert_double_eq_tol(ic_msgtime_factor(&T, 16384 + (262144 - 16384) / 2.0), 1.25, 1e-12);
+    ck_assert(ic_msgtime_factor(&T, 1 << 20) == 1);
+
+    ic_cost_params_t c;
+    params(&c);
+    c.alpha = 100e-6; /* a latency-bound chain: the line's segment is long */
+    c.beta = 1e-8;
+    c.chunk = 0;
+    ic_model_t plain = ic_model_of(&c, 8);
+    c.msgtime = &T;
+    ic_model_t m = ic_model_of(&c, 8);
+    ck_assert(!plain.msgtime && m.msgtime == &T);
+    const ic_algorithm_t *pipe = ic_alg_find(IC_COLL_BCAST, "pipeline");
+    ck_assert(pipe != NULL);
+    ic_coll_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.coll = IC_COLL_BCAST;
+    a.size = 48;
+    a.count = (size_t)1 << 17; /* 1 MiB of 8-byte elements */
+    a.commutative = 1;
+    size_t line = ic_alg_segment(pipe, &a, &plain);
+    ck_assert_uint_eq(line, pipe->seg_rule(&a, &plain)); /* nothing measured: the rule's */
+    ck_assert_uint_gt(line * 8, 8192);                   /* ... past the cheap lengths  */
+    size_t seg = ic_alg_segment(pipe, &a, &m);
+    ck_assert_uint_le(seg * 8, 8192); /* the longest of the line's lengths */
+    ck_assert_uint_ge(seg * 8, 4096);
+    ic_coll_args_t b = a, r = a;
+    b.seg = seg;
+    r.seg = line;
+    /* priced with the factor: the rule's segment dearer than on the line,
+     * the one chosen no dearer than it; within the line's lengths the same */
+    ck_assert(pipe->cost(&r, &m) > pipe->cost(&r, &plain));
+    ck_assert(pipe->cost(&b, &m) < pipe->cost(&r, &m));
+    ck_assert(pipe->cost(&b, &m) == pipe->cost(&b, &plain));
+    /* the selector's plan takes it, and a radix rule is left alone */
+    ic_plan_t pl = ic_plan_1d(pipe, 0);
+    ic_plan_resolve(&pl, &a, &m);
+    ck_assert_uint_eq(pl.param, seg);
+    const ic_algorithm_t *kn = ic_alg_find(IC_COLL_BCAST, "knomial");
+    ck_assert_uint_eq(ic_alg_segment(kn, &a, &m), kn->seg_rule(&a, &m));
+    /* every factor 1: bitwise the plain price */
+    for (int i = 0; i < 4; i++)
+        T.factor[i] = 1;
+    ck_assert(pipe->cost(&r, &m) == pipe->cost(&r, &plain));
+    ic_plan_t p2 = ic_plan_1d(ic_alg_find(IC_COLL_REDUCE, "pipeline"), 0);
+    a.coll = IC_COLL_REDUCE;
+    ck_assert(ic_plan_cost(&p2, &a, &m) == ic_plan_cost(&p2, &a, &plain));
+}
+END_TEST
+
 START_TEST(test_stride_figures)
 {
     ic_cost_params_t c;
@@ -1466,6 +1532,7 @@ Suite *suite_cost_formulas(void)
     tcase_add_test(tr, test_plan_closed_forms);
     tcase_add_test(tr, test_two_level_share);
     tcase_add_test(tr, test_stride_figures);
+    tcase_add_test(tr, test_msgtime);
     tcase_add_test(tr, test_registry_even);
     tcase_add_test(tr, test_registry_uneven);
     tcase_add_test(tr, test_pipeline_bcast);
