@@ -97,6 +97,30 @@ static void check_strides(MPI_Comm comm, const ic_ctx_t *ctx)
         fail("the model does not price with the figures by rank distance");
 }
 
+/* The context's message time by length: the same on every rank, lengths
+ * increasing, factors at least 1 and the last (the long length) 1, priced
+ * with (ctx->calib.msgtime) when it has any and alpha and beta are the
+ * measured ones (none with INTERCOM_ALPHA set).  The same calls on every
+ * rank whatever it finds. */
+static void check_msgtime(MPI_Comm comm, const ic_ctx_t *ctx, int measured_line)
+{
+    const ic_msgtime_t *T = &ctx->msgtime;
+    int n = T->n >= 0 && T->n <= IC_MSGTIME_MAX ? T->n : 0, most = n;
+    int ok = same_everywhere(comm, T->n) & (n == T->n) & (n == 0 || n >= 2);
+    MPI_Allreduce(&n, &most, 1, MPI_INT, MPI_MAX, comm);
+    for (int i = 0; i < most; i++) {
+        int in = i < n;
+        double b = in ? T->bytes[i] : 0, f = in ? T->factor[i] : 0;
+        ok &= in && f >= 1 && b > (i ? T->bytes[i - 1] : 0) && (i + 1 < n || f == 1);
+        ok &= same_everywhere(comm, b) & same_everywhere(comm, f);
+    }
+    if (!ok)
+        fail("message times by length differ between ranks or are implausible");
+    if (ctx->calib.msgtime != (n > 0 && measured_line ? T : NULL))
+        fail("the model %s the message times by length",
+             ctx->calib.msgtime ? "prices with" : "does not price with");
+}
+
 /* An IC_Allreduce on comm (its context made, if not yet), checked; then
  * the context's figures.  want_count: the measurements this rank must
  * have taken part in by now; want_strides: those by rank distance.
@@ -139,8 +163,10 @@ static double run_comm(const char *name, MPI_Comm comm, int want_count, int want
     }
     if (!want)
         return 0;
-    if (ctx)
+    if (ctx) {
         check_strides(comm, ctx);
+        check_msgtime(comm, ctx, expect != ALPHA);
+    }
     if (!(c->alpha > 0 && c->alpha < 1 && c->beta > 0 && c->beta < 1e-3))
         fail("implausible figures: alpha %g s, beta %g s/B", c->alpha, c->beta);
     if (expect == ALPHA && c->alpha != atof(getenv("INTERCOM_ALPHA")))
