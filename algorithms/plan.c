@@ -519,7 +519,7 @@ double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int
     b.counts = NULL;
     b.displs = NULL;
     b.order = NULL;
-    b.count = (size_t)(v + 0.5);
+    b.count = ic_plan_step_count(v);
     b.sendcount = b.count / (size_t)d;
     b.recvcount = b.sendcount;
     b.seg = *param;

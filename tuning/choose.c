@@ -135,7 +135,7 @@ static void search_add(search_t *S, const ic_plan_t *pl, double x)
 static double step_cost(search_t *S, int t, const ic_algorithm_t *alg, int d, double v, int share,
                         long stride)
 {
-    size_t key = (size_t)(v + 0.5);
+    size_t key = ic_plan_step_count(v);
     size_t h = ((size_t)(uintptr_t)alg * 31u + (size_t)share * 7u + (size_t)d * 1000003u +
                 key * 2654435761u + (size_t)stride * 40503u) %
                MEMO_SIZE;

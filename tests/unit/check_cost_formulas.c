@@ -1295,6 +1295,36 @@ START_TEST(test_msgtime)
 }
 END_TEST
 
+/* A vector shorter than a shrinking step's line still costs the later
+ * steps their messages: an 8-byte reduce's chains after a distributed
+ * combine are priced, not free. */
+START_TEST(test_short_vector_steps)
+{
+    ic_cost_params_t c;
+    params(&c);
+    ic_model_t m = ic_model_of(&c, 8);
+    ic_coll_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.coll = IC_COLL_REDUCE;
+    a.size = 96;
+    a.count = 1;
+    a.commutative = 1;
+    ic_plan_t pl, chain;
+    ck_assert_int_eq(ic_plan_parse(IC_COLL_REDUCE,
+                                   "2x3x16:d1=dcombine_gather,d2=pipeline,d0=pipeline", &pl, NULL),
+                     0);
+    ic_coll_args_t b = a;
+    b.size = 16;
+    chain = ic_plan_1d(ic_alg_find(IC_COLL_REDUCE, "pipeline"), 0);
+    double one = ic_plan_cost(&chain, &b, &m);
+    ck_assert(one >= 15 * m.alpha);
+    ck_assert(ic_plan_cost(&pl, &a, &m) >= one);
+    ck_assert_uint_eq(ic_plan_step_count(0), 0);
+    ck_assert_uint_eq(ic_plan_step_count(1.0 / 3), 1);
+    ck_assert_uint_eq(ic_plan_step_count(2.4), 2);
+}
+END_TEST
+
 START_TEST(test_stride_figures)
 {
     ic_cost_params_t c;
@@ -1533,6 +1563,7 @@ Suite *suite_cost_formulas(void)
     tcase_add_test(tr, test_two_level_share);
     tcase_add_test(tr, test_stride_figures);
     tcase_add_test(tr, test_msgtime);
+    tcase_add_test(tr, test_short_vector_steps);
     tcase_add_test(tr, test_registry_even);
     tcase_add_test(tr, test_registry_uneven);
     tcase_add_test(tr, test_pipeline_bcast);
