@@ -492,6 +492,21 @@ void ic_knomial_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_reg
 /* Arrival of the last position in that tree: a child that is its
  * parent's r-th send arrives r S + R after the parent did.  O(n). */
 double ic_knomial_time(int n, int k, double S, double R);
+/* The same tree's parent of relative index j (-1 for the root), and its
+ * children into child[] (at most n - 1), the lowest level first and d
+ * ascending: the order their partials arrive in a combine (the reverse of
+ * the broadcast's sends).  Returns how many. */
+long ic_knomial_parent(int n, int k, long j);
+int ic_knomial_children(int n, int k, long j, long *child);
+/* How many children the root has: the most of any position. */
+int ic_knomial_root_children(int n, int k);
+/* The k-nomial combine-to-one (coll_reduce.c: "knomial"): a position
+ * receives its children's partials in one round, its port busy S = o +
+ * m beta each, in the order they come, each arriving S + R after its
+ * start (R = alpha - o), then combines each (G = m gamma) and sends its
+ * own to its parent.  The root's end, O(n log n).  With o = alpha and
+ * no reduction time, k = 2 costs the MST's ceil(log2 n)(alpha + m beta). */
+double ic_knomial_reduce_time(int n, int k, double S, double R, double G);
 
 /* Recursive-doubling combine-to-all: acc holds each position's
  * contribution; on return every position's acc holds x_0 (op) ... (op)

@@ -401,6 +401,10 @@ double ic_pattern_cost(ic_step_kind_t kind, const ic_terms_t *t, double b, int c
 /* The builders of algorithms/coll_*.c, listed in algorithms/registry.c. */
 int ic_coll_reduce_binary_tree(ic_sched_t *s, const ic_coll_args_t *a);
 int ic_coll_reduce_two_tree(ic_sched_t *s, const ic_coll_args_t *a); /* two_tree.c */
+int ic_coll_reduce_knomial(ic_sched_t *s, const ic_coll_args_t *a);
+double ic_cost_reduce_knomial(const ic_coll_args_t *a, const ic_model_t *m);
+size_t ic_radix_reduce_knomial(const ic_coll_args_t *a, const ic_model_t *m);
+const char *ic_knomial_reduce_room(size_t bounded_from, int n, size_t m);
 size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_bcast_pipeline2(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);

@@ -92,6 +92,8 @@
 #include "mst.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 /* The accumulator of this rank for the elements [lo, lo + n) (the root's
  * RECV; SCRATCH from 0 on the other ranks, whose RECV is not
@@ -302,4 +304,108 @@ double ic_cost_reduce_circulant(const ic_coll_args_t *a, const ic_model_t *m)
     ic_coll_args_t b = *a;
     b.seg = ic_reduce_circulant_seg(a);
     return ic_cost_circulant(&b, m, m->beta + m->gamma);
+}
+
+/* "knomial": the k-nomial tree's combine (knomial_bcast.c), for short
+ * vectors where most of a message's start-up is in flight (LogGP's o <
+ * alpha): a position's children send at once and their start-ups
+ * overlap, as the k-nomial broadcast's sends do; the radix from the model
+ * (ic_radix_reduce_knomial).  Commutative operations only (a partial
+ * covers its subtree's positions relative to the root, which wrap around
+ * the line).  Scratch: the partial and k - 1 arriving ones, so only a
+ * vector shorter than the call's bounded_from (ic_knomial_reduce_room),
+ * with the radix capped to what fits its slack. */
+
+/* Vectors of m elements the scratch of a call with this bounded_from
+ * holds: a shorter vector's slack (bounded_from - 1 elements) or twice
+ * it; unbounded (0) or m = 0: any number. */
+static size_t knomial_slots(size_t bounded_from, size_t m)
+{
+    if (bounded_from == 0 || m == 0)
+        return SIZE_MAX;
+    if (m >= bounded_from)
+        return 1;
+    return (2 * m > bounded_from - 1 ? 2 * m : bounded_from - 1) / m;
+}
+
+/* The radix that runs: a->seg within 2 .. p, lowered until the partial
+ * and the root's children's (the most of any position) fit the slots. */
+static int knomial_radix(const ic_coll_args_t *a)
+{
+    int k = a->seg < 2 ? 2 : a->seg > (size_t)a->size ? a->size : (int)a->seg;
+    size_t slots = knomial_slots(a->bounded_from, a->count);
+    while (k > 2 && 1 + (size_t)ic_knomial_root_children(a->size, k) > slots)
+        k--;
+    return k;
+}
+
+const char *ic_knomial_reduce_room(size_t bounded_from, int n, size_t m)
+{
+    return 1 + (size_t)ic_knomial_root_children(n, 2) > knomial_slots(bounded_from, m)
+               ? "the k-nomial combine's arriving partials would not fit the scratch allowed"
+               : NULL;
+}
+
+int ic_coll_reduce_knomial(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_line_t line = ic_coll_line(a);
+    int n = line.n, k = knomial_radix(a);
+    int root = ic_line_pos(&line, a->root), me = ic_line_pos(&line, a->rank);
+    long j = (me - root + n) % n;
+    long *child = malloc((size_t)(n > 1 ? n : 1) * sizeof(long));
+    if (!child)
+        return -1;
+    int nc = ic_knomial_children(n, k, j, child);
+    long parent = ic_knomial_parent(n, k, j);
+    ic_region_t acc = ic_reg(IC_BUF_SEND, 0, a->count);
+    if (parent < 0 || nc > 0)
+        acc = reduce_acc(s, a, 0, a->count);
+    ic_sched_round(s);
+    if (nc > 0) { /* every child's partial at once, each in a slot */
+        ic_sched_need(s, IC_BUF_SCRATCH2, (size_t)nc * a->count);
+        for (int c = 0; c < nc; c++)
+            ic_sched_recv(s, ic_line_rank(&line, (int)((child[c] + root) % n)),
+                          ic_reg(IC_BUF_SCRATCH2, (size_t)c * a->count, a->count));
+        for (int c = 0; c < nc && a->count > 0; c++)
+            ic_sched_reduce(s, ic_reg(IC_BUF_SCRATCH2, (size_t)c * a->count, a->count), acc, 0);
+        ic_sched_round(s);
+    }
+    if (parent >= 0) {
+        ic_sched_send(s, ic_line_rank(&line, (int)((parent + root) % n)), acc);
+        ic_sched_round(s);
+    }
+    free(child);
+    return ic_sched_ok(s);
+}
+
+/* LogGP split of one message of `bytes`: the port's time S and the rest R. */
+static double knomial_reduce_cost(const ic_coll_args_t *a, const ic_model_t *m, int k)
+{
+    double bytes = (double)a->count * (double)m->elem;
+    double o = ic_send_overhead(m->alpha, m->overhead);
+    return ic_knomial_reduce_time(a->size, k, o + bytes * m->beta, m->alpha - o, bytes * m->gamma);
+}
+
+double ic_cost_reduce_knomial(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    return a->size <= 1 ? 0 : knomial_reduce_cost(a, m, knomial_radix(a));
+}
+
+size_t ic_radix_reduce_knomial(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    static const int ks[] = {2, 3, 4, 5, 6, 7, 8, 16, 32};
+    int best = 2;
+    double bt = knomial_reduce_cost(a, m, 2);
+    for (size_t i = 1; i <= sizeof(ks) / sizeof(ks[0]); i++) {
+        int k = i < sizeof(ks) / sizeof(ks[0]) ? ks[i] : a->size;
+        ic_coll_args_t b = *a;
+        b.seg = (size_t)(k > a->size ? a->size : k);
+        k = knomial_radix(&b); /* what would run */
+        double t = knomial_reduce_cost(a, m, k);
+        if (t < bt * (1 - 1e-12)) {
+            bt = t;
+            best = k;
+        }
+    }
+    return (size_t)best;
 }

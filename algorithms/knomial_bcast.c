@@ -119,3 +119,87 @@ double ic_knomial_time(int n, int k, double S, double R)
     free(a);
     return worst;
 }
+
+/* ---------------------------------------------------------------- reduce
+ *
+ * The k-nomial combine-to-one (ic_coll_reduce_knomial, coll_reduce.c):
+ * the broadcast's tree with its messages reversed.  A position receives
+ * its children's partials all in one round (each into a slot of its
+ * own), so that their start-ups overlap as the broadcast's sends do, and
+ * combines them into its own; then sends its partial to its parent. */
+
+long ic_knomial_parent(int n, int k, long j)
+{
+    if (j <= 0 || n <= 1)
+        return -1;
+    k = k < 2 ? 2 : k > n ? n : k;
+    long w;
+    low_level(j, k, levels(n, k), &w);
+    return j - ((j / w) % k) * w;
+}
+
+int ic_knomial_children(int n, int k, long j, long *child)
+{
+    if (n <= 1)
+        return 0;
+    k = k < 2 ? 2 : k > n ? n : k;
+    int D = levels(n, k), nc = 0;
+    long w;
+    int i0 = low_level(j, k, D, &w);
+    long pw = 1;
+    for (int i = 0; i < i0; i++, pw *= k) /* the lowest level first */
+        for (int d = 1; d < k && j + d * pw < n; d++)
+            child[nc++] = j + d * pw;
+    return nc;
+}
+
+int ic_knomial_root_children(int n, int k)
+{
+    if (n <= 1)
+        return 0;
+    k = k < 2 ? 2 : k > n ? n : k;
+    int nc = 0;
+    for (long pw = 1; pw < n; pw *= k)
+        for (int d = 1; d < k && d * pw < n; d++)
+            nc++;
+    return nc;
+}
+
+double ic_knomial_reduce_time(int n, int k, double S, double R, double G)
+{
+    if (n <= 1)
+        return 0;
+    k = k < 2 ? 2 : k > n ? n : k;
+    double *c = malloc(2 * (size_t)n * sizeof(double));
+    long *ch = malloc((size_t)n * sizeof(long));
+    if (!c || !ch) { /* a full tree: D levels of k - 1 arrivals */
+        free(c);
+        free(ch);
+        return levels(n, k) * ((k - 1) * (S + G) + R);
+    }
+    double *ready = c + n;
+    /* children have larger indices than their parent: done from the last */
+    for (long j = n - 1; j >= 0; j--) {
+        int nc = ic_knomial_children(n, k, j, ch);
+        for (int i = 0; i < nc; i++) { /* the parent's port takes them as they come */
+            double r = c[ch[i]];
+            int at = i;
+            while (at > 0 && ready[at - 1] > r) {
+                ready[at] = ready[at - 1];
+                at--;
+            }
+            ready[at] = r;
+        }
+        double port = 0, done = 0;
+        for (int i = 0; i < nc; i++) {
+            double start = ready[i] > port ? ready[i] : port;
+            port = start + S;
+            done = start + S + R > done ? start + S + R : done;
+        }
+        c[j] = nc ? done + nc * G : 0;
+    }
+    double t = c[0];
+    free(c);
+    free(ch);
+    return t;
+}

@@ -78,6 +78,10 @@ const ic_algorithm_t ic_algorithms[] = {
          "Rabenseifner)"),
     ALG(IC_COLL_REDUCE, "binary_tree", 0, ic_coll_reduce_binary_tree, ic_cost_reduce_binary_tree,
         ic_seg_bcast_binary_tree, "pipelined binary-tree combine (middle vectors, long lines)"),
+    ALG_ROOM(IC_COLL_REDUCE, "knomial", IC_ALG_RADIX, ic_coll_reduce_knomial,
+             ic_cost_reduce_knomial, ic_radix_reduce_knomial, ic_knomial_reduce_room,
+             "k-nomial tree combine, the children's partials at once, radix from the model "
+             "(short vectors, o < alpha)"),
     STEP(IC_COLL_REDUCE, "pipeline", KEEPS | NEXT, IC_STEP_REDUCE_PIPELINE, ic_cost_reduce_pipeline,
          ic_seg_reduce_pipeline, "pipelined chain combine-to-one in segments (long vectors)"),
     ALG(IC_COLL_REDUCE, "two_tree", IC_ALG_COST_BOUND, ic_coll_reduce_two_tree,

@@ -986,9 +986,10 @@ END_TEST
  * a child's, two segments each, which can be two halves; the reduce's
  * pipelined chain for a non-commutative op, where a position appends its segment to the partial:
  * the partial and a copy of its segment), and any algorithm for fewer elements than ranks.  The
- * one-shot allreduce receives p - 1 vectors at once: unbounded, that much;
- * bounded, it cannot serve a call whose vectors would not fit the slack
- * (ic_alg_room), and it is not built for one. */
+ * one-shot allreduce receives p - 1 vectors at once, the k-nomial combine
+ * its root's children's partials (and holds its own): unbounded, that
+ * much; bounded, they cannot serve a call whose vectors would not fit the
+ * slack (ic_alg_room), and are not built for one. */
 static int scratch_twice(const ic_algorithm_t *alg, const ic_coll_args_t *a)
 {
     int rs = alg->coll == IC_COLL_REDUCE_SCATTER || alg->coll == IC_COLL_REDUCE_SCATTER_BLOCK;
@@ -1012,6 +1013,10 @@ static void check_scratch(const ic_algorithm_t *alg, ic_coll_args_t *a, size_t m
     size_t cap = (scratch_twice(alg, a) && !a->bounded_from) || msg < (size_t)p ? 2 * msg : msg;
     if (!strcmp(alg->name, "one_shot") && !a->bounded_from)
         cap = (size_t)(p - 1) * msg;
+    if (!strcmp(alg->name, "knomial") && alg->coll == IC_COLL_REDUCE && !a->bounded_from) {
+        int k = a->seg < 2 ? 2 : a->seg > (size_t)p ? p : (int)a->seg;
+        cap = (size_t)(1 + ic_knomial_root_children(p, k)) * msg;
+    }
     if (ic_alg_room(alg, a, p, a->count))
         return; /* it cannot serve this call (ic_alg_usable) */
     for (int r = 0; r < p; r++) {

@@ -930,8 +930,7 @@ START_TEST(test_overhead_upper_bound)
     for (const ic_algorithm_t *alg = ic_algorithms; alg->name; alg++) {
         /* the closed forms that read o, exact with it; and the one-round
          * fan-outs' bounds (ic_fanout_time), bounds with it */
-        int reads_o = (alg->coll == IC_COLL_BCAST && !strcmp(alg->name, "knomial")) ||
-                      !strcmp(alg->name, "linear");
+        int reads_o = !strcmp(alg->name, "knomial") || !strcmp(alg->name, "linear");
         int bound_o = !strcmp(alg->name, "one_shot") ||
                       ((alg->coll == IC_COLL_ALLGATHER || alg->coll == IC_COLL_ALLGATHERV) &&
                        !strcmp(alg->name, "full_fanout"));
