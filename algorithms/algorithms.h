@@ -216,6 +216,28 @@ static inline int ic_one_shot_fits(size_t bounded_from, int n, size_t m)
     return (size_t)(n - 1) <= room / m;
 }
 
+/* Vectors of m elements the scratch of a call with this bounded_from
+ * holds: a shorter vector's slack (bounded_from - 1 elements) or twice
+ * it, whichever is more; one from bounded_from on; unbounded (0) or m = 0:
+ * any number. */
+static inline size_t ic_scratch_vectors(size_t bounded_from, size_t m)
+{
+    if (bounded_from == 0 || m == 0)
+        return (size_t)-1;
+    if (m >= bounded_from)
+        return 1;
+    return (2 * m > bounded_from - 1 ? 2 * m : bounded_from - 1) / m;
+}
+
+/* Can the k-nomial combine (coll_reduce.c) serve m elements on n ranks in
+ * the scratch of a call with this bounded_from?  Its root holds its own
+ * partial and its children's, ceil(log2 n) of them at the least (radix
+ * 2); a larger radix is lowered to fit. */
+static inline int ic_knomial_reduce_fits(size_t bounded_from, int n, size_t m)
+{
+    return 1 + (size_t)ic_ceil_log2(n) <= ic_scratch_vectors(bounded_from, m);
+}
+
 /* The slots the circulant reduce (circulant.c) holds at once on n
  * positions, at most: 2 ceil(log2 n) + 1 (circulant.c says why). */
 static inline size_t ic_circulant_reduce_held(int n)

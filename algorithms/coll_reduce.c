@@ -92,7 +92,6 @@
 #include "mst.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 
 /* The accumulator of this rank for the elements [lo, lo + n) (the root's
@@ -316,24 +315,12 @@ double ic_cost_reduce_circulant(const ic_coll_args_t *a, const ic_model_t *m)
  * vector shorter than the call's bounded_from (ic_knomial_reduce_room),
  * with the radix capped to what fits its slack. */
 
-/* Vectors of m elements the scratch of a call with this bounded_from
- * holds: a shorter vector's slack (bounded_from - 1 elements) or twice
- * it; unbounded (0) or m = 0: any number. */
-static size_t knomial_slots(size_t bounded_from, size_t m)
-{
-    if (bounded_from == 0 || m == 0)
-        return SIZE_MAX;
-    if (m >= bounded_from)
-        return 1;
-    return (2 * m > bounded_from - 1 ? 2 * m : bounded_from - 1) / m;
-}
-
 /* The radix that runs: a->seg within 2 .. p, lowered until the partial
  * and the root's children's (the most of any position) fit the slots. */
 static int knomial_radix(const ic_coll_args_t *a)
 {
     int k = a->seg < 2 ? 2 : a->seg > (size_t)a->size ? a->size : (int)a->seg;
-    size_t slots = knomial_slots(a->bounded_from, a->count);
+    size_t slots = ic_scratch_vectors(a->bounded_from, a->count);
     while (k > 2 && 1 + (size_t)ic_knomial_root_children(a->size, k) > slots)
         k--;
     return k;
@@ -341,9 +328,9 @@ static int knomial_radix(const ic_coll_args_t *a)
 
 const char *ic_knomial_reduce_room(size_t bounded_from, int n, size_t m)
 {
-    return 1 + (size_t)ic_knomial_root_children(n, 2) > knomial_slots(bounded_from, m)
-               ? "the k-nomial combine's arriving partials would not fit the scratch allowed"
-               : NULL;
+    return ic_knomial_reduce_fits(bounded_from, n, m)
+               ? NULL
+               : "the k-nomial combine's arriving partials would not fit the scratch allowed";
 }
 
 int ic_coll_reduce_knomial(ic_sched_t *s, const ic_coll_args_t *a)

@@ -379,7 +379,9 @@ static int plan_ok(IC_Coll coll, const char *text, long *ranks)
  * (INTERCOM_SCRATCH_SLACK)?  The library's own rules (ic_algorithm_t.room:
  * algorithms.h): the circulant reduce holds up to 2 ceil(log2 p) + 1
  * blocks at once, so within the allowance a vector shorter than that
- * cannot be served (ic_circulant_reduce_fits); the one-shot allreduce
+ * cannot be served (ic_circulant_reduce_fits); the k-nomial combine holds
+ * its root's children's partials, at least ceil(log2 p) of them
+ * (ic_knomial_reduce_fits); the one-shot allreduce
  * receives the other vectors of its line at once (ic_one_shot_fits; in
  * bytes it is the same for every element size). */
 static int step_fits(IC_Coll coll, const char *name, size_t len, int n, long bytes, long elems,
@@ -389,6 +391,10 @@ static int step_fits(IC_Coll coll, const char *name, size_t len, int n, long byt
         strncmp(name, "circulant", len) == 0 && bytes > 0 && elems > 0)
         return ic_circulant_reduce_fits(ic_bounded_from(slack, (size_t)(bytes / elems)), n,
                                         (size_t)elems);
+    if (coll == IC_COLL_ID_REDUCE && len == strlen("knomial") &&
+        strncmp(name, "knomial", len) == 0 && bytes > 0 && elems > 0)
+        return ic_knomial_reduce_fits(ic_bounded_from(slack, (size_t)(bytes / elems)), n,
+                                      (size_t)elems);
     if (len == strlen("one_shot") && strncmp(name, "one_shot", len) == 0 && bytes > 0)
         return ic_one_shot_fits(ic_bounded_from(slack, 1), n, (size_t)bytes);
     return 1;
