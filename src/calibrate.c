@@ -64,7 +64,7 @@
  * INTERCOM_BETA_EXCHANGE set, come first (with alpha and beta both set
  * nothing is measured). INTERCOM_CALIBRATE=0 keeps the
  * built-in figures.  On 100 Mbit/s links the measurement takes about
- * 0.27 s (the emulated cluster); on 100 Gbit/s ones a few milliseconds.
+ * 0.35 s (the emulated cluster); on 100 Gbit/s ones a few milliseconds.
  */
 #include "config.h"
 #include "ic_internal.h"
