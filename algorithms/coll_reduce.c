@@ -396,3 +396,76 @@ size_t ic_radix_reduce_knomial(const ic_coll_args_t *a, const ic_model_t *m)
     }
     return (size_t)best;
 }
+
+/* The allreduce's "knomial" (listed in coll_allreduce.c's header): the
+ * k-nomial combine to position 0 with every rank's partial in RECV, then
+ * the k-nomial broadcast of the result from it (knomial_bcast.c), one
+ * radix for both.  For the shortest vectors where most of a start-up is
+ * in flight: 2 log_k p levels whose sends overlap, against recursive
+ * doubling's log2 p rounds of whole start-ups.  Commutative ops; the
+ * result is the root's, so the same bits everywhere. */
+int ic_coll_allreduce_knomial(ic_sched_t *s, const ic_coll_args_t *a)
+{
+    ic_line_t line = ic_coll_line(a);
+    int n = line.n, k = knomial_radix(a), me = ic_line_pos(&line, a->rank);
+    long *child = malloc((size_t)(n > 1 ? n : 1) * sizeof(long));
+    if (!child)
+        return -1;
+    int nc = ic_knomial_children(n, k, me, child);
+    long parent = ic_knomial_parent(n, k, me);
+    ic_region_t acc = ic_reg(IC_BUF_RECV, 0, a->count);
+    if (!a->in_place && a->count > 0)
+        ic_sched_copy(s, ic_reg(IC_BUF_SEND, 0, a->count), acc);
+    ic_sched_round(s);
+    if (nc > 0) {
+        ic_sched_need(s, IC_BUF_SCRATCH2, (size_t)nc * a->count);
+        for (int c = 0; c < nc; c++)
+            ic_sched_recv(s, ic_line_rank(&line, (int)child[c]),
+                          ic_reg(IC_BUF_SCRATCH2, (size_t)c * a->count, a->count));
+        for (int c = 0; c < nc && a->count > 0; c++)
+            ic_sched_reduce(s, ic_reg(IC_BUF_SCRATCH2, (size_t)c * a->count, a->count), acc, 0);
+        ic_sched_round(s);
+    }
+    if (parent >= 0) {
+        ic_sched_send(s, ic_line_rank(&line, (int)parent), acc);
+        ic_sched_round(s);
+    }
+    free(child);
+    ic_knomial_bcast(s, &line, 0, acc, k);
+    return ic_sched_ok(s);
+}
+
+/* The combine's end, then the broadcast's from it: nothing of the
+ * broadcast can start before the root holds the result, and every other
+ * rank is free by then. */
+static double knomial_allreduce_cost(const ic_coll_args_t *a, const ic_model_t *m, int k)
+{
+    double bytes = (double)a->count * (double)m->elem;
+    double o = ic_send_overhead(m->alpha, m->overhead);
+    return knomial_reduce_cost(a, m, k) +
+           ic_knomial_time(a->size, k, o + bytes * m->beta, m->alpha - o);
+}
+
+double ic_cost_allreduce_knomial(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    return a->size <= 1 ? 0 : knomial_allreduce_cost(a, m, knomial_radix(a));
+}
+
+size_t ic_radix_allreduce_knomial(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    static const int ks[] = {2, 3, 4, 5, 6, 7, 8, 16, 32};
+    int best = 2;
+    double bt = knomial_allreduce_cost(a, m, 2);
+    for (size_t i = 1; i <= sizeof(ks) / sizeof(ks[0]); i++) {
+        ic_coll_args_t b = *a;
+        int k = i < sizeof(ks) / sizeof(ks[0]) ? ks[i] : a->size;
+        b.seg = (size_t)(k > a->size ? a->size : k);
+        k = knomial_radix(&b); /* what would run */
+        double t = knomial_allreduce_cost(a, m, k);
+        if (t < bt * (1 - 1e-12)) {
+            bt = t;
+            best = k;
+        }
+    }
+    return (size_t)best;
+}
