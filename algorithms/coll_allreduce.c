@@ -39,11 +39,6 @@
  *   m = n/p, with beta_x = beta on full-duplex links:
  *   2 (p-1) alpha + (p-1)/p n beta + (p-1)/p n gamma.
  *
- * "knomial": the reduce's k-nomial combine to position 0, then the
- *   k-nomial broadcast from it, one radix from the model (coll_reduce.c:
- *   ic_coll_allreduce_knomial).  Commutative ops.  Cost: the combine's end
- *   (ic_knomial_reduce_time) plus the broadcast's (ic_knomial_time).
- *
  * "recursive_doubling": pairwise exchanges at distance 1, 2, 4, ... (see
  *   rd_allreduce.c); half the start-ups of "mst", for the shortest vectors.
  *   Keeps rank order.  Accumulator RECV, partner's partials in SCRATCH.

@@ -405,9 +405,6 @@ int ic_coll_reduce_knomial(ic_sched_t *s, const ic_coll_args_t *a);
 double ic_cost_reduce_knomial(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_radix_reduce_knomial(const ic_coll_args_t *a, const ic_model_t *m);
 const char *ic_knomial_reduce_room(size_t bounded_from, int n, size_t m);
-int ic_coll_allreduce_knomial(ic_sched_t *s, const ic_coll_args_t *a); /* coll_reduce.c */
-double ic_cost_allreduce_knomial(const ic_coll_args_t *a, const ic_model_t *m);
-size_t ic_radix_allreduce_knomial(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_bcast_pipeline2(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);

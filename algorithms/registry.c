@@ -102,10 +102,6 @@ const ic_algorithm_t ic_algorithms[] = {
          IC_STEP_ALLREDUCE_DCOMBINE2, ic_cost_allreduce_dcombine_collect2, NULL,
          "dcombine_collect on two counter-rotating rings, half of each block each "
          "(full-duplex neighbour links: tori)"),
-    ALG_ROOM(IC_COLL_ALLREDUCE, "knomial", IC_ALG_RADIX, ic_coll_allreduce_knomial,
-             ic_cost_allreduce_knomial, ic_radix_allreduce_knomial, ic_knomial_reduce_room,
-             "k-nomial combine to one rank, then k-nomial broadcast, radix from the model "
-             "(short vectors, o < alpha)"),
     STEP(IC_COLL_ALLREDUCE, "recursive_doubling", KEEPS, IC_STEP_ALLREDUCE_RD, ic_cost_allreduce_rd,
          NULL, "pairwise exchanges at distance 1, 2, 4, ... (shortest vectors)"),
     STEP(IC_COLL_ALLREDUCE, "halving_doubling", IC_ALG_COST_FOLDS, IC_STEP_ALLREDUCE_RH,

@@ -391,7 +391,7 @@ static int step_fits(IC_Coll coll, const char *name, size_t len, int n, long byt
         strncmp(name, "circulant", len) == 0 && bytes > 0 && elems > 0)
         return ic_circulant_reduce_fits(ic_bounded_from(slack, (size_t)(bytes / elems)), n,
                                         (size_t)elems);
-    if ((coll == IC_COLL_ID_REDUCE || coll == IC_COLL_ID_ALLREDUCE) && len == strlen("knomial") &&
+    if (coll == IC_COLL_ID_REDUCE && len == strlen("knomial") &&
         strncmp(name, "knomial", len) == 0 && bytes > 0 && elems > 0)
         return ic_knomial_reduce_fits(ic_bounded_from(slack, (size_t)(bytes / elems)), n,
                                       (size_t)elems);

@@ -1013,8 +1013,7 @@ static void check_scratch(const ic_algorithm_t *alg, ic_coll_args_t *a, size_t m
     size_t cap = (scratch_twice(alg, a) && !a->bounded_from) || msg < (size_t)p ? 2 * msg : msg;
     if (!strcmp(alg->name, "one_shot") && !a->bounded_from)
         cap = (size_t)(p - 1) * msg;
-    if (!strcmp(alg->name, "knomial") &&
-        (alg->coll == IC_COLL_REDUCE || alg->coll == IC_COLL_ALLREDUCE) && !a->bounded_from) {
+    if (!strcmp(alg->name, "knomial") && alg->coll == IC_COLL_REDUCE && !a->bounded_from) {
         int k = a->seg < 2 ? 2 : a->seg > (size_t)p ? p : (int)a->seg;
         cap = (size_t)(1 + ic_knomial_root_children(p, k)) * msg;
     }
