@@ -311,9 +311,10 @@ double ic_cost_reduce_circulant(const ic_coll_args_t *a, const ic_model_t *m)
  * overlap, as the k-nomial broadcast's sends do; the radix from the model
  * (ic_radix_reduce_knomial).  Commutative operations only (a partial
  * covers its subtree's positions relative to the root, which wrap around
- * the line).  Scratch: the partial and k - 1 arriving ones, so only a
- * vector shorter than the call's bounded_from (ic_knomial_reduce_room),
- * with the radix capped to what fits its slack. */
+ * the line).  Scratch: the partial and its children's arriving ones, the
+ * root's the most ((k - 1) per level); under the call's allowance the
+ * radix is lowered until they fit, and a vector for which even the
+ * binomial tree's would not is refused (ic_knomial_reduce_room). */
 
 /* The radix that runs: a->seg within 2 .. p, lowered until the partial
  * and the root's children's (the most of any position) fit the slots. */
