@@ -515,13 +515,17 @@ void ic_knomial_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_reg
  * parent's r-th send arrives r S + R after the parent did.  O(n). */
 double ic_knomial_time(int n, int k, double S, double R);
 /* The same tree's parent of relative index j (-1 for the root), and its
- * children into child[] (at most n - 1), the lowest level first and d
- * ascending: the order their partials arrive in a combine (the reverse of
- * the broadcast's sends).  Returns how many. */
+ * children into child[] (at most n - 1; NULL: only count them), the
+ * lowest level first and d ascending: the order their partials arrive in
+ * a combine (the reverse of the broadcast's sends).  Returns how many. */
 long ic_knomial_parent(int n, int k, long j);
 int ic_knomial_children(int n, int k, long j, long *child);
 /* How many children the root has: the most of any position. */
 int ic_knomial_root_children(int n, int k);
+/* The radix among 2 .. 8, 16, 32 and n (each within 2 .. n) whose
+ * price(k, ctx) is least (the first of equals): the k-nomial trees'
+ * radix rules. */
+int ic_knomial_best_radix(int n, double (*price)(int k, const void *ctx), const void *ctx);
 /* The k-nomial combine-to-one (coll_reduce.c: "knomial"): a position
  * receives its children's partials in one round, its port busy S = o +
  * m beta each, in the order they come, each arriving S + R after its

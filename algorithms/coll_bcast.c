@@ -144,32 +144,18 @@ size_t ic_seg_bcast_pipeline2(const ic_coll_args_t *a, const ic_model_t *md)
     return half_chain(a, &h) ? ic_seg_bcast_pipeline(&h, md) : ic_seg_bcast_pipeline(a, md);
 }
 
-/* LogGP split of one message of `bytes`: the sender's time S and the rest R. */
-static void split_hop(const ic_model_t *m, double bytes, double *S, double *R)
+/* The k-nomial broadcast's time at radix k for one message's S and R. */
+static double bcast_price(int k, const void *ctx)
 {
-    double o = ic_send_overhead(m->alpha, m->overhead);
-    *S = o + bytes * m->beta;
-    *R = m->alpha - o;
+    const double *sr = ctx; /* n, S, R */
+    return ic_knomial_time((int)sr[0], k, sr[1], sr[2]);
 }
 
 size_t ic_radix_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m)
 {
-    static const int ks[] = {2, 3, 4, 5, 6, 7, 8, 16, 32};
-    double S, R;
-    split_hop(m, (double)a->count * (double)m->elem, &S, &R);
-    int best = 2;
-    double bt = ic_knomial_time(a->size, 2, S, R);
-    for (size_t i = 1; i <= sizeof(ks) / sizeof(ks[0]); i++) {
-        int k = i < sizeof(ks) / sizeof(ks[0]) ? ks[i] : a->size;
-        if (k > a->size)
-            k = a->size;
-        double t = ic_knomial_time(a->size, k, S, R);
-        if (t < bt * (1 - 1e-12)) {
-            bt = t;
-            best = k;
-        }
-    }
-    return (size_t)best;
+    double sr[3] = {(double)a->size, 0, 0};
+    ic_split_hop(m, (double)a->count * (double)m->elem, &sr[1], &sr[2]);
+    return (size_t)ic_knomial_best_radix(a->size, bcast_price, sr);
 }
 
 /* (2 k + A - 2)(alpha + (m / k) beta) is least at
@@ -312,6 +298,6 @@ double ic_cost_bcast_circulant(const ic_coll_args_t *a, const ic_model_t *m)
 double ic_cost_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m)
 {
     double S, R;
-    split_hop(m, (double)a->count * (double)m->elem, &S, &R);
+    ic_split_hop(m, (double)a->count * (double)m->elem, &S, &R);
     return ic_knomial_time(a->size, radix_of(a), S, R);
 }

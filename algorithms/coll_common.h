@@ -247,6 +247,15 @@ static inline size_t ic_seg_of_k(const ic_coll_args_t *a, const ic_model_t *m, d
     return seg ? seg : 1;
 }
 
+/* LogGP split of one message of `bytes`: the sender's (and receiver's
+ * port's) time S and the rest of its start-up R, in flight. */
+static inline void ic_split_hop(const ic_model_t *m, double bytes, double *S, double *R)
+{
+    double o = ic_send_overhead(m->alpha, m->overhead);
+    *S = o + bytes * m->beta;
+    *R = m->alpha - o;
+}
+
 /* Piece j of k of n elements: [*lo, *lo + return). */
 static inline size_t ic_reduce_piece(size_t n, size_t k, size_t j, size_t *lo)
 {

@@ -366,12 +366,11 @@ int ic_coll_reduce_knomial(ic_sched_t *s, const ic_coll_args_t *a)
     return ic_sched_ok(s);
 }
 
-/* LogGP split of one message of `bytes`: the port's time S and the rest R. */
 static double knomial_reduce_cost(const ic_coll_args_t *a, const ic_model_t *m, int k)
 {
-    double bytes = (double)a->count * (double)m->elem;
-    double o = ic_send_overhead(m->alpha, m->overhead);
-    return ic_knomial_reduce_time(a->size, k, o + bytes * m->beta, m->alpha - o, bytes * m->gamma);
+    double bytes = (double)a->count * (double)m->elem, S, R;
+    ic_split_hop(m, bytes, &S, &R);
+    return ic_knomial_reduce_time(a->size, k, S, R, bytes * m->gamma);
 }
 
 double ic_cost_reduce_knomial(const ic_coll_args_t *a, const ic_model_t *m)
@@ -379,21 +378,24 @@ double ic_cost_reduce_knomial(const ic_coll_args_t *a, const ic_model_t *m)
     return a->size <= 1 ? 0 : knomial_reduce_cost(a, m, knomial_radix(a));
 }
 
+struct knomial_call {
+    const ic_coll_args_t *a;
+    const ic_model_t *m;
+};
+
+/* The combine's time at the radix that runs for k (knomial_radix). */
+static double reduce_price(int k, const void *ctx)
+{
+    const struct knomial_call *c = ctx;
+    ic_coll_args_t b = *c->a;
+    b.seg = (size_t)k;
+    return knomial_reduce_cost(c->a, c->m, knomial_radix(&b));
+}
+
 size_t ic_radix_reduce_knomial(const ic_coll_args_t *a, const ic_model_t *m)
 {
-    static const int ks[] = {2, 3, 4, 5, 6, 7, 8, 16, 32};
-    int best = 2;
-    double bt = knomial_reduce_cost(a, m, 2);
-    for (size_t i = 1; i <= sizeof(ks) / sizeof(ks[0]); i++) {
-        int k = i < sizeof(ks) / sizeof(ks[0]) ? ks[i] : a->size;
-        ic_coll_args_t b = *a;
-        b.seg = (size_t)(k > a->size ? a->size : k);
-        k = knomial_radix(&b); /* what would run */
-        double t = knomial_reduce_cost(a, m, k);
-        if (t < bt * (1 - 1e-12)) {
-            bt = t;
-            best = k;
-        }
-    }
-    return (size_t)best;
+    struct knomial_call c = {a, m};
+    ic_coll_args_t b = *a;
+    b.seg = (size_t)ic_knomial_best_radix(a->size, reduce_price, &c);
+    return (size_t)knomial_radix(&b);
 }

@@ -30,6 +30,12 @@
 
 #include <stdlib.h>
 
+/* The radix k within 2 .. n. */
+static int radix_in(int n, int k)
+{
+    return k < 2 ? 2 : k > n ? n : k;
+}
+
 /* k^i for the levels of n positions: number of levels D (k^D >= n). */
 static int levels(int n, int k)
 {
@@ -59,10 +65,7 @@ void ic_knomial_bcast(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_reg
     ic_sched_round(s);
     if (me < 0 || n <= 1)
         return;
-    if (k < 2)
-        k = 2;
-    if (k > n)
-        k = n;
+    k = radix_in(n, k);
     int D = levels(n, k);
     long j = (me - root_pos + n) % n, w;
     int i0 = low_level(j, k, D, &w);
@@ -88,10 +91,7 @@ double ic_knomial_time(int n, int k, double S, double R)
 {
     if (n <= 1)
         return 0;
-    if (k < 2)
-        k = 2;
-    if (k > n)
-        k = n;
+    k = radix_in(n, k);
     int D = levels(n, k);
     double *a = malloc((size_t)n * sizeof(double));
     if (!a) /* a full tree's last position: D levels of k - 1 sends */
@@ -132,7 +132,7 @@ long ic_knomial_parent(int n, int k, long j)
 {
     if (j <= 0 || n <= 1)
         return -1;
-    k = k < 2 ? 2 : k > n ? n : k;
+    k = radix_in(n, k);
     long w;
     low_level(j, k, levels(n, k), &w);
     return j - ((j / w) % k) * w;
@@ -142,34 +142,44 @@ int ic_knomial_children(int n, int k, long j, long *child)
 {
     if (n <= 1)
         return 0;
-    k = k < 2 ? 2 : k > n ? n : k;
+    k = radix_in(n, k);
     int D = levels(n, k), nc = 0;
     long w;
     int i0 = low_level(j, k, D, &w);
     long pw = 1;
     for (int i = 0; i < i0; i++, pw *= k) /* the lowest level first */
-        for (int d = 1; d < k && j + d * pw < n; d++)
-            child[nc++] = j + d * pw;
+        for (int d = 1; d < k && j + d * pw < n; d++, nc++)
+            if (child)
+                child[nc] = j + d * pw;
     return nc;
 }
 
 int ic_knomial_root_children(int n, int k)
 {
-    if (n <= 1)
-        return 0;
-    k = k < 2 ? 2 : k > n ? n : k;
-    int nc = 0;
-    for (long pw = 1; pw < n; pw *= k)
-        for (int d = 1; d < k && d * pw < n; d++)
-            nc++;
-    return nc;
+    return ic_knomial_children(n, k, 0, NULL);
+}
+
+int ic_knomial_best_radix(int n, double (*price)(int k, const void *ctx), const void *ctx)
+{
+    static const int ks[] = {2, 3, 4, 5, 6, 7, 8, 16, 32};
+    int best = 2;
+    double bt = price(2, ctx);
+    for (size_t i = 1; i <= sizeof(ks) / sizeof(ks[0]); i++) {
+        int k = radix_in(n, i < sizeof(ks) / sizeof(ks[0]) ? ks[i] : n);
+        double t = price(k, ctx);
+        if (t < bt * (1 - 1e-12)) {
+            bt = t;
+            best = k;
+        }
+    }
+    return best;
 }
 
 double ic_knomial_reduce_time(int n, int k, double S, double R, double G)
 {
     if (n <= 1)
         return 0;
-    k = k < 2 ? 2 : k > n ? n : k;
+    k = radix_in(n, k);
     double *c = malloc(2 * (size_t)n * sizeof(double));
     long *ch = malloc((size_t)n * sizeof(long));
     if (!c || !ch) { /* a full tree: D levels of k - 1 arrivals */
