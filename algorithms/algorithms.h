@@ -150,6 +150,14 @@ void ic_bucket_dcombine2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, siz
                          const size_t *counts, ic_buf_t tmp, size_t tmpbase);
 void ic_bucket_collect2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                         const size_t *counts);
+/* The same with every block whole on both rings, each going half way
+ * round: ceil((n-1)/2) steps instead of n - 1, as many bytes on each
+ * direction of a link (bidir_bucket.c, "halfway"; tmp: room for two
+ * blocks). */
+void ic_bucket_dcombine_halfway(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                                const size_t *counts, ic_buf_t tmp, size_t tmpbase);
+void ic_bucket_collect_halfway(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                               const size_t *counts);
 void ic_bucket_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                        const size_t *counts);
 
@@ -888,6 +896,7 @@ typedef enum ic_step_kind {
     IC_STEP_ALLREDUCE_RD,        /* recursive doubling: keeps         */
     IC_STEP_ALLREDUCE_DCOMBINE,  /* dcombine ... collect: shrinks */
     IC_STEP_ALLREDUCE_DCOMBINE2, /* ... on two counter-rotating rings */
+    IC_STEP_ALLREDUCE_HALFWAY,   /* ... whole blocks, half way round each */
     IC_STEP_ALLREDUCE_RH,        /* halving ... Bruck collect: shrinks */
     IC_STEP_ALLREDUCE_RHRD,      /* halving ... doubling: shrinks      */
     IC_STEP_ALLREDUCE_SWING,     /* ... with Swing's partners          */
@@ -899,6 +908,7 @@ typedef enum ic_step_kind {
     IC_STEP_ALLREDUCE_ONESHOT,   /* whole vectors to all, in one round */
     IC_STEP_COLLECT_BUCKET,      /* allgather(v)                     */
     IC_STEP_COLLECT_BUCKET2,     /* ... on two counter-rotating rings */
+    IC_STEP_COLLECT_HALFWAY,     /* ... whole blocks, half way round each */
     IC_STEP_COLLECT_BRUCK,
     IC_STEP_COLLECT_GB,
     IC_STEP_COLLECT_FANOUT,

@@ -42,6 +42,24 @@
  * one port per rank (the cost evaluator) serialises a step's two messages
  * and sees no gain, so the closed forms are lower bounds
  * (IC_ALG_COST_BOUND): these run when forced or named by a tuning table.
+ *
+ * The halfway rings (ic_bucket_dcombine_halfway, ic_bucket_collect_halfway)
+ * give each ring every block whole and take it half way round: ring A
+ * ceil((n-1)/2) positions rightwards, ring B the floor((n-1)/2) others
+ * leftwards, in ceil((n-1)/2) steps, so the same bytes cross each
+ * direction of a link as on the bidir rings in about half the steps.  In
+ * the combine, block j's partial of ring A starts at j - ceil((n-1)/2),
+ * that of ring B at j + floor((n-1)/2); the two paths meet only at j,
+ * which combines both into its own block (in one step when n is odd).
+ * Trace of the collect, n = 4 ("a>": block a goes right, "<b": left):
+ *            P0        P1        P2        P3
+ *   step 0   0> <0     1> <1     2> <2     3> <3
+ *   step 1   3>        0>        1>        2>
+ * P0 gets block 3 from P3 (step 0), 1 from P1 (step 0) and 2 from P3
+ * (step 1).  Cost ceil((n-1)/2)(alpha + m/n beta_x) for the collect (the
+ * last step of an even n one way, at beta), plus (n-1)/n m gamma for the
+ * combine; tmp needs room for two whole blocks (one at n = 2, where ring
+ * B has no steps).
  */
 #include "algorithms.h"
 
@@ -89,8 +107,48 @@ static void walk_up(walk_t *w, const size_t *counts, int n)
     w->j = (w->j + 1) % n;
 }
 
-void ic_bucket_dcombine2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                         const size_t *counts, ic_buf_t tmp, size_t tmpbase)
+/* How the two rings share the blocks: the halves of each, n - 1 steps
+ * each ("bidir"), or every block whole, ceil((n-1)/2) steps rightwards
+ * and floor((n-1)/2) leftwards ("halfway"). */
+typedef struct rings {
+    int halfway;
+    int ha, hb; /* ring A's steps, ring B's */
+} rings_t;
+
+static rings_t rings_of(int n, int halfway)
+{
+    rings_t r = {halfway, n - 1, n - 1};
+    if (halfway) {
+        r.ha = n / 2;
+        r.hb = (n - 1) / 2;
+    }
+    return r;
+}
+
+/* Ring A's part of block j (from its start), ring B's offset and part. */
+static size_t a_len(const rings_t *r, const size_t *counts, int j)
+{
+    return r->halfway ? counts[j] : lower(counts, j);
+}
+
+static size_t b_off(const rings_t *r, const size_t *counts, int j)
+{
+    return r->halfway ? 0 : lower(counts, j);
+}
+
+static size_t b_len(const rings_t *r, const size_t *counts, int j)
+{
+    return r->halfway ? counts[j] : upper(counts, j);
+}
+
+/* Ring A carries the partial of block j from position j - ha rightwards
+ * to j, ring B from j + hb leftwards: position i sends block i + ha - k
+ * of ring A in step k and block i - hb + k of ring B (bidir: i - 1 - k
+ * and i + 1 + k, as the one-way ring and its mirror).  With halfway
+ * rings their paths meet only at j, which combines both partials into
+ * its own block. */
+static void dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                     const size_t *counts, ic_buf_t tmp, size_t tmpbase, int halfway)
 {
     int n = line->n;
     int me = ic_line_pos(line, s->rank);
@@ -98,35 +156,34 @@ void ic_bucket_dcombine2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, siz
     if (me < 0 || n <= 1)
         return;
 
+    rings_t r = rings_of(n, halfway);
     size_t maxa = 0, maxb = 0;
     for (int j = 0; j < n; j++) {
-        maxa = lower(counts, j) > maxa ? lower(counts, j) : maxa;
-        maxb = upper(counts, j) > maxb ? upper(counts, j) : maxb;
+        maxa = a_len(&r, counts, j) > maxa ? a_len(&r, counts, j) : maxa;
+        maxb = b_len(&r, counts, j) > maxb ? b_len(&r, counts, j) : maxb;
     }
-    ic_sched_need(s, tmp, tmpbase + maxa + maxb);
+    ic_sched_need(s, tmp, tmpbase + maxa + (r.hb > 0 ? maxb : 0));
 
     size_t total = ic_blocks_total(counts, n);
     int right = ic_line_rank(line, (me + 1) % n);
     int left = ic_line_rank(line, (me + n - 1) % n);
-    /* ring A: step k sends block me-k-1, receives me-k-2 (as the one-way
-     * ring); ring B: sends me+k+1, receives me+k+2 */
-    walk_t sa = walk_at(counts, n, me - 1), ra = walk_at(counts, n, me - 2);
-    walk_t sb = walk_at(counts, n, me + 1), rb = walk_at(counts, n, me + 2);
-    for (int k = 0; k < n - 1; k++) {
+    walk_t sa = walk_at(counts, n, me + r.ha), ra = walk_at(counts, n, me - 1 + r.ha);
+    walk_t sb = walk_at(counts, n, me - r.hb), rb = walk_at(counts, n, me + 1 - r.hb);
+    for (int k = 0; k < r.ha || k < r.hb; k++) {
         size_t c;
-        if ((c = lower(counts, sa.j)) > 0)
+        if (k < r.ha && (c = a_len(&r, counts, sa.j)) > 0)
             ic_sched_send(s, right, ic_reg(buf, base + sa.off, c));
-        if ((c = lower(counts, ra.j)) > 0) {
+        if (k < r.ha && (c = a_len(&r, counts, ra.j)) > 0) {
             ic_region_t in = ic_reg(tmp, tmpbase, c);
             ic_sched_recv(s, left, in);
             ic_sched_reduce(s, in, ic_reg(buf, base + ra.off, c), 1);
         }
-        if ((c = upper(counts, sb.j)) > 0)
-            ic_sched_send(s, left, ic_reg(buf, base + sb.off + lower(counts, sb.j), c));
-        if ((c = upper(counts, rb.j)) > 0) {
+        if (k < r.hb && (c = b_len(&r, counts, sb.j)) > 0)
+            ic_sched_send(s, left, ic_reg(buf, base + sb.off + b_off(&r, counts, sb.j), c));
+        if (k < r.hb && (c = b_len(&r, counts, rb.j)) > 0) {
             ic_region_t in = ic_reg(tmp, tmpbase + maxa, c);
             ic_sched_recv(s, right, in);
-            ic_sched_reduce(s, in, ic_reg(buf, base + rb.off + lower(counts, rb.j), c), 1);
+            ic_sched_reduce(s, in, ic_reg(buf, base + rb.off + b_off(&r, counts, rb.j), c), 1);
         }
         ic_sched_round(s);
         sa = ra;
@@ -136,8 +193,11 @@ void ic_bucket_dcombine2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, siz
     }
 }
 
-void ic_bucket_collect2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                        const size_t *counts)
+/* Ring A carries block j from j rightwards for ha steps, ring B from j
+ * leftwards for hb: position i sends block i - k and i + k in step k,
+ * receives i - k - 1 and i + k + 1. */
+static void collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                    const size_t *counts, int halfway)
 {
     int n = line->n;
     int me = ic_line_pos(line, s->rank);
@@ -145,27 +205,50 @@ void ic_bucket_collect2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size
     if (me < 0 || n <= 1)
         return;
 
+    rings_t r = rings_of(n, halfway);
     size_t total = ic_blocks_total(counts, n);
     int right = ic_line_rank(line, (me + 1) % n);
     int left = ic_line_rank(line, (me + n - 1) % n);
-    /* ring A: step k sends block me-k, receives me-k-1; ring B: sends
-     * me+k, receives me+k+1 */
     walk_t sa = walk_at(counts, n, me), ra = walk_at(counts, n, me - 1);
     walk_t sb = sa, rb = walk_at(counts, n, me + 1);
-    for (int k = 0; k < n - 1; k++) {
+    for (int k = 0; k < r.ha || k < r.hb; k++) {
         size_t c;
-        if ((c = lower(counts, sa.j)) > 0)
+        if (k < r.ha && (c = a_len(&r, counts, sa.j)) > 0)
             ic_sched_send(s, right, ic_reg(buf, base + sa.off, c));
-        if ((c = lower(counts, ra.j)) > 0)
+        if (k < r.ha && (c = a_len(&r, counts, ra.j)) > 0)
             ic_sched_recv(s, left, ic_reg(buf, base + ra.off, c));
-        if ((c = upper(counts, sb.j)) > 0)
-            ic_sched_send(s, left, ic_reg(buf, base + sb.off + lower(counts, sb.j), c));
-        if ((c = upper(counts, rb.j)) > 0)
-            ic_sched_recv(s, right, ic_reg(buf, base + rb.off + lower(counts, rb.j), c));
+        if (k < r.hb && (c = b_len(&r, counts, sb.j)) > 0)
+            ic_sched_send(s, left, ic_reg(buf, base + sb.off + b_off(&r, counts, sb.j), c));
+        if (k < r.hb && (c = b_len(&r, counts, rb.j)) > 0)
+            ic_sched_recv(s, right, ic_reg(buf, base + rb.off + b_off(&r, counts, rb.j), c));
         ic_sched_round(s);
         sa = ra;
         walk_down(&ra, counts, n, total);
         sb = rb;
         walk_up(&rb, counts, n);
     }
+}
+
+void ic_bucket_dcombine2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                         const size_t *counts, ic_buf_t tmp, size_t tmpbase)
+{
+    dcombine(s, line, buf, base, counts, tmp, tmpbase, 0);
+}
+
+void ic_bucket_collect2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                        const size_t *counts)
+{
+    collect(s, line, buf, base, counts, 0);
+}
+
+void ic_bucket_dcombine_halfway(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                                const size_t *counts, ic_buf_t tmp, size_t tmpbase)
+{
+    dcombine(s, line, buf, base, counts, tmp, tmpbase, 1);
+}
+
+void ic_bucket_collect_halfway(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                               const size_t *counts)
+{
+    collect(s, line, buf, base, counts, 1);
 }

@@ -65,6 +65,12 @@ double ic_cost_allgather_bucket2(const ic_coll_args_t *a, const ic_model_t *m)
     return (t.p - 1) * ic_ring2_step(&t);
 }
 
+double ic_cost_allgather_halfway(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return ic_halfway_steps(&t);
+}
+
 /* fanout.c: every position's receives serialised, each message exchanged
  * both ways in the round. */
 double ic_cost_allgather_fanout(const ic_coll_args_t *a, const ic_model_t *m)

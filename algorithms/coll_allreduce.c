@@ -87,6 +87,12 @@ double ic_cost_allreduce_dcombine_collect2(const ic_coll_args_t *a, const ic_mod
     return 2 * (t.p - 1) * ic_ring2_step(&t) + t.f * t.n * t.g;
 }
 
+double ic_cost_allreduce_halfway(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return 2 * ic_halfway_steps(&t) + t.f * t.n * t.g;
+}
+
 double ic_cost_allreduce_rd(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_terms_t t = ic_terms(a, m);

@@ -350,6 +350,17 @@ static inline double ic_ring2_step(const ic_terms_t *t)
     return t->p <= 2 ? t->a + t->bmax * t->bring : t->a + h * ic_xbeta(t, h);
 }
 
+/* The steps of the halfway rings (bidir_bucket.c) moving whole blocks of
+ * at most t->bmax bytes: ceil((p-1)/2) of them, every link carrying a
+ * block each way (an exchange) in all but the last of an even p, which
+ * goes one way (at p = 2 both positions' messages join one pair: an
+ * exchange, t->bring). */
+static inline double ic_halfway_steps(const ic_terms_t *t)
+{
+    int p = (int)t->p, both = (p - 1) / 2, one = p / 2 - both;
+    return both * (t->a + t->bmax * ic_xbeta(t, t->bmax)) + one * (t->a + t->bmax * t->bring);
+}
+
 /* The transfer part of Bruck's collect (bruck_collect.c) of p blocks of
  * at most t->bmax bytes, t->n in all: step k sends min(2^k, p - 2^k)
  * blocks, a message no longer than their longest (uneven blocks) nor the
@@ -445,6 +456,8 @@ double ic_cost_reduce_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_mst(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_dcombine_collect(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_dcombine_collect2(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allreduce_halfway(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_allgather_halfway(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_scatter_collect2(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_scatter_doubling(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *m);

@@ -274,6 +274,9 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
             case IC_STEP_ALLREDUCE_DCOMBINE2:
                 ic_bucket_dcombine2(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0);
                 break;
+            case IC_STEP_ALLREDUCE_HALFWAY:
+                ic_bucket_dcombine_halfway(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0);
+                break;
             case IC_STEP_ALLREDUCE_RH:
             case IC_STEP_ALLREDUCE_RHRD:
             case IC_STEP_ALLREDUCE_SWING:
@@ -364,6 +367,9 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
         case IC_STEP_BCAST_SCATTER2:
         case IC_STEP_ALLREDUCE_DCOMBINE2:
             ic_bucket_collect2(s, &line, R[t].buf, R[t].off, cnt);
+            break;
+        case IC_STEP_ALLREDUCE_HALFWAY:
+            ic_bucket_collect_halfway(s, &line, R[t].buf, R[t].off, cnt);
             break;
         case IC_STEP_ALLREDUCE_RH:
             ic_bruck_collect(s, &line, R[t].buf, R[t].off, cnt, NULL, IC_BUF_SCRATCH, 0);
@@ -736,6 +742,9 @@ static int allgather_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args
             break;
         case IC_STEP_COLLECT_BUCKET2:
             ic_bucket_collect2(s, &line, w, base, lcnt);
+            break;
+        case IC_STEP_COLLECT_HALFWAY:
+            ic_bucket_collect_halfway(s, &line, w, base, lcnt);
             break;
         case IC_STEP_COLLECT_BRUCK:
             ic_bruck_collect(s, &line, w, base, lcnt, NULL, IC_BUF_SCRATCH2, 0);

@@ -102,6 +102,10 @@ const ic_algorithm_t ic_algorithms[] = {
          IC_STEP_ALLREDUCE_DCOMBINE2, ic_cost_allreduce_dcombine_collect2, NULL,
          "dcombine_collect on two counter-rotating rings, half of each block each "
          "(full-duplex neighbour links: tori)"),
+    STEP(IC_COLL_ALLREDUCE, "halfway_dcombine_collect", NEXT | IC_ALG_COST_BOUND | TWO,
+         IC_STEP_ALLREDUCE_HALFWAY, ic_cost_allreduce_halfway, NULL,
+         "dcombine_collect with whole blocks on two counter-rotating rings, each half way round: "
+         "half the steps (full-duplex neighbour links: tori)"),
     STEP(IC_COLL_ALLREDUCE, "recursive_doubling", KEEPS, IC_STEP_ALLREDUCE_RD, ic_cost_allreduce_rd,
          NULL, "pairwise exchanges at distance 1, 2, 4, ... (shortest vectors)"),
     STEP(IC_COLL_ALLREDUCE, "halving_doubling", IC_ALG_COST_FOLDS, IC_STEP_ALLREDUCE_RH,
@@ -145,6 +149,10 @@ const ic_algorithm_t ic_algorithms[] = {
          IC_STEP_COLLECT_BUCKET2, ic_cost_allgather_bucket2, NULL,
          "bucket collect on two counter-rotating rings, half of each block each (full-duplex "
          "neighbour links: tori)"),
+    STEP(IC_COLL_ALLGATHER, "halfway_bucket", KEEPS | NEXT | IC_ALG_COST_BOUND | TWO,
+         IC_STEP_COLLECT_HALFWAY, ic_cost_allgather_halfway, NULL,
+         "bucket collect with whole blocks on two counter-rotating rings, each half way round: "
+         "half the steps (full-duplex neighbour links: tori)"),
     /* Before bruck: at p = 2^k the two take the same start-ups and bytes
      * (ties go to the first), and the pairwise exchanges need no rotated
      * copy of the vector (Bruck copies it twice).  Over TCP, 8 emulated
@@ -177,6 +185,10 @@ const ic_algorithm_t ic_algorithms[] = {
          IC_STEP_COLLECT_BUCKET2, ic_cost_allgather_bucket2, NULL,
          "bucket collect on two counter-rotating rings, half of each block each (full-duplex "
          "neighbour links: tori)"),
+    STEP(IC_COLL_ALLGATHERV, "halfway_bucket", KEEPS | NEXT | IC_ALG_COST_BOUND | TWO,
+         IC_STEP_COLLECT_HALFWAY, ic_cost_allgather_halfway, NULL,
+         "bucket collect with whole blocks on two counter-rotating rings, each half way round: "
+         "half the steps (full-duplex neighbour links: tori)"),
     /* Before bruck: as for allgather. */
     STEP(IC_COLL_ALLGATHERV, "bidirectional_exchange", KEEPS | IC_ALG_COST_FOLDS,
          IC_STEP_COLLECT_RD, ic_cost_allgather_rd, NULL,

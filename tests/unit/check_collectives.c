@@ -886,6 +886,66 @@ START_TEST(test_two_rings)
 }
 END_TEST
 
+/* The rounds of rank r's schedule that move messages, and its most sends
+ * in one of them. */
+static int msg_rounds(const ic_sched_t *s, int *most_sends)
+{
+    int rounds = 0;
+    *most_sends = 0;
+    for (size_t r = 0; r < s->nrounds; r++) {
+        size_t n;
+        const ic_action_t *acts = ic_sched_round_acts(s, r, &n);
+        int msgs = 0, sends = 0;
+        for (size_t i = 0; i < n; i++) {
+            msgs += ic_act_is_msg(&acts[i]);
+            sends += acts[i].kind == IC_ACT_SEND;
+        }
+        rounds += msgs > 0;
+        *most_sends = sends > *most_sends ? sends : *most_sends;
+    }
+    return rounds;
+}
+
+/* The halfway rings (bidir_bucket.c): ceil((p-1)/2) steps of at most one
+ * send each way where the bidir rings take p - 1 (their data: the
+ * simulator runs every registered algorithm). */
+START_TEST(test_halfway_rings)
+{
+    scheds_setup();
+    static const struct {
+        ic_coll_t c;
+        const char *half, *bidir;
+    } k[] = {{IC_COLL_ALLGATHER, "halfway_bucket", "bidir_bucket"},
+             {IC_COLL_ALLGATHERV, "halfway_bucket", "bidir_bucket"},
+             {IC_COLL_ALLREDUCE, "halfway_dcombine_collect", "bidir_dcombine_collect"}};
+    for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+        const ic_algorithm_t *h = ic_alg_find(k[i].c, k[i].half);
+        const ic_algorithm_t *b = ic_alg_find(k[i].c, k[i].bidir);
+        ck_assert(h && b && !ic_alg_priced(h));
+        int twice = k[i].c == IC_COLL_ALLREDUCE; /* the combine, then the collect */
+        for (int p = 2; p <= 9; p++) {
+            make_counts(p, 12, 0);
+            ic_coll_args_t a = args_of(k[i].c, p, 0, twice ? 12 * (size_t)p : 0);
+            a.counts = twice ? NULL : counts_buf;
+            for (int r = 0; r < p; r++) {
+                a.rank = r;
+                a.sendcount = a.recvcount = twice ? 0 : 12;
+                int sh, sb;
+                ic_sched_reset(&scheds[r], r, p);
+                ck_assert_int_eq(build_1d(h, &scheds[r], &a), 0);
+                int rh = msg_rounds(&scheds[r], &sh);
+                ic_sched_reset(&scheds[r], r, p);
+                ck_assert_int_eq(build_1d(b, &scheds[r], &a), 0);
+                int rb = msg_rounds(&scheds[r], &sb);
+                ck_assert_msg(rh == (twice ? 2 : 1) * (p / 2) && rb == (twice ? 2 : 1) * (p - 1),
+                              "%s p=%d rank %d: %d and %d rounds", k[i].half, p, r, rh, rb);
+                ck_assert_int_le(sh, 2);
+            }
+        }
+    }
+}
+END_TEST
+
 /* The non-packed paths use scratch and per-block copies; the packed ones
  * must not (they work on the user's buffer directly). */
 START_TEST(test_packed_paths_direct)
@@ -1435,6 +1495,7 @@ Suite *suite_collectives(void)
     tcase_set_timeout(tc, 60); /* the scratch sweep: 3 s here, every algorithm x p up to 64 */
     tcase_add_test(tc, test_registry);
     tcase_add_test(tc, test_two_rings);
+    tcase_add_test(tc, test_halfway_rings);
     tcase_add_test(tc, test_aliases);
     tcase_add_test(tc, test_scale_params);
     tcase_add_test(tc, test_packed_paths_direct);
