@@ -886,6 +886,7 @@ typedef enum ic_step_kind {
     IC_STEP_BCAST_CIRCULANT,
     IC_STEP_BCAST_SCATTER,       /* scatter ... collect: shrinks     */
     IC_STEP_BCAST_SCATTER2,      /* ... collect on two rings */
+    IC_STEP_BCAST_SCATTER_HALF,  /* ... on the halfway rings */
     IC_STEP_BCAST_SCATTER_RD,    /* ... collect by recursive doubling */
     IC_STEP_REDUCE_MST,          /* combine to the line's root       */
     IC_STEP_REDUCE_PIPELINE,     /* ... along a chain, in segments  */

@@ -44,22 +44,23 @@
  * (IC_ALG_COST_BOUND): these run when forced or named by a tuning table.
  *
  * The halfway rings (ic_bucket_dcombine_halfway, ic_bucket_collect_halfway)
- * give each ring every block whole and take it half way round: ring A
- * ceil((n-1)/2) positions rightwards, ring B the floor((n-1)/2) others
- * leftwards, in ceil((n-1)/2) steps, so the same bytes cross each
- * direction of a link as on the bidir rings in about half the steps.  In
- * the combine, block j's partial of ring A starts at j - ceil((n-1)/2),
- * that of ring B at j + floor((n-1)/2); the two paths meet only at j,
- * which combines both into its own block (in one step when n is odd).
- * Trace of the collect, n = 4 ("a>": block a goes right, "<b": left):
- *            P0        P1        P2        P3
- *   step 0   0> <0     1> <1     2> <2     3> <3
- *   step 1   3>        0>        1>        2>
- * P0 gets block 3 from P3 (step 0), 1 from P1 (step 0) and 2 from P3
- * (step 1).  Cost ceil((n-1)/2)(alpha + m/n beta_x) for the collect (the
- * last step of an even n one way, at beta), plus (n-1)/n m gamma for the
- * combine; tmp needs room for two whole blocks (one at n = 2, where ring
- * B has no steps).
+ * give each ring every block whole and take it half way round, floor(n/2)
+ * steps each way instead of n - 1: ring A to the positions on its right,
+ * ring B to those on its left, and when n is even the position opposite
+ * the block's owner gets its lower half from the left and its upper half
+ * from the right (in the collect's last step; in the combine's first, it
+ * sends them).  Every direction of a link carries (n-1)/2 blocks, as on
+ * the bidir rings, in about half the steps.  In the combine block j's
+ * partials run from the far position(s) to j, which combines both into
+ * its own block.  Trace of the collect, n = 4 ("a>": block a goes right,
+ * "<b": left; "a'>", "<b'": its lower and upper halves):
+ *            P0          P1          P2          P3
+ *   step 0   0> <0       1> <1       2> <2       3> <3
+ *   step 1   3'> <1'     0'> <2'     1'> <3'     2'> <0'
+ * P0 gets blocks 3 and 1 in step 0 and the halves of block 2 from P3 and
+ * P1 in step 1.  Cost floor((n-1)/2)(alpha + m/n beta_x), plus for an
+ * even n a step of halves, alpha + m/(2n) beta_x; the combine adds (n-1)/n
+ * m gamma.  tmp needs room for two whole blocks (n >= 3).
  */
 #include "algorithms.h"
 
@@ -108,45 +109,55 @@ static void walk_up(walk_t *w, const size_t *counts, int n)
 }
 
 /* How the two rings share the blocks: the halves of each, n - 1 steps
- * each ("bidir"), or every block whole, ceil((n-1)/2) steps rightwards
- * and floor((n-1)/2) leftwards ("halfway"). */
+ * each ("bidir"), or every block whole, n/2 steps each way ("halfway"),
+ * where for an even n the step that touches the block's far position
+ * (the first of the combine, the last of the collect) carries halves. */
 typedef struct rings {
     int halfway;
-    int ha, hb; /* ring A's steps, ring B's */
+    int steps; /* of each ring                               */
+    int split; /* the halfway rings' step of halves, or -1 */
 } rings_t;
 
-static rings_t rings_of(int n, int halfway)
+static rings_t rings_of(int n, int halfway, int combine)
 {
-    rings_t r = {halfway, n - 1, n - 1};
+    rings_t r = {halfway, n - 1, -1};
     if (halfway) {
-        r.ha = n / 2;
-        r.hb = (n - 1) / 2;
+        r.steps = n / 2;
+        if (n % 2 == 0)
+            r.split = combine ? 0 : n / 2 - 1;
     }
     return r;
 }
 
-/* Ring A's part of block j (from its start), ring B's offset and part. */
-static size_t a_len(const rings_t *r, const size_t *counts, int j)
+/* In step k: ring A's part of block j (from its start), ring B's offset
+ * and part. */
+static int halves(const rings_t *r, int k)
 {
-    return r->halfway ? counts[j] : lower(counts, j);
+    return !r->halfway || k == r->split;
 }
 
-static size_t b_off(const rings_t *r, const size_t *counts, int j)
+static size_t a_len(const rings_t *r, int k, const size_t *counts, int j)
 {
-    return r->halfway ? 0 : lower(counts, j);
+    return halves(r, k) ? lower(counts, j) : counts[j];
 }
 
-static size_t b_len(const rings_t *r, const size_t *counts, int j)
+static size_t b_off(const rings_t *r, int k, const size_t *counts, int j)
 {
-    return r->halfway ? counts[j] : upper(counts, j);
+    return halves(r, k) ? lower(counts, j) : 0;
 }
 
-/* Ring A carries the partial of block j from position j - ha rightwards
- * to j, ring B from j + hb leftwards: position i sends block i + ha - k
- * of ring A in step k and block i - hb + k of ring B (bidir: i - 1 - k
- * and i + 1 + k, as the one-way ring and its mirror).  With halfway
- * rings their paths meet only at j, which combines both partials into
- * its own block. */
+static size_t b_len(const rings_t *r, int k, const size_t *counts, int j)
+{
+    return halves(r, k) ? upper(counts, j) : counts[j];
+}
+
+/* Ring A carries the partial of block j from position j - h rightwards
+ * to j, ring B from j + h leftwards (h: the rings' steps): position i
+ * sends block i + h - k of ring A in step k and block i - h + k of ring B
+ * (bidir: i - 1 - k and i + 1 + k, as the one-way ring and its mirror).
+ * With halfway rings their paths meet only at j, which combines both
+ * partials into its own block, and at j's far position when n is even,
+ * which sends half of its block j each way. */
 static void dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                      const size_t *counts, ic_buf_t tmp, size_t tmpbase, int halfway)
 {
@@ -156,34 +167,35 @@ static void dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t 
     if (me < 0 || n <= 1)
         return;
 
-    rings_t r = rings_of(n, halfway);
+    rings_t r = rings_of(n, halfway, 1);
+    int h = r.steps, last = r.steps - 1;
     size_t maxa = 0, maxb = 0;
     for (int j = 0; j < n; j++) {
-        maxa = a_len(&r, counts, j) > maxa ? a_len(&r, counts, j) : maxa;
-        maxb = b_len(&r, counts, j) > maxb ? b_len(&r, counts, j) : maxb;
+        maxa = a_len(&r, last, counts, j) > maxa ? a_len(&r, last, counts, j) : maxa;
+        maxb = b_len(&r, last, counts, j) > maxb ? b_len(&r, last, counts, j) : maxb;
     }
-    ic_sched_need(s, tmp, tmpbase + maxa + (r.hb > 0 ? maxb : 0));
+    ic_sched_need(s, tmp, tmpbase + maxa + maxb);
 
     size_t total = ic_blocks_total(counts, n);
     int right = ic_line_rank(line, (me + 1) % n);
     int left = ic_line_rank(line, (me + n - 1) % n);
-    walk_t sa = walk_at(counts, n, me + r.ha), ra = walk_at(counts, n, me - 1 + r.ha);
-    walk_t sb = walk_at(counts, n, me - r.hb), rb = walk_at(counts, n, me + 1 - r.hb);
-    for (int k = 0; k < r.ha || k < r.hb; k++) {
+    walk_t sa = walk_at(counts, n, me + h), ra = walk_at(counts, n, me - 1 + h);
+    walk_t sb = walk_at(counts, n, me - h), rb = walk_at(counts, n, me + 1 - h);
+    for (int k = 0; k < h; k++) {
         size_t c;
-        if (k < r.ha && (c = a_len(&r, counts, sa.j)) > 0)
+        if ((c = a_len(&r, k, counts, sa.j)) > 0)
             ic_sched_send(s, right, ic_reg(buf, base + sa.off, c));
-        if (k < r.ha && (c = a_len(&r, counts, ra.j)) > 0) {
+        if ((c = a_len(&r, k, counts, ra.j)) > 0) {
             ic_region_t in = ic_reg(tmp, tmpbase, c);
             ic_sched_recv(s, left, in);
             ic_sched_reduce(s, in, ic_reg(buf, base + ra.off, c), 1);
         }
-        if (k < r.hb && (c = b_len(&r, counts, sb.j)) > 0)
-            ic_sched_send(s, left, ic_reg(buf, base + sb.off + b_off(&r, counts, sb.j), c));
-        if (k < r.hb && (c = b_len(&r, counts, rb.j)) > 0) {
+        if ((c = b_len(&r, k, counts, sb.j)) > 0)
+            ic_sched_send(s, left, ic_reg(buf, base + sb.off + b_off(&r, k, counts, sb.j), c));
+        if ((c = b_len(&r, k, counts, rb.j)) > 0) {
             ic_region_t in = ic_reg(tmp, tmpbase + maxa, c);
             ic_sched_recv(s, right, in);
-            ic_sched_reduce(s, in, ic_reg(buf, base + rb.off + b_off(&r, counts, rb.j), c), 1);
+            ic_sched_reduce(s, in, ic_reg(buf, base + rb.off + b_off(&r, k, counts, rb.j), c), 1);
         }
         ic_sched_round(s);
         sa = ra;
@@ -193,9 +205,10 @@ static void dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t 
     }
 }
 
-/* Ring A carries block j from j rightwards for ha steps, ring B from j
- * leftwards for hb: position i sends block i - k and i + k in step k,
- * receives i - k - 1 and i + k + 1. */
+/* Ring A carries block j from j rightwards, ring B leftwards, each for the
+ * rings' steps: position i sends blocks i - k and i + k in step k,
+ * receives i - k - 1 and i + k + 1 (with halfway rings of an even n the
+ * last step brings the far block's two halves, one from each side). */
 static void collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                     const size_t *counts, int halfway)
 {
@@ -205,22 +218,22 @@ static void collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t b
     if (me < 0 || n <= 1)
         return;
 
-    rings_t r = rings_of(n, halfway);
+    rings_t r = rings_of(n, halfway, 0);
     size_t total = ic_blocks_total(counts, n);
     int right = ic_line_rank(line, (me + 1) % n);
     int left = ic_line_rank(line, (me + n - 1) % n);
     walk_t sa = walk_at(counts, n, me), ra = walk_at(counts, n, me - 1);
     walk_t sb = sa, rb = walk_at(counts, n, me + 1);
-    for (int k = 0; k < r.ha || k < r.hb; k++) {
+    for (int k = 0; k < r.steps; k++) {
         size_t c;
-        if (k < r.ha && (c = a_len(&r, counts, sa.j)) > 0)
+        if ((c = a_len(&r, k, counts, sa.j)) > 0)
             ic_sched_send(s, right, ic_reg(buf, base + sa.off, c));
-        if (k < r.ha && (c = a_len(&r, counts, ra.j)) > 0)
+        if ((c = a_len(&r, k, counts, ra.j)) > 0)
             ic_sched_recv(s, left, ic_reg(buf, base + ra.off, c));
-        if (k < r.hb && (c = b_len(&r, counts, sb.j)) > 0)
-            ic_sched_send(s, left, ic_reg(buf, base + sb.off + b_off(&r, counts, sb.j), c));
-        if (k < r.hb && (c = b_len(&r, counts, rb.j)) > 0)
-            ic_sched_recv(s, right, ic_reg(buf, base + rb.off + b_off(&r, counts, rb.j), c));
+        if ((c = b_len(&r, k, counts, sb.j)) > 0)
+            ic_sched_send(s, left, ic_reg(buf, base + sb.off + b_off(&r, k, counts, sb.j), c));
+        if ((c = b_len(&r, k, counts, rb.j)) > 0)
+            ic_sched_recv(s, right, ic_reg(buf, base + rb.off + b_off(&r, k, counts, rb.j), c));
         ic_sched_round(s);
         sa = ra;
         walk_down(&ra, counts, n, total);

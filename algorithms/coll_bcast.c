@@ -1,5 +1,5 @@
 /*
- * coll_bcast.c -- broadcast (mitra-1995 section 3.2), ten algorithms.
+ * coll_bcast.c -- broadcast (mitra-1995 section 3.2), eleven algorithms.
  *
  * The composer (compose.c) builds them from the primitives, on the line of
  * all ranks (a 1-D plan) or along the lines of a mesh dimension (a mesh
@@ -31,6 +31,13 @@
  *   Cost: ceil(log2 p) alpha + (p-1)/p n beta   (scatter)
  *       + the doubling's ic_rd_collect_cost (p = 2^k: k alpha + (p-1)/p n
  *         beta_x; otherwise a fold and an unfold more)
+ *
+ * "halfway_scatter_collect": the same scatter, then the collect on the
+ *   halfway rings (bidir_bucket.c): every block whole both ways, half way
+ *   round each, ceil((p-1)/2) steps of a block each way on every link
+ *   (the "bidir_scatter_collect" takes p - 1 of half a block).  The links'
+ *   bound (IC_ALG_COST_BOUND), as the bidir rings:
+ *   Cost: ceil(log2 p) alpha + (p-1)/p n beta + ic_halfway_steps.
  *
  * "pipeline": the pipelined chain broadcast (pipe_bcast.c) with the
  *   selector's segment size a->seg.  Not in mitra-1995; it is what comes
@@ -186,6 +193,12 @@ double ic_cost_bcast_scatter_collect2(const ic_coll_args_t *a, const ic_model_t 
 {
     ic_terms_t t = ic_terms(a, m);
     return t.L * t.a + t.f * t.n * t.b + (t.p - 1) * ic_ring2_step(&t);
+}
+
+double ic_cost_bcast_scatter_halfway(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    ic_terms_t t = ic_terms(a, m);
+    return t.L * t.a + t.f * t.n * t.b + ic_halfway_steps(&t);
 }
 
 double ic_cost_bcast_scatter_doubling(const ic_coll_args_t *a, const ic_model_t *m)

@@ -351,14 +351,19 @@ static inline double ic_ring2_step(const ic_terms_t *t)
 }
 
 /* The steps of the halfway rings (bidir_bucket.c) moving whole blocks of
- * at most t->bmax bytes: ceil((p-1)/2) of them, every link carrying a
- * block each way (an exchange) in all but the last of an even p, which
- * goes one way (at p = 2 both positions' messages join one pair: an
- * exchange, t->bring). */
+ * at most t->bmax bytes: floor((p-1)/2) of them with a block each way on
+ * every link (an exchange), and for an even p one of half blocks (at p =
+ * 2 both halves join one pair: the one-way ring's step, t->bmax at
+ * t->bring, as ic_ring2_step). */
 static inline double ic_halfway_steps(const ic_terms_t *t)
 {
-    int p = (int)t->p, both = (p - 1) / 2, one = p / 2 - both;
-    return both * (t->a + t->bmax * ic_xbeta(t, t->bmax)) + one * (t->a + t->bmax * t->bring);
+    int p = (int)t->p;
+    double h = t->bmax / 2, c = (p - 1) / 2 * (t->a + t->bmax * ic_xbeta(t, t->bmax));
+    if (p == 2)
+        c += t->a + t->bmax * t->bring;
+    else if (p % 2 == 0)
+        c += t->a + h * ic_xbeta(t, h);
+    return c;
 }
 
 /* The transfer part of Bruck's collect (bruck_collect.c) of p blocks of
@@ -459,6 +464,7 @@ double ic_cost_allreduce_dcombine_collect2(const ic_coll_args_t *a, const ic_mod
 double ic_cost_allreduce_halfway(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allgather_halfway(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_scatter_collect2(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_bcast_scatter_halfway(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_scatter_doubling(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_bcast_two_tree(const ic_coll_args_t *a, const ic_model_t *m);

@@ -226,6 +226,7 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
             switch (kind) {
             case IC_STEP_BCAST_SCATTER:
             case IC_STEP_BCAST_SCATTER2:
+            case IC_STEP_BCAST_SCATTER_HALF:
             case IC_STEP_BCAST_SCATTER_RD:
                 ic_mst_scatter(s, &line, root, cur.buf, cur.off, cnt);
                 break;
@@ -368,6 +369,7 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
         case IC_STEP_ALLREDUCE_DCOMBINE2:
             ic_bucket_collect2(s, &line, R[t].buf, R[t].off, cnt);
             break;
+        case IC_STEP_BCAST_SCATTER_HALF:
         case IC_STEP_ALLREDUCE_HALFWAY:
             ic_bucket_collect_halfway(s, &line, R[t].buf, R[t].off, cnt);
             break;

@@ -19,13 +19,13 @@ ic_step_kind_t ic_plan_step_kind(const ic_algorithm_t *alg)
 int ic_plan_step_shrinks(ic_step_kind_t k)
 {
     return k == IC_STEP_BCAST_SCATTER || k == IC_STEP_BCAST_SCATTER2 ||
-           k == IC_STEP_BCAST_SCATTER_RD || k == IC_STEP_REDUCE_DCOMBINE ||
-           k == IC_STEP_REDUCE_RH || k == IC_STEP_ALLREDUCE_DCOMBINE ||
-           k == IC_STEP_ALLREDUCE_DCOMBINE2 || k == IC_STEP_ALLREDUCE_HALFWAY ||
-           k == IC_STEP_ALLREDUCE_RH || k == IC_STEP_ALLREDUCE_RHRD ||
-           k == IC_STEP_ALLREDUCE_SWING || k == IC_STEP_ALLREDUCE_TREE ||
-           k == IC_STEP_ALLREDUCE_CHAIN || k == IC_STEP_ALLREDUCE_FANIN ||
-           k == IC_STEP_ALLREDUCE_FANOUT;
+           k == IC_STEP_BCAST_SCATTER_HALF || k == IC_STEP_BCAST_SCATTER_RD ||
+           k == IC_STEP_REDUCE_DCOMBINE || k == IC_STEP_REDUCE_RH ||
+           k == IC_STEP_ALLREDUCE_DCOMBINE || k == IC_STEP_ALLREDUCE_DCOMBINE2 ||
+           k == IC_STEP_ALLREDUCE_HALFWAY || k == IC_STEP_ALLREDUCE_RH ||
+           k == IC_STEP_ALLREDUCE_RHRD || k == IC_STEP_ALLREDUCE_SWING ||
+           k == IC_STEP_ALLREDUCE_TREE || k == IC_STEP_ALLREDUCE_CHAIN ||
+           k == IC_STEP_ALLREDUCE_FANIN || k == IC_STEP_ALLREDUCE_FANOUT;
 }
 
 /* The steps whose positions hold permuted blocks (ic_rh_block): the

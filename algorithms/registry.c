@@ -44,6 +44,10 @@ const ic_algorithm_t ic_algorithms[] = {
          IC_STEP_BCAST_SCATTER2, ic_cost_bcast_scatter_collect2, NULL,
          "scatter_collect whose collect runs on two counter-rotating rings (full-duplex "
          "neighbour links: tori)"),
+    STEP(IC_COLL_BCAST, "halfway_scatter_collect", KEEPS | IC_ALG_COST_BOUND | TWO,
+         IC_STEP_BCAST_SCATTER_HALF, ic_cost_bcast_scatter_halfway, NULL,
+         "scatter_collect whose collect runs on the halfway rings: whole blocks half way round "
+         "each (full-duplex neighbour links: tori)"),
     STEP(IC_COLL_BCAST, "scatter_doubling", KEEPS | IC_ALG_COST_FOLDS, IC_STEP_BCAST_SCATTER_RD,
          ic_cost_bcast_scatter_doubling, NULL,
          "MST scatter + recursive-doubling collect (long vectors, switched networks)"),
