@@ -140,24 +140,20 @@ void ic_mst_scatter(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_buf_t
 void ic_mst_gather(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_buf_t buf, size_t base,
                    const size_t *counts);
 
+/* The bucket distributed combine and collect on two counter-rotating
+ * rings (bidir_bucket.c); arguments as the one-way ones.  halfway == 0:
+ * half of every block on each ring, n - 1 steps (tmp: room for two half
+ * blocks); halfway != 0: every block whole on both, each half way round,
+ * n/2 steps with as many bytes on each direction of a link (tmp: room for
+ * two blocks). */
+void ic_bucket_dcombine2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                         const size_t *counts, ic_buf_t tmp, size_t tmpbase, int halfway);
+void ic_bucket_collect2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                        const size_t *counts, int halfway);
+
 /* Bucket collect (ring allgather): every position p holds block p at
  * base + prefix(p) of `buf`; on return every position holds all blocks.
  * Cost (n-1) alpha + (n-1)/n m beta. */
-/* The bucket distributed combine and collect on two counter-rotating
- * rings, half of every block each (bidir_bucket.c); arguments as the
- * one-way ones (tmp: room for two half blocks). */
-void ic_bucket_dcombine2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                         const size_t *counts, ic_buf_t tmp, size_t tmpbase);
-void ic_bucket_collect2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                        const size_t *counts);
-/* The same with every block whole on both rings, each going half way
- * round: ceil((n-1)/2) steps instead of n - 1, as many bytes on each
- * direction of a link (bidir_bucket.c, "halfway"; tmp: room for two
- * blocks). */
-void ic_bucket_dcombine_halfway(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                                const size_t *counts, ic_buf_t tmp, size_t tmpbase);
-void ic_bucket_collect_halfway(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                               const size_t *counts);
 void ic_bucket_collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                        const size_t *counts);
 

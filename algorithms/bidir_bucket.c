@@ -43,7 +43,7 @@
  * and sees no gain, so the closed forms are lower bounds
  * (IC_ALG_COST_BOUND): these run when forced or named by a tuning table.
  *
- * The halfway rings (ic_bucket_dcombine_halfway, ic_bucket_collect_halfway)
+ * The halfway rings (ic_bucket_dcombine2, ic_bucket_collect2 with halfway)
  * give each ring every block whole and take it half way round, floor(n/2)
  * steps each way instead of n - 1: ring A to the positions on its right,
  * ring B to those on its left, and when n is even the position opposite
@@ -158,8 +158,8 @@ static size_t b_len(const rings_t *r, int k, const size_t *counts, int j)
  * With halfway rings their paths meet only at j, which combines both
  * partials into its own block, and at j's far position when n is even,
  * which sends half of its block j each way. */
-static void dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                     const size_t *counts, ic_buf_t tmp, size_t tmpbase, int halfway)
+void ic_bucket_dcombine2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                         const size_t *counts, ic_buf_t tmp, size_t tmpbase, int halfway)
 {
     int n = line->n;
     int me = ic_line_pos(line, s->rank);
@@ -209,8 +209,8 @@ static void dcombine(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t 
  * rings' steps: position i sends blocks i - k and i + k in step k,
  * receives i - k - 1 and i + k + 1 (with halfway rings of an even n the
  * last step brings the far block's two halves, one from each side). */
-static void collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                    const size_t *counts, int halfway)
+void ic_bucket_collect2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                        const size_t *counts, int halfway)
 {
     int n = line->n;
     int me = ic_line_pos(line, s->rank);
@@ -240,28 +240,4 @@ static void collect(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t b
         sb = rb;
         walk_up(&rb, counts, n);
     }
-}
-
-void ic_bucket_dcombine2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                         const size_t *counts, ic_buf_t tmp, size_t tmpbase)
-{
-    dcombine(s, line, buf, base, counts, tmp, tmpbase, 0);
-}
-
-void ic_bucket_collect2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                        const size_t *counts)
-{
-    collect(s, line, buf, base, counts, 0);
-}
-
-void ic_bucket_dcombine_halfway(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                                const size_t *counts, ic_buf_t tmp, size_t tmpbase)
-{
-    dcombine(s, line, buf, base, counts, tmp, tmpbase, 1);
-}
-
-void ic_bucket_collect_halfway(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                               const size_t *counts)
-{
-    collect(s, line, buf, base, counts, 1);
 }

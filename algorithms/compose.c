@@ -273,10 +273,9 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
                 }
                 break;
             case IC_STEP_ALLREDUCE_DCOMBINE2:
-                ic_bucket_dcombine2(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0);
-                break;
             case IC_STEP_ALLREDUCE_HALFWAY:
-                ic_bucket_dcombine_halfway(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0);
+                ic_bucket_dcombine2(s, &line, cur.buf, cur.off, cnt, tmp.buf, 0,
+                                    kind == IC_STEP_ALLREDUCE_HALFWAY);
                 break;
             case IC_STEP_ALLREDUCE_RH:
             case IC_STEP_ALLREDUCE_RHRD:
@@ -367,11 +366,11 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
             break;
         case IC_STEP_BCAST_SCATTER2:
         case IC_STEP_ALLREDUCE_DCOMBINE2:
-            ic_bucket_collect2(s, &line, R[t].buf, R[t].off, cnt);
-            break;
         case IC_STEP_BCAST_SCATTER_HALF:
         case IC_STEP_ALLREDUCE_HALFWAY:
-            ic_bucket_collect_halfway(s, &line, R[t].buf, R[t].off, cnt);
+            ic_bucket_collect2(s, &line, R[t].buf, R[t].off, cnt,
+                               kind == IC_STEP_BCAST_SCATTER_HALF ||
+                                   kind == IC_STEP_ALLREDUCE_HALFWAY);
             break;
         case IC_STEP_ALLREDUCE_RH:
             ic_bruck_collect(s, &line, R[t].buf, R[t].off, cnt, NULL, IC_BUF_SCRATCH, 0);
@@ -743,10 +742,9 @@ static int allgather_plan(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args
             ic_bucket_collect(s, &line, w, base, lcnt);
             break;
         case IC_STEP_COLLECT_BUCKET2:
-            ic_bucket_collect2(s, &line, w, base, lcnt);
-            break;
         case IC_STEP_COLLECT_HALFWAY:
-            ic_bucket_collect_halfway(s, &line, w, base, lcnt);
+            ic_bucket_collect2(s, &line, w, base, lcnt,
+                               ic_plan_step_kind(pl->step[t].alg) == IC_STEP_COLLECT_HALFWAY);
             break;
         case IC_STEP_COLLECT_BRUCK:
             ic_bruck_collect(s, &line, w, base, lcnt, NULL, IC_BUF_SCRATCH2, 0);
@@ -832,7 +830,7 @@ static void rs_steps(ic_sched_t *s, const ic_plan_t *pl, mesh_t *M, const qlayou
             ic_bucket_dcombine(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0);
             break;
         case IC_STEP_RS_BUCKET2:
-            ic_bucket_dcombine2(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0);
+            ic_bucket_dcombine2(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0, 0);
             break;
         case IC_STEP_RS_RH:
             ic_rh_dcombine(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0, IC_PAIRS_NEAR);
