@@ -146,6 +146,18 @@ void ic_mst_gather(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_buf_t 
  * blocks); halfway != 0: every block whole on both, each half way round,
  * n/2 steps with as many bytes on each direction of a link (tmp: room for
  * two blocks). */
+/* A line of n blocks whose largest is more than half of all: the halfway
+ * rings run as the bidir ones there (bidir_bucket.c). */
+static inline int ic_halfway_lopsided(const size_t *counts, int n)
+{
+    size_t total = 0, most = 0;
+    for (int j = 0; j < n; j++) {
+        total += counts[j];
+        most = counts[j] > most ? counts[j] : most;
+    }
+    return 2 * most > total;
+}
+
 void ic_bucket_dcombine2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                          const size_t *counts, ic_buf_t tmp, size_t tmpbase, int halfway);
 void ic_bucket_collect2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
@@ -916,6 +928,7 @@ typedef enum ic_step_kind {
     IC_STEP_COLLECT_CHAIN,
     IC_STEP_RS_BUCKET, /* reduce_scatter(_block)           */
     IC_STEP_RS_BUCKET2,
+    IC_STEP_RS_HALFWAY,
     IC_STEP_RS_RH,
     IC_STEP_RS_SWING,
     IC_STEP_RS_MST,

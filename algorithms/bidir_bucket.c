@@ -60,7 +60,11 @@
  * P0 gets blocks 3 and 1 in step 0 and the halves of block 2 from P3 and
  * P1 in step 1.  Cost floor((n-1)/2)(alpha + m/n beta_x), plus for an
  * even n a step of halves, alpha + m/(2n) beta_x; the combine adds (n-1)/n
- * m gamma.  tmp needs room for two whole blocks (n >= 3).
+ * m gamma.  tmp needs room for two whole blocks (n >= 3).  A line whose
+ * largest block is more than half of all (ic_halfway_lopsided) takes the
+ * bidir rings instead: two such blocks would outgrow the scratch the
+ * callers allow (the vector, or its piece, once more).  tmp then needs
+ * room for its largest block.
  */
 #include "algorithms.h"
 
@@ -118,10 +122,10 @@ typedef struct rings {
     int split; /* the halfway rings' step of halves, or -1 */
 } rings_t;
 
-static rings_t rings_of(int n, int halfway, int combine)
+static rings_t rings_of(int n, const size_t *counts, int halfway, int combine)
 {
-    rings_t r = {halfway, n - 1, -1};
-    if (halfway) {
+    rings_t r = {halfway && !ic_halfway_lopsided(counts, n), n - 1, -1};
+    if (r.halfway) {
         r.steps = n / 2;
         if (n % 2 == 0)
             r.split = combine ? 0 : n / 2 - 1;
@@ -167,7 +171,7 @@ void ic_bucket_dcombine2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, siz
     if (me < 0 || n <= 1)
         return;
 
-    rings_t r = rings_of(n, halfway, 1);
+    rings_t r = rings_of(n, counts, halfway, 1);
     int h = r.steps, last = r.steps - 1;
     size_t maxa = 0, maxb = 0;
     for (int j = 0; j < n; j++) {
@@ -218,7 +222,7 @@ void ic_bucket_collect2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size
     if (me < 0 || n <= 1)
         return;
 
-    rings_t r = rings_of(n, halfway, 0);
+    rings_t r = rings_of(n, counts, halfway, 0);
     size_t total = ic_blocks_total(counts, n);
     int right = ic_line_rank(line, (me + 1) % n);
     int left = ic_line_rank(line, (me + n - 1) % n);

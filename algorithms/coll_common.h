@@ -351,12 +351,15 @@ static inline double ic_ring2_step(const ic_terms_t *t)
 }
 
 /* The steps of the halfway rings (bidir_bucket.c) moving whole blocks of
- * at most t->bmax bytes: floor((p-1)/2) of them with a block each way on
+ * at most t->bmax bytes (the bidir rings' when that is more than half of
+ * t->n, ic_halfway_lopsided): floor((p-1)/2) of them with a block each way on
  * every link (an exchange), and for an even p one of half blocks (at p =
  * 2 both halves join one pair: the one-way ring's step, t->bmax at
  * t->bring, as ic_ring2_step). */
 static inline double ic_halfway_steps(const ic_terms_t *t)
 {
+    if (2 * t->bmax > t->n) /* lopsided: the bidir rings */
+        return (t->p - 1) * ic_ring2_step(t);
     int p = (int)t->p;
     double h = t->bmax / 2, c = (p - 1) / 2 * (t->a + t->bmax * ic_xbeta(t, t->bmax));
     if (p == 2)
@@ -463,6 +466,7 @@ double ic_cost_allreduce_dcombine_collect(const ic_coll_args_t *a, const ic_mode
 double ic_cost_allreduce_dcombine_collect2(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allreduce_halfway(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_allgather_halfway(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_reduce_scatter_halfway(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_scatter_collect2(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_scatter_halfway(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_scatter_doubling(const ic_coll_args_t *a, const ic_model_t *m);

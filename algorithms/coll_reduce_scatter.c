@@ -101,6 +101,13 @@ double ic_cost_reduce_scatter_bucket2(const ic_coll_args_t *a, const ic_model_t 
     return q * (t.p - 1) * ic_ring2_step(&t) + (w.p - 1) * w.bmax * w.g;
 }
 
+double ic_cost_reduce_scatter_halfway(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    double q = rs_pieces(a);
+    ic_terms_t t = rs_piece_terms(a, m, q), w = ic_terms(a, m);
+    return q * ic_halfway_steps(&t) + (w.p - 1) * w.bmax * w.g;
+}
+
 /* Fold and unfold as in ic_cost_allreduce_halving_doubling. */
 double ic_cost_reduce_scatter_halving(const ic_coll_args_t *a, const ic_model_t *m)
 {

@@ -830,7 +830,9 @@ static void rs_steps(ic_sched_t *s, const ic_plan_t *pl, mesh_t *M, const qlayou
             ic_bucket_dcombine(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0);
             break;
         case IC_STEP_RS_BUCKET2:
-            ic_bucket_dcombine2(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0, 0);
+        case IC_STEP_RS_HALFWAY:
+            ic_bucket_dcombine2(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0,
+                                ic_plan_step_kind(pl->step[t].alg) == IC_STEP_RS_HALFWAY);
             break;
         case IC_STEP_RS_RH:
             ic_rh_dcombine(s, &line, IC_BUF_SCRATCH, base, lcnt, IC_BUF_SCRATCH2, 0, IC_PAIRS_NEAR);

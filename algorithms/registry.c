@@ -222,6 +222,10 @@ const ic_algorithm_t ic_algorithms[] = {
          ic_cost_reduce_scatter_bucket2, NULL,
          "bucket distributed combine on two counter-rotating rings, half of each block each "
          "(full-duplex neighbour links: tori)"),
+    STEP(IC_COLL_REDUCE_SCATTER, "halfway_bucket", NEXT | IC_ALG_COST_BOUND | TWO,
+         IC_STEP_RS_HALFWAY, ic_cost_reduce_scatter_halfway, NULL,
+         "bucket distributed combine with whole blocks on two counter-rotating rings, each half "
+         "way round: half the steps (full-duplex neighbour links: tori)"),
     STEP(IC_COLL_REDUCE_SCATTER, "recursive_halving", IC_ALG_COST_FOLDS, IC_STEP_RS_RH,
          ic_cost_reduce_scatter_halving, NULL,
          "recursive-halving distributed combine (short and middle vectors)"),
@@ -249,6 +253,10 @@ const ic_algorithm_t ic_algorithms[] = {
          IC_STEP_RS_BUCKET2, ic_cost_reduce_scatter_bucket2, NULL,
          "bucket distributed combine on two counter-rotating rings, half of each block each "
          "(full-duplex neighbour links: tori)"),
+    STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "halfway_bucket", NEXT | IC_ALG_COST_BOUND | TWO,
+         IC_STEP_RS_HALFWAY, ic_cost_reduce_scatter_halfway, NULL,
+         "bucket distributed combine with whole blocks on two counter-rotating rings, each half "
+         "way round: half the steps (full-duplex neighbour links: tori)"),
     STEP(IC_COLL_REDUCE_SCATTER_BLOCK, "recursive_halving", IC_ALG_COST_FOLDS, IC_STEP_RS_RH,
          ic_cost_reduce_scatter_halving, NULL,
          "recursive-halving distributed combine (short and middle vectors)"),

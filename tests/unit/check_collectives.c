@@ -906,9 +906,10 @@ static int msg_rounds(const ic_sched_t *s, int *most_sends)
     return rounds;
 }
 
-/* The halfway rings (bidir_bucket.c): ceil((p-1)/2) steps of at most one
- * send each way where the bidir rings take p - 1 (their data: the
- * simulator runs every registered algorithm). */
+/* The halfway rings (bidir_bucket.c): p/2 steps of at most one send each
+ * way where the bidir rings take p - 1, and the bidir rings' steps on a
+ * lopsided line (their data: the simulator runs every registered
+ * algorithm). */
 START_TEST(test_halfway_rings)
 {
     scheds_setup();
@@ -918,7 +919,9 @@ START_TEST(test_halfway_rings)
     } k[] = {{IC_COLL_ALLGATHER, "halfway_bucket", "bidir_bucket"},
              {IC_COLL_ALLGATHERV, "halfway_bucket", "bidir_bucket"},
              {IC_COLL_ALLREDUCE, "halfway_dcombine_collect", "bidir_dcombine_collect"},
-             {IC_COLL_BCAST, "halfway_scatter_collect", "bidir_scatter_collect"}};
+             {IC_COLL_BCAST, "halfway_scatter_collect", "bidir_scatter_collect"},
+             {IC_COLL_REDUCE_SCATTER, "halfway_bucket", "bidir_bucket"},
+             {IC_COLL_REDUCE_SCATTER_BLOCK, "halfway_bucket", "bidir_bucket"}};
     for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
         const ic_algorithm_t *h = ic_alg_find(k[i].c, k[i].half);
         const ic_algorithm_t *b = ic_alg_find(k[i].c, k[i].bidir);
@@ -947,6 +950,26 @@ START_TEST(test_halfway_rings)
                 ck_assert_int_le(sh, 2);
             }
         }
+    }
+    /* a line whose largest block is more than half of all: the bidir rings */
+    const ic_algorithm_t *h = ic_alg_find(IC_COLL_REDUCE_SCATTER, "halfway_bucket");
+    const ic_algorithm_t *b = ic_alg_find(IC_COLL_REDUCE_SCATTER, "bidir_bucket");
+    for (int lop = 0; lop < 2; lop++) {
+        static const size_t c[2][5] = {{4, 4, 4, 4, 4}, {20, 1, 1, 1, 1}};
+        for (int r = 0; r < 5; r++)
+            counts_buf[r] = c[lop][r];
+        ck_assert_int_eq(ic_halfway_lopsided(counts_buf, 5), lop);
+        ic_coll_args_t a = args_of(IC_COLL_REDUCE_SCATTER, 5, 0, 0);
+        a.counts = counts_buf;
+        a.rank = 1;
+        a.sendcount = a.recvcount = counts_buf[1];
+        int sh, sb;
+        ic_sched_reset(&scheds[1], 1, 5);
+        ck_assert_int_eq(build_1d(h, &scheds[1], &a), 0);
+        int rh = msg_rounds(&scheds[1], &sh);
+        ic_sched_reset(&scheds[1], 1, 5);
+        ck_assert_int_eq(build_1d(b, &scheds[1], &a), 0);
+        ck_assert_int_eq(rh, lop ? msg_rounds(&scheds[1], &sb) : 2);
     }
 }
 END_TEST
