@@ -146,6 +146,11 @@ void ic_mst_gather(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_buf_t 
  * blocks); halfway != 0: every block whole on both, each half way round,
  * n/2 steps with as many bytes on each direction of a link (tmp: room for
  * two blocks). */
+void ic_bucket_dcombine2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                         const size_t *counts, ic_buf_t tmp, size_t tmpbase, int halfway);
+void ic_bucket_collect2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
+                        const size_t *counts, int halfway);
+
 /* A line of n blocks whose largest is more than half of all: the halfway
  * rings run as the bidir ones there (bidir_bucket.c). */
 static inline int ic_halfway_lopsided(const size_t *counts, int n)
@@ -157,11 +162,6 @@ static inline int ic_halfway_lopsided(const size_t *counts, int n)
     }
     return 2 * most > total;
 }
-
-void ic_bucket_dcombine2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                         const size_t *counts, ic_buf_t tmp, size_t tmpbase, int halfway);
-void ic_bucket_collect2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
-                        const size_t *counts, int halfway);
 
 /* Bucket collect (ring allgather): every position p holds block p at
  * base + prefix(p) of `buf`; on return every position holds all blocks.
