@@ -431,6 +431,31 @@ static inline int ic_pipe_stream_ok(int n, int next_n, size_t count)
     return n >= 3 && next_n >= 3 && count >= 2;
 }
 
+/* The halfway pipeline (halfway_bcast.c): the whole vector streams from
+ * the root both ways round the line taken as a ring, in segments of
+ * `seg`, to the right through positions 1 .. floor(n/2), to the left
+ * through the others.  Cost on full-duplex links, k segments:
+ * (floor(n/2) - 1 + k)(alpha + seg beta). */
+void ic_pipe_bcast_halfway(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_region_t data,
+                           size_t seg);
+
+/* Two edge-disjoint trees of a 2-D torus (halfway_bcast.c): the lower
+ * half of the vector half way both ways along the root's line LF (root at
+ * position rf) and then half way along every line of the other dimension,
+ * the upper half the other way about (LS first, root at rs), with no
+ * directed link in both; LF and LS are the lines through this rank.  What a
+ * mesh plan whose two steps are halfway_pipeline builds (compose.c).
+ * Needs ic_torus_trees_ok.  Cost on full-duplex links, k segments of seg
+ * per half: (ic_torus_trees_depth(nF, nS) - 1 + k)(alpha + seg beta). */
+void ic_bcast_torus_trees(ic_sched_t *s, const ic_line_t *LF, int rf, const ic_line_t *LS, int rs,
+                          ic_region_t data, size_t seg);
+/* The deeper tree's depth: hops from the root to its last position. */
+int ic_torus_trees_depth(int nf, int ns);
+static inline int ic_torus_trees_ok(int nf, int ns, size_t count)
+{
+    return nf >= 2 && ns >= 2 && count >= 2;
+}
+
 /* Pipelined chain combine-to-one (pipe_combine.c): the vector in segments
  * of `seg` elements (as ic_pipe_bcast) flows along a chain that ends at
  * the root, every position combining its own segment into the partial it
@@ -740,13 +765,19 @@ enum {
                                        reads only its own block's count, so
                                        the call needs no block sizes from the
                                        root first (collectives.c) */
-    IC_ALG_TWO_WAYS = 1u << 8       /* sends to both neighbours in every round,
+    IC_ALG_TWO_WAYS = 1u << 8,      /* sends to both neighbours in every round,
                                        half the bytes each way (the bidir_
                                        rings and chains): its closed form, a
                                        lower bound where a rank's two sends
                                        share one port (IC_ALG_COST_BOUND),
                                        holds where they do not: priced there
                                        (ic_alg_priced_in) */
+    IC_ALG_DATAFLOW = 1u << 9       /* a stream priced as the dataflow it runs
+                                       as (executor.c), its segments' start-ups
+                                       overlapping up to IC_STREAM_DEPTH at a
+                                       time: a lower bound (IC_ALG_COST_BOUND)
+                                       up to IC_STREAM_DEPTH times below the
+                                       cost evaluator's lock step */
 };
 
 /* Why an IC_ALG_EXACT_OP algorithm cannot serve an op that is not exact. */
@@ -888,6 +919,7 @@ typedef enum ic_step_kind {
     IC_STEP_BCAST_MST, /* bcast: keeps the vector          */
     IC_STEP_BCAST_PIPELINE,
     IC_STEP_BCAST_PIPELINE2, /* ... on two chains, both ways round */
+    IC_STEP_BCAST_HALFWAY,   /* ... whole, half way round both ways */
     IC_STEP_BCAST_TREE,
     IC_STEP_BCAST_TWOTREE,
     IC_STEP_BCAST_KNOMIAL,

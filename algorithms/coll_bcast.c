@@ -1,5 +1,5 @@
 /*
- * coll_bcast.c -- broadcast (mitra-1995 section 3.2), eleven algorithms.
+ * coll_bcast.c -- broadcast (mitra-1995 section 3.2), twelve algorithms.
  *
  * The composer (compose.c) builds them from the primitives, on the line of
  * all ranks (a 1-D plan) or along the lines of a mesh dimension (a mesh
@@ -50,6 +50,21 @@
  *   (p - 2 + k)(alpha + (n/(2k)) beta), a lower bound where one port per
  *   rank serialises a round's two sends (IC_ALG_COST_BOUND: forced or
  *   tables only).  Its segment rule: the pipeline's for half the vector.
+ *
+ * "halfway_pipeline": the whole vector on two chains from the root, one
+ *   each way half way round the line (halfway_bcast.c): the farthest
+ *   position floor(p/2) hops away, the whole vector on every link.  On
+ *   full-duplex neighbour links, k segments of s bytes, D = floor(p/2),
+ *   priced as the dataflow it runs as (executor.c): D (alpha + s beta) +
+ *   (k - 1) max(s beta, (alpha + s beta) / IC_STREAM_DEPTH), the first
+ *   segment's way down, then one segment a link's time, the start-ups of
+ *   the segments in flight overlapping; a lower bound of the lock-step
+ *   (D - 1 + k)(alpha + s beta), and where one port per rank serialises
+ *   the root's two sends (IC_ALG_COST_BOUND).  Two halfway_pipeline steps
+ *   of a 2-D mesh plan stream as the torus's two edge-disjoint trees, a
+ *   half of the vector each, side by side: plan.c prices them as one
+ *   half's halfway pipeline of D = ic_torus_trees_depth hops.  Its
+ *   segment rule minimises the closed form.
  *
  * "binary_tree": the pipelined binary-tree broadcast (tree_bcast.c): no
  *   position sends more than 2 n bytes, where the MST's root sends
@@ -221,6 +236,45 @@ double ic_cost_bcast_pipeline2(const ic_coll_args_t *a, const ic_model_t *m)
 {
     ic_coll_args_t h;
     return half_chain(a, &h) ? ic_cost_bcast_pipeline(&h, m) : ic_cost_bcast_pipeline(a, m);
+}
+
+/* A stream of k segments of sb bytes down D hops run as a dataflow
+ * (executor.c, "Dataflow"): the first segment pays D hops of alpha + sb
+ * beta; every later one a link's time for its bytes, but no less than a
+ * hop shared among the IC_STREAM_DEPTH receives a link has under way (the
+ * start-ups of segments in flight overlap).  f: the message factor of sb
+ * (ic_msg_factor). */
+static double dataflow_time(double D, double k, double sb, const ic_model_t *m)
+{
+    double f = ic_msg_factor(m, sb), hop = (m->alpha + sb * m->beta) * f, next = sb * m->beta * f;
+    if (hop / IC_STREAM_DEPTH > next)
+        next = hop / IC_STREAM_DEPTH;
+    return D * hop + (k - 1) * next;
+}
+
+/* The halfway pipeline: floor(p/2) hops, the whole vector. */
+double ic_cost_bcast_halfway(const ic_coll_args_t *a, const ic_model_t *m)
+{
+    if (a->size <= 1 || a->count == 0)
+        return 0;
+    size_t seg = a->seg && a->seg < a->count ? a->seg : a->count;
+    return dataflow_time((double)(a->size / 2), (double)((a->count + seg - 1) / seg),
+                         (double)seg * (double)m->elem, m);
+}
+
+/* Its least: where a hop's start-up no longer hides behind the segments
+ * in flight, s = alpha / ((IC_STREAM_DEPTH - 1) beta), or, while it does,
+ * D s beta + (m / s) alpha / IC_STREAM_DEPTH at s = sqrt(m alpha /
+ * (IC_STREAM_DEPTH D beta)): the larger of the two. */
+size_t ic_seg_bcast_halfway(const ic_coll_args_t *a, const ic_model_t *md)
+{
+    double m = (double)a->count * (double)md->elem, D = (double)(a->size / 2), k = 1;
+    if (D >= 1 && md->alpha > 0 && md->beta > 0) {
+        double s1 = md->alpha / ((IC_STREAM_DEPTH - 1) * md->beta);
+        double s2 = sqrt(m * md->alpha / (IC_STREAM_DEPTH * D * md->beta));
+        k = floor(m / (s1 > s2 ? s1 : s2) + 0.5);
+    }
+    return ic_seg_of_k(a, md, k);
 }
 
 double ic_cost_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m)

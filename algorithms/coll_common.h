@@ -435,6 +435,7 @@ size_t ic_radix_reduce_knomial(const ic_coll_args_t *a, const ic_model_t *m);
 const char *ic_knomial_reduce_room(size_t bounded_from, int n, size_t m);
 size_t ic_seg_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_bcast_pipeline2(const ic_coll_args_t *a, const ic_model_t *m);
+size_t ic_seg_bcast_halfway(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);
 size_t ic_seg_reduce_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 /* The segment the 1-D pipelined reduce runs with for parameter seg (0 or
@@ -453,6 +454,7 @@ double ic_cost_bcast_mst(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_scatter_collect(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_pipeline(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_pipeline2(const ic_coll_args_t *a, const ic_model_t *m);
+double ic_cost_bcast_halfway(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_binary_tree(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_knomial(const ic_coll_args_t *a, const ic_model_t *m);
 double ic_cost_bcast_circulant(const ic_coll_args_t *a, const ic_model_t *m);

@@ -214,9 +214,11 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
         size_t *cnt = step_counts(M, t);
         ic_blocks_even(cnt, d, cur.count);
         R[t] = cur;
-        int active = coll == IC_COLL_BCAST ? my_line_active(M, pl, t, ref, 0, 0, 1)
-                                           : my_line_active(M, pl, t, ref, 1, 1, 0);
         int streams = !fed && ic_plan_streams(pl, coll, t, cur.count);
+        /* the torus's two trees span both dimensions' planes at once */
+        int trees = streams && kind == IC_STEP_BCAST_HALFWAY;
+        int active = coll == IC_COLL_BCAST ? my_line_active(M, pl, t + trees, ref, 0, 0, 1)
+                                           : my_line_active(M, pl, t, ref, 1, 1, 0);
         int ran = fed && was_active; /* my part of this step ran with the previous one's */
         if (active && d > 1 && !ran) {
             ic_line_t line = mesh_line(M, dim);
@@ -244,6 +246,15 @@ static void vector_steps(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
                     ic_pipe_bcast2_fed(s, &line, root, cur, fed_seg, fed_pos, fed_n);
                 } else {
                     ic_pipe_bcast2(s, &line, root, cur, st->param);
+                }
+                break;
+            case IC_STEP_BCAST_HALFWAY:
+                if (trees) {
+                    int dim2 = pl->step[t + 1].dim;
+                    ic_line_t other = mesh_line_in(M, dim2, 1);
+                    ic_bcast_torus_trees(s, &line, root, &other, ref[dim2], cur, st->param);
+                } else {
+                    ic_pipe_bcast_halfway(s, &line, root, cur, st->param);
                 }
                 break;
             case IC_STEP_BCAST_TREE:

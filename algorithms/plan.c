@@ -60,9 +60,15 @@ const ic_algorithm_t *ic_alg_two_rings(const ic_algorithm_t *alg)
     };
     for (size_t i = 0; alg && i < sizeof(twins) / sizeof(twins[0]); i++)
         if (alg->step == twins[i][0])
-            for (const ic_algorithm_t *t = ic_algorithms; t->name; t++)
-                if (t->coll == alg->coll && t->step == twins[i][1])
-                    return t;
+            return ic_alg_of_step(alg->coll, twins[i][1]);
+    return NULL;
+}
+
+const ic_algorithm_t *ic_alg_of_step(ic_coll_t c, ic_step_kind_t k)
+{
+    for (const ic_algorithm_t *t = ic_algorithms; t->name; t++)
+        if (t->coll == c && t->step == k)
+            return t;
     return NULL;
 }
 
@@ -534,10 +540,15 @@ double ic_plan_step_cost(const ic_algorithm_t *alg, const ic_coll_args_t *a, int
 
 int ic_plan_streams(const ic_plan_t *pl, ic_coll_t coll, int t, size_t count)
 {
-    return coll == IC_COLL_BCAST && t + 1 < pl->ndims &&
-           ic_plan_step_kind(pl->step[t].alg) == IC_STEP_BCAST_PIPELINE2 &&
-           ic_plan_step_kind(pl->step[t + 1].alg) == IC_STEP_BCAST_PIPELINE2 &&
-           ic_pipe_stream_ok(pl->dims[pl->step[t].dim], pl->dims[pl->step[t + 1].dim], count);
+    if (coll != IC_COLL_BCAST || t + 1 >= pl->ndims)
+        return 0;
+    ic_step_kind_t k = ic_plan_step_kind(pl->step[t].alg);
+    int d = pl->dims[pl->step[t].dim], d2 = pl->dims[pl->step[t + 1].dim];
+    if (k != ic_plan_step_kind(pl->step[t + 1].alg))
+        return 0;
+    return k == IC_STEP_BCAST_PIPELINE2 ? ic_pipe_stream_ok(d, d2, count)
+           : k == IC_STEP_BCAST_HALFWAY ? ic_torus_trees_ok(d, d2, count)
+                                        : 0;
 }
 
 long ic_plan_stride(const ic_plan_t *pl, int dim)
@@ -698,14 +709,33 @@ ic_model_t ic_model_strided(const ic_model_t *m, const ic_plan_t *pl, int t,
     if (alg && (alg->flags & IC_ALG_TWO_WAYS)) { /* two sends a round, over the
                                                     step's stride (1-D: 1) */
         const ic_strides_t *S = m->strides;
-        int i = stride_index(S, pl->ndims ? ic_plan_stride(pl, pl->step[t].dim) : 1);
-        fa *= S->two_alpha[i] > 1 ? S->two_alpha[i] : 1;
-        fb *= S->two_beta[i] <= 0 ? 2 : S->two_beta[i] > 1 ? S->two_beta[i] : 1;
+        /* the torus's two trees send both ways along both dimensions at once */
+        int both = streams && alg->step == IC_STEP_BCAST_HALFWAY;
+        for (int u = t; u <= t + both; u++) {
+            int i = stride_index(S, pl->ndims ? ic_plan_stride(pl, pl->step[u].dim) : 1);
+            fa *= S->two_alpha[i] > 1 ? S->two_alpha[i] : 1;
+            fb *= S->two_beta[i] <= 0 ? 2 : S->two_beta[i] > 1 ? S->two_beta[i] : 1;
+        }
     }
     s.alpha *= fa;
     s.beta *= fb;
     s.beta_x *= fb;
     return s;
+}
+
+double ic_plan_stream_cost(const ic_plan_t *pl, int t, const ic_coll_args_t *a, double v,
+                           size_t *param, const ic_model_t *m)
+{
+    const ic_algorithm_t *alg = pl->step[t].alg;
+    int d = pl->dims[pl->step[t].dim], d2 = pl->dims[pl->step[t + 1].dim], chain = d + d2 - 1;
+    ic_model_t mt = ic_model_strided(m, pl, t, alg, a, 1);
+    if (alg->step == IC_STEP_BCAST_HALFWAY) {
+        /* the torus's two trees side by side: one half's halfway pipeline
+         * as deep as the deeper tree (a ring of twice its depth) */
+        chain = 2 * ic_torus_trees_depth(d, d2);
+        v -= floor(v / 2);
+    }
+    return ic_plan_step_cost(alg, a, chain, v, param, &mt, ic_plan_step_share(pl, t, alg, a, m));
 }
 
 static double walk(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m, int resolve)
@@ -744,10 +774,13 @@ static double walk(ic_plan_t *pl, const ic_coll_args_t *a, const ic_model_t *m, 
         /* a step streaming into the next: one chain of d + d' - 1
          * positions, whose segment both steps take */
         int streams = ic_plan_streams(pl, a->coll, t, (size_t)(v + 0.5));
-        int d2 = streams ? pl->dims[pl->step[t + 1].dim] : 0;
-        ic_model_t mt = ic_model_strided(m, pl, t, alg, a, streams);
-        cost += ic_plan_step_cost(alg, a, streams ? d + d2 - 1 : d, v, &param, &mt,
-                                  ic_plan_step_share(pl, t, alg, a, m));
+        if (streams) {
+            cost += ic_plan_stream_cost(pl, t, a, v, &param, m);
+        } else {
+            ic_model_t mt = ic_model_strided(m, pl, t, alg, a, 0);
+            cost +=
+                ic_plan_step_cost(alg, a, d, v, &param, &mt, ic_plan_step_share(pl, t, alg, a, m));
+        }
         if (resolve)
             pl->step[t].param = param;
         if (streams) {

@@ -37,9 +37,10 @@
  *   8x8x8:d2=bucket,d1=bucket,d0=bucket
  *
  * Which 1-D algorithms can be a mesh step, per collective:
- *   bcast               mst, pipeline, binary_tree, two_tree, knomial,
- *                       circulant
+ *   bcast               mst, pipeline, bidir_pipeline, halfway_pipeline,
+ *                       binary_tree, two_tree, knomial, circulant
  *                       (keep the vector); scatter_collect,
+ *                       bidir_scatter_collect, halfway_scatter_collect,
  *                       scatter_doubling (shrink it)
  *   reduce              mst, pipeline (to the line's root); dcombine_gather,
  *                       halving_gather (shrink)
@@ -126,9 +127,19 @@ ic_step_kind_t ic_plan_step_kind(const ic_algorithm_t *alg);
 /* Whether step t of mesh plan pl, for collective coll on count elements,
  * streams into step t + 1: a broadcast's two-chain pipeline followed by
  * another (ic_pipe_bcast2_into; compose.c builds it, ic_plan_cost prices
- * the pair as one chain of d + d' - 1 positions).  The caller makes sure
+ * the pair as one chain of d + d' - 1 positions), or its halfway pipeline
+ * followed by another (the torus's two trees, ic_bcast_torus_trees).  The caller makes sure
  * step t is not itself fed by a stream. */
 int ic_plan_streams(const ic_plan_t *pl, ic_coll_t coll, int t, size_t count);
+/* The closed-form cost of steps t and t + 1 of pl, which stream
+ * (ic_plan_streams), for the v elements that reach step t, under m (with
+ * its figures by rank distance: ic_model_strided of a stream): two-chain
+ * pipelines as one chain of d + d' - 1 positions, two halfway_pipeline
+ * steps as the torus's two trees side by side (one half's halfway
+ * pipeline as deep as the deeper tree); *param as ic_plan_step_cost's,
+ * the segment both steps take. */
+double ic_plan_stream_cost(const ic_plan_t *pl, int t, const ic_coll_args_t *a, double v,
+                           size_t *param, const ic_model_t *m);
 
 /* How many pieces the mesh plan pl (ndims >= 1) runs the reduction a in,
  * one after the other, so that every rank's scratch stays within the
@@ -161,6 +172,9 @@ int ic_plan_step_blocks(ic_step_kind_t k, int d, int *block);
  * counter-rotating rings (bidir_bucket.c: bucket -> bidir_bucket, ...), or
  * NULL when alg has none. */
 const ic_algorithm_t *ic_alg_two_rings(const ic_algorithm_t *alg);
+
+/* The algorithm of collective c whose step kind is k (NULL: none). */
+const ic_algorithm_t *ic_alg_of_step(ic_coll_t c, ic_step_kind_t k);
 
 /* Plan pl with every step that has a two-ring twin (ic_alg_two_rings)
  * replaced by it, its parameter reset; 0 when no step has one. */

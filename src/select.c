@@ -165,7 +165,7 @@ const ic_cost_params_t *ic_ctx_measured_cost(const ic_ctx_t *ctx)
 /* A plan as written (forced, or a tuning table's rule) made ready to run:
  * the byte-counted collectives take segments in bytes and count units of
  * elem bytes; what it leaves out (segment, radix) comes from the model. */
-static void resolve_written(const ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
+static double resolve_written(const ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
 {
     ic_plan_from_written(pl, elem);
     ic_model_t m = ic_model_of(cost_of(ctx, ctx->cost), elem), mnode;
@@ -176,6 +176,7 @@ static void resolve_written(const ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem,
     }
     ic_plan_resolve(pl, a, &m);
     a->seg = pl->param;
+    return ic_plan_cost(pl, a, &m);
 }
 
 int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
@@ -187,7 +188,17 @@ int ic_select(ic_ctx_t *ctx, ic_coll_args_t *a, size_t elem, ic_plan_t *pl)
         const char *why = NULL;
         if (ic_plan_usable(f, a, &why)) {
             *pl = *f;
-            resolve_written(ctx, a, elem, pl);
+            double t = resolve_written(ctx, a, elem, pl);
+            static size_t said[IC_COLL_COUNT]; /* bytes + 1 of the last one told */
+            size_t bytes = total_elems(a) * elem;
+            if (ic_env()->verbose && ctx->rank == 0 && said[c] != bytes + 1) {
+                char text[IC_PLAN_TEXT_MAX];
+                said[c] = bytes + 1;
+                ic_plan_format(pl, text, sizeof(text));
+                fprintf(stderr,
+                        "InterCom: %s p=%d bytes=%zu root=%d -> %s (forced; model: %.3g s)\n",
+                        ic_coll_name(c), a->size, bytes, a->root, text, t);
+            }
             return 0;
         }
         char msg[400], text[IC_PLAN_TEXT_MAX];

@@ -88,6 +88,9 @@ typedef struct search {
     const ic_algorithm_t *algs[16]; /* the collective's mesh steps */
     int nalgs;
     ic_plan_t cur;
+    /* paired[t]: the algorithm of step t - 1 that streams into step t when
+     * step t runs it too (ic_plan_streams): that pair is priced as one */
+    const ic_algorithm_t *paired[IC_PLAN_MAXDIMS];
     ic_plan_t *top; /* the k cheapest so far, cheapest first */
     double *top_t;
     int k, have;
@@ -166,7 +169,9 @@ static double step_cost(search_t *S, int t, const ic_algorithm_t *alg, int d, do
 
 /* Every combination of step algorithms for the shape and order in cur,
  * from step t on, given the elements v that reach it and the cost so far
- * (branch and bound: costs only grow). */
+ * (branch and bound: costs only grow).  Two steps that stream
+ * (ic_plan_streams: the same broadcast pipeline on both) are priced
+ * together (ic_plan_stream_cost), as ic_plan_cost does. */
 static void try_steps(search_t *S, int t, double v, double sofar)
 {
     if (!search_admits(S, sofar))
@@ -183,13 +188,30 @@ static void try_steps(search_t *S, int t, double v, double sofar)
     long stride = S->m->strides ? ic_plan_stride(&S->cur, S->cur.step[t].dim) : 1;
     for (int i = 0; i < S->nalgs; i++) {
         const ic_algorithm_t *alg = S->algs[i];
+        if (alg == S->paired[t]) /* streams from the step before: priced with it */
+            continue;
         S->cur.step[t].alg = alg;
         S->cur.step[t].param = 0;
+        if (t + 1 < S->cur.ndims) { /* alg again on step t + 1: a stream? */
+            S->cur.step[t + 1].alg = alg;
+            S->cur.step[t + 1].param = 0;
+            S->paired[t + 1] = NULL;
+            if (ic_plan_streams(&S->cur, S->a->coll, t, ic_plan_step_count(in))) {
+                size_t param = 0;
+                double c = ic_plan_stream_cost(&S->cur, t, S->a, in, &param, S->m);
+                S->priced++;
+                if (c >= 0)
+                    try_steps(S, t + 2, ic_plan_step_output(S->a, alg, d, in), sofar + c);
+                S->paired[t + 1] = alg;
+            }
+        }
         double c =
             step_cost(S, t, alg, d, in, ic_plan_step_share(&S->cur, t, alg, S->a, S->m), stride);
         S->priced++;
         if (c >= 0)
             try_steps(S, t + 1, ic_plan_step_output(S->a, alg, d, in), sofar + c);
+        if (t + 1 < S->cur.ndims)
+            S->paired[t + 1] = NULL;
     }
 }
 

@@ -974,6 +974,106 @@ START_TEST(test_halfway_rings)
 }
 END_TEST
 
+/* The torus's two trees (halfway_bcast.c): every message goes to a
+ * neighbour on the torus, no ordered pair of ranks carries more than the
+ * larger half of the vector (no directed link in both trees), every rank
+ * but the root receives the whole vector once, from one parent a half,
+ * and the deeper tree is ic_torus_trees_depth deep.  On a line: half way
+ * both ways, floor(p/2) deep. */
+START_TEST(test_torus_trees)
+{
+    scheds_setup();
+    static const int shapes[][2] = {{2, 2}, {2, 3}, {3, 2}, {3, 3}, {4, 4}, {4, 7}, {6, 5}, {8, 4}};
+    static size_t pair[64][64];
+    for (size_t sh = 0; sh < sizeof(shapes) / sizeof(shapes[0]); sh++) {
+        int d0 = shapes[sh][0], d1 = shapes[sh][1], p = d0 * d1;
+        for (int ord = 0; ord < 2; ord++) {
+            char text[IC_PLAN_TEXT_MAX];
+            snprintf(text, sizeof(text),
+                     ord ? "%dx%d:d0=halfway_pipeline(3),d1=halfway_pipeline(3)"
+                         : "%dx%d:d1=halfway_pipeline(3),d0=halfway_pipeline(3)",
+                     d0, d1);
+            ic_plan_t pl;
+            ck_assert(ic_plan_parse(IC_COLL_BCAST, text, &pl, NULL) == 0);
+            size_t count = 25, half = count / 2;
+            int D = ic_torus_trees_depth(d0, d1);
+            for (int root = 0; root < p; root++) {
+                int par[2][64];
+                memset(pair, 0, sizeof(pair));
+                ic_coll_args_t a = args_of(IC_COLL_BCAST, p, root, count);
+                for (int r = 0; r < p; r++) {
+                    a.rank = r;
+                    ic_sched_reset(&scheds[r], r, p);
+                    ck_assert_int_eq(ic_plan_build(&scheds[r], &pl, &a), 0);
+                    size_t got = 0;
+                    par[0][r] = par[1][r] = -1;
+                    for (size_t i = 0; i < scheds[r].nacts; i++) {
+                        const ic_action_t *x = &scheds[r].acts[i];
+                        if (x->kind == IC_ACT_RECV) {
+                            int *pt = &par[x->dst.off >= half][r];
+                            ck_assert(*pt < 0 || *pt == x->peer);
+                            *pt = x->peer;
+                            got += x->dst.count;
+                        }
+                        if (x->kind != IC_ACT_SEND)
+                            continue;
+                        pair[r][x->peer] += x->src.count;
+                        int dr = x->peer / d1 - r / d1, dc = x->peer % d1 - r % d1;
+                        int hop = (dr == 0 && (dc + d1) % d1 != 0 &&
+                                   ((dc + d1) % d1 == 1 || (dc + d1) % d1 == d1 - 1)) ||
+                                  (dc == 0 && (dr + d0) % d0 != 0 &&
+                                   ((dr + d0) % d0 == 1 || (dr + d0) % d0 == d0 - 1));
+                        ck_assert_msg(hop, "%s root %d: %d -> %d", text, root, r, x->peer);
+                    }
+                    ck_assert_msg(got == (r == root ? 0 : count), "%s root %d: rank %d got %zu",
+                                  text, root, r, got);
+                }
+                int deepest = 0;
+                for (int t = 0; t < 2; t++)
+                    for (int r = 0; r < p; r++) {
+                        int depth = 0;
+                        for (int q = r; q != root && depth <= p; q = par[t][q], depth++)
+                            ck_assert(q >= 0);
+                        deepest = depth > deepest ? depth : deepest;
+                    }
+                ck_assert_msg(deepest == D, "%s root %d: %d deep, not %d", text, root, deepest, D);
+                for (int r = 0; r < p; r++)
+                    for (int q = 0; q < p; q++)
+                        ck_assert_msg(pair[r][q] <= count - count / 2, "%s root %d: %d -> %d: %zu",
+                                      text, root, r, q, pair[r][q]);
+            }
+        }
+    }
+    const ic_algorithm_t *h = ic_alg_find(IC_COLL_BCAST, "halfway_pipeline");
+    ck_assert(h && !ic_alg_priced(h));
+    for (int p = 2; p <= 9; p++) {
+        int root = p / 3, par[64];
+        ic_coll_args_t a = args_of(IC_COLL_BCAST, p, root, 12);
+        a.seg = 4;
+        for (int r = 0; r < p; r++) {
+            int sh;
+            a.rank = r;
+            ic_sched_reset(&scheds[r], r, p);
+            ck_assert_int_eq(build_1d(h, &scheds[r], &a), 0);
+            msg_rounds(&scheds[r], &sh);
+            ck_assert_int_le(sh, 2);
+            par[r] = -1;
+            for (size_t i = 0; i < scheds[r].nacts; i++)
+                if (scheds[r].acts[i].kind == IC_ACT_RECV)
+                    par[r] = scheds[r].acts[i].peer;
+        }
+        int deepest = 0;
+        for (int r = 0; r < p; r++) {
+            int depth = 0;
+            for (int q = r; q != root && depth <= p; q = par[q], depth++)
+                ck_assert(q >= 0 && (par[q] == (q + 1) % p || par[q] == (q + p - 1) % p));
+            deepest = depth > deepest ? depth : deepest;
+        }
+        ck_assert_int_eq(deepest, p / 2);
+    }
+}
+END_TEST
+
 /* The non-packed paths use scratch and per-block copies; the packed ones
  * must not (they work on the user's buffer directly). */
 START_TEST(test_packed_paths_direct)
@@ -1454,7 +1554,8 @@ START_TEST(test_mesh_pairs)
 END_TEST
 
 /* A broadcast's two-chain pipeline streaming into the next step's
- * (compose.c, ic_pipe_bcast2_into): segments of 1 to 3 elements and the
+ * (compose.c, ic_pipe_bcast2_into), and the torus's two trees of two
+ * halfway_pipeline steps (ic_bcast_torus_trees): segments of 1 to 3 elements and the
  * model's, every root, counts around the halves' segment counts, on
  * shapes whose lines are too short to stream (2), just long enough (3)
  * and longer, a third step after the pair, and under a placement. */
@@ -1472,6 +1573,14 @@ START_TEST(test_mesh_streams)
         "3x3x3:d2=bidir_pipeline(%d),d1=bidir_pipeline(%d),d0=pipeline",
         "3x3x4:d0=bidir_pipeline,d2=bidir_pipeline(%d),d1=bidir_pipeline(%d)",
         "3x4x3:d1=bidir_pipeline(%d),d0=bidir_pipeline(%d),d2=bidir_pipeline",
+        /* the torus's two trees (halfway_bcast.c) */
+        "3x3:d1=halfway_pipeline(%d),d0=halfway_pipeline(%d)",
+        "2x2:d0=halfway_pipeline(%d),d1=halfway_pipeline(%d)",
+        "2x5:d1=halfway_pipeline(%d),d0=halfway_pipeline(%d)",
+        "4x8:d0=halfway_pipeline(%d),d1=halfway_pipeline(%d)",
+        "5x4:d1=halfway_pipeline(%d),d0=halfway_pipeline(%d)",
+        "3x4x3:d1=halfway_pipeline(%d),d0=halfway_pipeline(%d),d2=halfway_pipeline",
+        "3x3x4:d0=pipeline,d2=halfway_pipeline(%d),d1=halfway_pipeline(%d)",
     };
     int runs = 0;
     for (size_t i = 0; i < sizeof(plans) / sizeof(plans[0]); i++)
@@ -1524,6 +1633,7 @@ Suite *suite_collectives(void)
     tcase_add_test(tc, test_registry);
     tcase_add_test(tc, test_two_rings);
     tcase_add_test(tc, test_halfway_rings);
+    tcase_add_test(tc, test_torus_trees);
     tcase_add_test(tc, test_aliases);
     tcase_add_test(tc, test_scale_params);
     tcase_add_test(tc, test_packed_paths_direct);
