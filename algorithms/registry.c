@@ -58,8 +58,8 @@ const ic_algorithm_t ic_algorithms[] = {
          "pipeline on two chains, one each way round the ring (full-duplex neighbour links: "
          "tori)"),
     STEP(IC_COLL_BCAST, "halfway_pipeline",
-         KEEPS | NEXT | IC_ALG_COST_BOUND | TWO | IC_ALG_DATAFLOW,
-         IC_STEP_BCAST_HALFWAY, ic_cost_bcast_halfway, ic_seg_bcast_halfway,
+         KEEPS | NEXT | IC_ALG_COST_BOUND | TWO | IC_ALG_DATAFLOW, IC_STEP_BCAST_HALFWAY,
+         ic_cost_bcast_halfway, ic_seg_bcast_halfway,
          "the whole vector on two chains, one each way half way round the ring; on a 2-D mesh "
          "two edge-disjoint trees of the torus, a half each (full-duplex neighbour links: tori)"),
     STEP(IC_COLL_BCAST, "binary_tree", KEEPS, IC_STEP_BCAST_TREE, ic_cost_bcast_binary_tree,
