@@ -148,6 +148,13 @@ void ic_mst_gather(ic_sched_t *s, const ic_line_t *line, int root_pos, ic_buf_t 
  * two blocks). */
 void ic_bucket_dcombine2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                          const size_t *counts, ic_buf_t tmp, size_t tmpbase, int halfway);
+/* ic_bucket_dcombine2 reading every position's contribution where it is:
+ * block j in `in` at in_off[j] (read only), the combined block of this
+ * position into out (not overlapping in or tmp).  tmp: four times the
+ * largest block from tmpbase on.  Commutative ops. */
+void ic_bucket_dcombine2_ro(ic_sched_t *s, const ic_line_t *line, ic_buf_t in, const size_t *in_off,
+                            const size_t *counts, ic_region_t out, ic_buf_t tmp, size_t tmpbase,
+                            int halfway);
 void ic_bucket_collect2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size_t base,
                         const size_t *counts, int halfway);
 

@@ -245,3 +245,83 @@ void ic_bucket_collect2(ic_sched_t *s, const ic_line_t *line, ic_buf_t buf, size
         walk_up(&rb, counts, n);
     }
 }
+
+/* The two-ring distributed combine reading every position's contribution
+ * where it is: block j of `in` at in_off[j] (read only), my finished
+ * block into `out`.  Each ring's partial goes through two slots of the
+ * largest block in tmp, in turn (one received into while the other is
+ * sent): a received part is combined with my contribution's same part,
+ * and where the next step sends more of the block than arrived (the
+ * halfway rings' step of halves, even n) the rest is copied from my
+ * contribution.  tmp: four slots from tmpbase on. */
+void ic_bucket_dcombine2_ro(ic_sched_t *s, const ic_line_t *line, ic_buf_t in, const size_t *in_off,
+                            const size_t *counts, ic_region_t out, ic_buf_t tmp, size_t tmpbase,
+                            int halfway)
+{
+    int n = line->n;
+    int me = ic_line_pos(line, s->rank);
+    ic_sched_round(s);
+    if (me < 0)
+        return;
+    if (n == 1) {
+        if (counts[0] > 0)
+            ic_sched_copy(s, ic_reg(in, in_off[0], counts[0]), out);
+        return;
+    }
+    rings_t r = rings_of(n, counts, halfway, 1);
+    int h = r.steps;
+    size_t big = 0;
+    for (int j = 0; j < n; j++)
+        big = counts[j] > big ? counts[j] : big;
+    ic_sched_need(s, tmp, tmpbase + 4 * big);
+    /* slot x of ring A (0, 1) or B (2, 3) */
+#define SLOT(x) (tmpbase + (size_t)(x)*big)
+    int right = ic_line_rank(line, (me + 1) % n);
+    int left = ic_line_rank(line, (me + n - 1) % n);
+    int sa = ((me + h) % n + n) % n, ra = ((me - 1 + h) % n + n) % n;
+    int sb = ((me - h) % n + n) % n, rb = ((me + 1 - h) % n + n) % n;
+    for (int k = 0; k < h; k++) {
+        size_t ca = a_len(&r, k, counts, sa), ob = b_off(&r, k, counts, sb);
+        size_t cb = b_len(&r, k, counts, sb);
+        size_t xa = SLOT((k + 1) % 2), xb = SLOT(2 + (k + 1) % 2); /* step k - 1's */
+        if (ca > 0)
+            ic_sched_send(s, right, k ? ic_reg(tmp, xa, ca) : ic_reg(in, in_off[sa], ca));
+        size_t ra_c = a_len(&r, k, counts, ra), ya = SLOT(k % 2);
+        if (ra_c > 0)
+            ic_sched_recv(s, left, ic_reg(tmp, ya, ra_c));
+        if (cb > 0)
+            ic_sched_send(s, left, k ? ic_reg(tmp, xb + ob, cb) : ic_reg(in, in_off[sb] + ob, cb));
+        size_t rb_o = b_off(&r, k, counts, rb), rb_c = b_len(&r, k, counts, rb);
+        size_t yb = SLOT(2 + k % 2);
+        if (rb_c > 0)
+            ic_sched_recv(s, right, ic_reg(tmp, yb + rb_o, rb_c));
+        if (k + 1 < h) { /* the partials of ra and rb go on next step */
+            size_t na = a_len(&r, k + 1, counts, ra), nb = b_off(&r, k + 1, counts, rb);
+            if (ra_c > 0)
+                ic_sched_reduce(s, ic_reg(in, in_off[ra], ra_c), ic_reg(tmp, ya, ra_c), 1);
+            if (na > ra_c)
+                ic_sched_copy(s, ic_reg(in, in_off[ra] + ra_c, na - ra_c),
+                              ic_reg(tmp, ya + ra_c, na - ra_c));
+            if (rb_c > 0)
+                ic_sched_reduce(s, ic_reg(in, in_off[rb] + rb_o, rb_c),
+                                ic_reg(tmp, yb + rb_o, rb_c), 1);
+            if (nb < rb_o)
+                ic_sched_copy(s, ic_reg(in, in_off[rb] + nb, rb_o - nb),
+                              ic_reg(tmp, yb + nb, rb_o - nb));
+        } else { /* ra == rb == me: both partials and my contribution */
+            if (counts[me] > 0)
+                ic_sched_copy(s, ic_reg(in, in_off[me], counts[me]), out);
+            if (ra_c > 0)
+                ic_sched_reduce(s, ic_reg(tmp, ya, ra_c), ic_reg(out.buf, out.off, ra_c), 1);
+            if (rb_c > 0)
+                ic_sched_reduce(s, ic_reg(tmp, yb + rb_o, rb_c),
+                                ic_reg(out.buf, out.off + rb_o, rb_c), 1);
+        }
+        ic_sched_round(s);
+        sa = ra;
+        ra = (ra + n - 1) % n;
+        sb = rb;
+        rb = (rb + 1) % n;
+    }
+#undef SLOT
+}

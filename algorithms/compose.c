@@ -894,9 +894,9 @@ static void rs_copied(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *
     ic_sched_round(s);
 }
 
-/* The first step a bucket distributed combine that reads the input where
- * it is (ic_plan_pieces: plan order is rank order), so no copy of the
- * vector: on one line it leaves the own block in RECV; on a mesh, the
+/* The first step a bucket distributed combine, on one ring or two, that
+ * reads the input where it is (ic_plan_rs_reads_input: plan order is rank
+ * order), so no copy of the vector: on one line it leaves the own block in RECV; on a mesh, the
  * combined run of my position in SCRATCH (from the run's first block:
  * offsets wrap below zero), where the other steps finish it. */
 static void rs_read_only(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *a, mesh_t *M,
@@ -907,17 +907,35 @@ static void rs_read_only(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_
     line_runs(pl, M, Q, t, lcnt);
     for (int j = 0; j < d; j++)
         M->off[j] = Q->poff[(size_t)j * Q->v[t]];
-    size_t run = M->off[M->c[dim]], sbase = (size_t)0 - run;
+    size_t run = M->off[M->c[dim]], sbase = (size_t)0 - run, len = lcnt[M->c[dim]];
     ic_region_t out = ic_reg(IC_BUF_RECV, 0, mine);
-    if (pl->ndims > 1) {
-        out = ic_reg(IC_BUF_SCRATCH, 0, lcnt[M->c[dim]]);
-        ic_sched_need(s, IC_BUF_SCRATCH, out.count);
+    if (pl->ndims > 1) { /* my run's blocks in rank order; the later steps
+                            want plan order: a copy after the run when
+                            they differ */
+        out = ic_reg(IC_BUF_SCRATCH, Q->identity ? 0 : len, len);
+        ic_sched_need(s, IC_BUF_SCRATCH, out.off + len);
     }
     ic_line_t line = mesh_line(M, dim);
-    ic_bucket_dcombine_ro(s, &line, in, M->off, lcnt, out, IC_BUF_SCRATCH2, 0);
+    ic_step_kind_t kind = ic_plan_step_kind(pl->step[t].alg);
+    if (kind == IC_STEP_RS_BUCKET)
+        ic_bucket_dcombine_ro(s, &line, in, M->off, lcnt, out, IC_BUF_SCRATCH2, 0);
+    else /* the two rings, ic_plan_rs_reads_input */
+        ic_bucket_dcombine2_ro(s, &line, in, M->off, lcnt, out, IC_BUF_SCRATCH2, 0,
+                               kind == IC_STEP_RS_HALFWAY);
     ic_sched_round(s);
     if (pl->ndims == 1)
         return;
+    if (!Q->identity) {
+        int v = (int)Q->v[t], c = M->c[dim];
+        size_t first = Q->uoff[c * v]; /* identity placement: ranks c v .. */
+        for (int q = c * v; q < (c + 1) * v; q++) {
+            int r = Q->rank_of_q[q];
+            if (Q->cnt[r] > 0)
+                ic_sched_copy(s, ic_reg(IC_BUF_SCRATCH, len + Q->uoff[r] - first, Q->cnt[r]),
+                              ic_reg(IC_BUF_SCRATCH, sbase + Q->poff[q], Q->cnt[r]));
+        }
+        ic_sched_round(s);
+    }
     rs_steps(s, pl, M, Q, t - 1, sbase, !a->commutative);
     if (mine > 0)
         ic_sched_copy(s, ic_reg(IC_BUF_SCRATCH, sbase + Q->poff[Q->myq], mine),

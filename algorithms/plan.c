@@ -432,17 +432,45 @@ static int rank_order(const ic_plan_t *pl, int t)
 int ic_plan_rs_reads_input(const ic_plan_t *pl, const ic_coll_args_t *a)
 {
     int k = pl->ndims;
+    ic_step_kind_t first = k < 1 ? IC_STEP_NONE : ic_plan_step_kind(pl->step[k - 1].alg);
+    /* (the two rings only on a mesh, where the run they leave goes to
+     * scratch: on one line in place it would land on the input) */
     if (!is_rs(a->coll) || k < 1 || pl->dims[pl->step[k - 1].dim] < 2 ||
-        ic_plan_step_kind(pl->step[k - 1].alg) != IC_STEP_RS_BUCKET || (k > 1 && a->order))
+        (first != IC_STEP_RS_BUCKET &&
+         ((first != IC_STEP_RS_BUCKET2 && first != IC_STEP_RS_HALFWAY) || k == 1)) ||
+        (k > 1 && a->order))
         return 0;
-    for (int t = 0; t < k; t++)
-        if (pl->step[t].dim != k - 1 - t || !rank_order(pl, t))
+    /* the first step along the slowest dimension: its blocks are runs of
+     * consecutive ranks' blocks, in the input as they are */
+    int identity = 1;
+    for (int t = 0; t < k; t++) {
+        if (!rank_order(pl, t) || (t == k - 1 && pl->step[t].dim != 0))
             return 0;
-    /* On one line it keeps two blocks of partials.  On a mesh its blocks
-     * are runs of d blocks: its partials and the run it keeps may together
-     * exceed the message, so from a->bounded_from on the copy in pieces
-     * serves instead. */
-    return k == 1 || ic_reduce_pieces(a, vector_elems(a)) == 1;
+        identity &= pl->step[t].dim == k - 1 - t;
+    }
+    size_t n = vector_elems(a);
+    /* On one line the one-way ring keeps two blocks of partials, the two
+     * largest at most: within the vector. */
+    if ((k == 1 && first == IC_STEP_RS_BUCKET) ||
+        (first == IC_STEP_RS_BUCKET && ic_reduce_pieces(a, n) == 1))
+        return 1;
+    /* From a->bounded_from on (and for the two rings' four slots always),
+     * the scratch within the vector: the first
+     * step's slots (two runs of blocks for one ring, four for two: a run
+     * is the blocks of p / d consecutive ranks, its line's position), and
+     * on a mesh the run it keeps (twice when the later steps want its
+     * blocks in another order: compose.c copies them), where the later
+     * steps' partials take no more than the slots did. */
+    int d = pl->dims[0], v = a->size / d;
+    size_t big = 0;
+    for (int j = 0; j < d; j++) {
+        size_t run = 0;
+        for (int r = j * v; r < (j + 1) * v; r++)
+            run += a->counts ? a->counts[r] : a->count / (size_t)a->size;
+        big = run > big ? run : big;
+    }
+    size_t need = (first == IC_STEP_RS_BUCKET ? 2 : 4) * big + (k > 1 ? (2 - identity) * big : 0);
+    return need <= n;
 }
 
 size_t ic_plan_pieces(const ic_plan_t *pl, const ic_coll_args_t *a)

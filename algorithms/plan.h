@@ -149,9 +149,11 @@ double ic_plan_stream_cost(const ic_plan_t *pl, int t, const ic_coll_args_t *a, 
 size_t ic_plan_pieces(const ic_plan_t *pl, const ic_coll_args_t *a);
 
 /* Does the reduce_scatter plan pl (ndims >= 1) start with a bucket
- * distributed combine that reads the input where it is (plan order is
- * rank order), with no copy of the vector and no pieces?  On a mesh only
- * below a->bounded_from: its scratch holds three runs of blocks. */
+ * distributed combine, on one ring or two, that reads the input where it
+ * is (plan order is rank order), with no copy of the vector and no
+ * pieces?  From a->bounded_from on where its scratch fits the vector:
+ * two runs of blocks of partials for one ring, four for two, and on a
+ * mesh the run it keeps. */
 int ic_plan_rs_reads_input(const ic_plan_t *pl, const ic_coll_args_t *a);
 
 /* Does a step of this kind shrink the vector (a long-vector step with a
