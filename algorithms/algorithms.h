@@ -816,6 +816,14 @@ typedef struct ic_strides {
                                          (1: both at full rate, 2: they
                                          share a port; 0: not measured) */
     int two_any;                      /* some stride's two_beta is 1     */
+    /* The same factors from the median rank's times (the others from the
+     * slowest's): a typical message of the shift.  A ring of d positions
+     * at stride w spanning fewer than all ranks sends only within its
+     * block of d w ranks, where a shift over all ranks also crosses
+     * from block to block (on a torus, a shift by one rank goes two hops
+     * where one ring of the torus ends: the slowest rank's time is those
+     * crossings'); plan.c prices such rings with these. */
+    double in_alpha[IC_STRIDES_MAX], in_beta[IC_STRIDES_MAX], in_two_alpha[IC_STRIDES_MAX];
 } ic_strides_t;
 
 /* One message's time by its length, measured (src/calibrate.c): a pair of

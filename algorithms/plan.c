@@ -673,12 +673,14 @@ static int stride_index(const ic_strides_t *S, long stride)
     return best;
 }
 
-/* Its factors. */
-static void stride_factors(const ic_strides_t *S, long stride, double *fa, double *fb)
+/* Its factors: the slowest rank's of a shift over all ranks, or with
+ * `in` the median rank's (a ring within its block of ranks, ic_strides_t). */
+static void stride_factors(const ic_strides_t *S, long stride, int in, double *fa, double *fb)
 {
     int i = stride_index(S, stride);
-    *fa = S->alpha[i] > 1 ? S->alpha[i] : 1;
-    *fb = S->beta[i] > 1 ? S->beta[i] : 1;
+    double a = in ? S->in_alpha[i] : S->alpha[i], b = in ? S->in_beta[i] : S->beta[i];
+    *fa = a > 1 ? a : 1;
+    *fb = b > 1 ? b : 1;
 }
 
 /* The factors of a line of d positions at stride w, of p ranks, run by
@@ -686,15 +688,20 @@ static void stride_factors(const ic_strides_t *S, long stride, double *fa, doubl
  * round waits for the start-up of the message that closes the ring, at
  * distance (d - 1) w (w again when the line spans all p: the shift by
  * -w); its bytes go at the neighbours' rate (it is one message a line).
- * Any other algorithm: the mean over the distances w, 2w, 4w, ... below
- * d w (trees, recursive doubling and halving visit each once). */
+ * A ring that spans fewer than p ranks sends within its block of d w
+ * only: its stride's and its closing message's figures are the median
+ * rank's of their shifts (the slowest's include the messages that cross
+ * from block to block, ic_strides_t).  Any other algorithm: the mean over
+ * the distances w, 2w, 4w, ... below d w (trees, recursive doubling and
+ * halving visit each once). */
 static void line_factors(const ic_strides_t *S, const ic_algorithm_t *alg, long w, int d, long p,
                          double *fa, double *fb)
 {
     if (alg && (alg->flags & IC_ALG_NEIGHBOURS)) {
         double wa, wb;
-        stride_factors(S, w, fa, fb);
-        stride_factors(S, (long)d * w == p ? w : (long)(d - 1) * w, &wa, &wb);
+        int in = (long)d * w < p;
+        stride_factors(S, w, in, fa, fb);
+        stride_factors(S, in ? (long)(d - 1) * w : w, in, &wa, &wb);
         *fa = wa > *fa ? wa : *fa;
         return;
     }
@@ -702,7 +709,7 @@ static void line_factors(const ic_strides_t *S, const ic_algorithm_t *alg, long 
     int k = 0;
     for (long j = 1; j < d; j *= 2, k++) {
         double a, b;
-        stride_factors(S, w * j, &a, &b);
+        stride_factors(S, w * j, 0, &a, &b);
         sa += a;
         sb += b;
     }
@@ -740,8 +747,13 @@ ic_model_t ic_model_strided(const ic_model_t *m, const ic_plan_t *pl, int t,
         /* the torus's two trees send both ways along both dimensions at once */
         int both = streams && alg->step == IC_STEP_BCAST_HALFWAY;
         for (int u = t; u <= t + both; u++) {
-            int i = stride_index(S, pl->ndims ? ic_plan_stride(pl, pl->step[u].dim) : 1);
-            fa *= S->two_alpha[i] > 1 ? S->two_alpha[i] : 1;
+            long w = pl->ndims ? ic_plan_stride(pl, pl->step[u].dim) : 1;
+            int i = stride_index(S, w);
+            /* a ring within its block: the median rank's (line_factors) */
+            int in = (alg->flags & IC_ALG_NEIGHBOURS) && pl->ndims &&
+                     w * pl->dims[pl->step[u].dim] < a->size;
+            double ta = in ? S->in_two_alpha[i] : S->two_alpha[i];
+            fa *= ta > 1 ? ta : 1;
             fb *= S->two_beta[i] <= 0 ? 2 : S->two_beta[i] > 1 ? S->two_beta[i] : 1;
         }
     }

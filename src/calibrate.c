@@ -302,10 +302,17 @@ static int shift_time(MPI_Comm comm, int rank, int p, long s, int ways, char *bu
     return MPI_SUCCESS;
 }
 
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
 /* Figures by rank distance on ctx's communicator (ic_strides_t): for each
  * stride s of stride_list, every rank at once shifts IC_CAL_SHORT bytes
- * and then `len` bytes by s; the slowest rank's times count (an
- * allreduce, so every rank computes the same factors).  The start-up's
+ * and then `len` bytes by s; the slowest rank's times count, and for
+ * S->in_alpha, in_beta, in_two_alpha the median rank's (every rank's
+ * times gathered, so every rank computes the same factors).  The start-up's
  * factor is the short shift's time against the fastest stride's, the
  * rate's the long one's less the short one's; factors below
  * IC_CAL_SIGNIFICANT count as 1 (a switched network's strides differ by
@@ -351,11 +358,28 @@ static int measure_strides(MPI_Comm comm, int rank, int p, size_t len, double xr
                                 &ti[2 * (w - 1) + 1]);
         }
     }
+    /* every rank's times: the slowest's (t) and the median rank's (med) */
+    size_t m = 4 * (size_t)n;
+    double *every = rc == MPI_SUCCESS ? malloc((size_t)p * (m + 1) * sizeof(double)) : NULL;
+    int have = every != NULL, everywhere = 0;
     if (rc == MPI_SUCCESS)
-        rc = PMPI_Allreduce(MPI_IN_PLACE, t, 4 * n, MPI_DOUBLE, MPI_MAX, comm);
+        rc = PMPI_Allreduce(&have, &everywhere, 1, MPI_INT, MPI_MIN, comm);
+    if (rc == MPI_SUCCESS && everywhere)
+        rc = PMPI_Allgather(t, (int)m, MPI_DOUBLE, every, (int)m, MPI_DOUBLE, comm);
     free(buf);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS || !everywhere) {
+        free(every);
         return rc;
+    }
+    double med[4 * IC_STRIDES_MAX], *col = every + (size_t)p * m;
+    for (size_t e = 0; e < m; e++) {
+        for (int r = 0; r < p; r++)
+            col[r] = every[(size_t)r * m + e];
+        qsort(col, (size_t)p, sizeof(double), by_value);
+        t[e] = col[p - 1];
+        med[e] = col[p / 2];
+    }
+    free(every);
     /* against the cheapest shift (neighbours on every link), which the
      * pair's alpha and beta measured alone */
     double a1 = INFINITY, b1 = INFINITY;
@@ -367,13 +391,22 @@ static int measure_strides(MPI_Comm comm, int rank, int p, size_t len, double xr
         return MPI_SUCCESS;
     int any = 0;
     for (int i = 0; i < n; i++) {
-        const double *ti = t + 4 * i;
+        const double *ti = t + 4 * i, *mi = med + 4 * i;
         double fa = ti[0] / a1, fb = (ti[1] - ti[0]) / b1;
-        if (2 * stride[i] == p) /* pairs exchange: the closed forms' beta_x has it */
+        double ma = mi[0] / a1, mb = (mi[1] - mi[0]) / b1;
+        if (2 * stride[i] == p) { /* pairs exchange: the closed forms' beta_x has it */
             fb /= xr;
+            mb /= xr;
+        }
         S->stride[i] = stride[i];
         S->alpha[i] = fa >= IC_CAL_SIGNIFICANT ? fa : 1;
         S->beta[i] = fb >= IC_CAL_SIGNIFICANT ? fb : 1;
+        /* the median rank's, no more than the slowest's */
+        S->in_alpha[i] = ma >= IC_CAL_SIGNIFICANT && ma < S->alpha[i] ? ma : 1;
+        S->in_alpha[i] = ma >= S->alpha[i] ? S->alpha[i] : S->in_alpha[i];
+        S->in_beta[i] = mb >= IC_CAL_SIGNIFICANT && mb < S->beta[i] ? mb : 1;
+        S->in_beta[i] = mb >= S->beta[i] ? S->beta[i] : S->in_beta[i];
+        S->in_two_alpha[i] = mi[2] > mi[0] && mi[0] > 0 ? mi[2] / mi[0] : 1;
         any |= S->alpha[i] > 1 || S->beta[i] > 1;
         if (ti[2] > 0 && ti[3] > ti[2] && ti[1] > ti[0] && ti[0] > 0) {
             double f2 = (ti[3] - ti[2]) / (ti[1] - ti[0]);
@@ -518,10 +551,13 @@ int ic_calibrate(ic_ctx_t *ctx, int spans, int lead)
             if (ctx->strides.n == 0)
                 fprintf(stderr, "every stride alike, two ways at once share a port\n");
             for (int i = 0; i < ctx->strides.n; i++)
-                fprintf(stderr, "%ld: start-up x%.3g, per byte x%.3g (both ways x%.3g, x%.3g)%s",
+                fprintf(stderr,
+                        "%ld: start-up x%.3g, per byte x%.3g (both ways x%.3g, x%.3g; median "
+                        "rank x%.3g, x%.3g, both ways x%.3g)%s",
                         ctx->strides.stride[i], ctx->strides.alpha[i], ctx->strides.beta[i],
                         ctx->strides.two_alpha[i], ctx->strides.two_beta[i],
-                        i + 1 < ctx->strides.n ? "; " : "\n");
+                        ctx->strides.in_alpha[i], ctx->strides.in_beta[i],
+                        ctx->strides.in_two_alpha[i], i + 1 < ctx->strides.n ? "; " : "\n");
         }
     } else {
         pthread_mutex_lock(&mu);

@@ -86,10 +86,15 @@ static void check_strides(MPI_Comm comm, const ic_ctx_t *ctx)
         int in = i < n;
         double a = in ? S->alpha[i] : 0, b = in ? S->beta[i] : 0, w = in ? (double)S->stride[i] : 0;
         double ta = in ? S->two_alpha[i] : 0, tb = in ? S->two_beta[i] : 0;
+        /* the median rank's no more than the slowest's */
+        double ia = in ? S->in_alpha[i] : 0, ib = in ? S->in_beta[i] : 0;
+        double ita = in ? S->in_two_alpha[i] : 0;
         ok &= in && a >= 1 && b >= 1 && ta >= 0 && tb >= 0 &&
               (i ? S->stride[i] > S->stride[i - 1] : S->stride[i] == 1);
+        ok &= in && ia >= 1 && ia <= a && ib >= 1 && ib <= b && ita > 0;
         ok &= same_everywhere(comm, a) & same_everywhere(comm, b) & same_everywhere(comm, w) &
-              same_everywhere(comm, ta) & same_everywhere(comm, tb);
+              same_everywhere(comm, ta) & same_everywhere(comm, tb) & same_everywhere(comm, ia) &
+              same_everywhere(comm, ib) & same_everywhere(comm, ita);
     }
     if (!ok)
         fail("figures by rank distance differ between ranks or are implausible");

@@ -1337,8 +1337,8 @@ START_TEST(test_stride_figures)
     S.n = 4;
     for (int i = 0; i < 4; i++) {
         S.stride[i] = st[i];
-        S.alpha[i] = f[i];
-        S.beta[i] = f[i];
+        S.alpha[i] = S.in_alpha[i] = f[i];
+        S.beta[i] = S.in_beta[i] = f[i];
     }
     c.strides = &S;
     ic_model_t m = ic_model_of(&c, 1);
@@ -1365,6 +1365,12 @@ START_TEST(test_stride_figures)
     ck_assert(s0.alpha == 3 * m.alpha && s0.beta == m.beta && s0.beta_x == m.beta_x);
     ck_assert(s1.alpha == 3 * m.alpha && s1.beta == 3 * m.beta && s1.beta_x == 3 * m.beta_x);
     ck_assert(s1.overhead == m.overhead && s1.gamma == m.gamma && !s1.strides);
+    /* a ring within its block of ranks (8 of 16) takes the median rank's
+     * figures, the one over all 16 the slowest's */
+    S.in_alpha[3] = S.in_beta[3] = 1;
+    ck_assert(ic_model_strided(&m, &pl, 0, bucket, &a, 0).alpha == m.alpha);
+    ck_assert(ic_model_strided(&m, &pl, 1, bucket, &a, 0).alpha == 3 * m.alpha);
+    S.in_alpha[3] = S.in_beta[3] = f[3];
     /* bruck on the line of 8 at stride 1: distances 1, 2, 4 */
     ic_model_t t0 = ic_model_strided(&m, &pl, 0, bruck, &a, 0);
     ck_assert_double_eq_tol(t0.beta, m.beta * (1 + 3 + 1) / 3.0, 1e-20);
@@ -1409,7 +1415,7 @@ START_TEST(test_stride_figures)
     ck_assert(!ic_alg_priced_in(bidir, &m) && ic_alg_priced_in(bucket, &m));
     S.two_any = 1;
     S.two_beta[0] = 1; /* stride 1: full rate; 2: shared; 8: not measured */
-    S.two_alpha[0] = 1.25;
+    S.two_alpha[0] = S.in_two_alpha[0] = 1.25;
     S.two_beta[1] = 2;
     ck_assert(ic_alg_priced_in(bidir, &m) && !ic_alg_priced_in(bidir, &flat));
     ck_assert(!ic_alg_priced_in(ic_alg_find(IC_COLL_ALLGATHER, "full_fanout"), &m));
@@ -1419,6 +1425,9 @@ START_TEST(test_stride_figures)
                b1 = ic_model_strided(&m, &pl, 1, bidir, &a, 0);
     ck_assert(b0.beta == m.beta && b0.alpha == 3 * 1.25 * m.alpha);
     ck_assert(b1.beta == 3 * 2 * m.beta && b1.alpha == 3 * m.alpha);
+    /* the line of 8 within its block: the median rank's both ways */
+    S.in_two_alpha[0] = 1;
+    ck_assert(ic_model_strided(&m, &pl, 0, bidir, &a, 0).alpha == 3 * m.alpha);
 }
 END_TEST
 
