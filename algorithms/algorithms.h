@@ -359,6 +359,21 @@ static inline int ic_pipe_start(ic_sched_t *s, const ic_line_t *line, size_t cou
     return me;
 }
 
+/* Prologue of the distributed combines that read every position's
+ * contribution where it is (block j of `in` at in_off[j]): closes the
+ * current round; returns the position of s->rank, or -1 when it has
+ * nothing more to do (off the line; alone on it, when its block went
+ * to out). */
+static inline int ic_ro_start(ic_sched_t *s, const ic_line_t *line, ic_buf_t in,
+                              const size_t *in_off, const size_t *counts, ic_region_t out)
+{
+    int me = ic_line_pos(line, s->rank);
+    ic_sched_round(s);
+    if (me >= 0 && line->n == 1 && counts[0] > 0)
+        ic_sched_copy(s, ic_reg(in, in_off[0], counts[0]), out);
+    return me < 0 || line->n == 1 ? -1 : me;
+}
+
 /* Segment sg of the k segments of `seg` elements that data is cut into
  * (the last one takes the remainder); the pipelined primitives use it. */
 static inline ic_region_t ic_segment(ic_region_t data, size_t seg, size_t k, size_t sg)

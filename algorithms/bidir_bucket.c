@@ -259,15 +259,9 @@ void ic_bucket_dcombine2_ro(ic_sched_t *s, const ic_line_t *line, ic_buf_t in, c
                             int halfway)
 {
     int n = line->n;
-    int me = ic_line_pos(line, s->rank);
-    ic_sched_round(s);
+    int me = ic_ro_start(s, line, in, in_off, counts, out);
     if (me < 0)
         return;
-    if (n == 1) {
-        if (counts[0] > 0)
-            ic_sched_copy(s, ic_reg(in, in_off[0], counts[0]), out);
-        return;
-    }
     rings_t r = rings_of(n, counts, halfway, 1);
     int h = r.steps;
     size_t big = 0;

@@ -95,15 +95,9 @@ void ic_bucket_dcombine_ro(ic_sched_t *s, const ic_line_t *line, ic_buf_t in, co
                            const size_t *counts, ic_region_t out, ic_buf_t tmp, size_t tmpbase)
 {
     int n = line->n;
-    int me = ic_line_pos(line, s->rank);
-    ic_sched_round(s);
+    int me = ic_ro_start(s, line, in, in_off, counts, out);
     if (me < 0)
         return;
-    if (n == 1) {
-        if (counts[0] > 0)
-            ic_sched_copy(s, ic_reg(in, in_off[0], counts[0]), out);
-        return;
-    }
     /* T0 receives in the even steps, T1 in the odd ones: each as large as
      * the largest block it receives.  Every block but one is received
      * once, so T0 + T1 <= the two largest blocks <= the vector.  When
