@@ -895,10 +895,12 @@ static void rs_copied(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *
 }
 
 /* The first step a bucket distributed combine, on one ring or two, that
- * reads the input where it is (ic_plan_rs_reads_input: plan order is rank
- * order), so no copy of the vector: on one line it leaves the own block in RECV; on a mesh, the
- * combined run of my position in SCRATCH (from the run's first block:
- * offsets wrap below zero), where the other steps finish it. */
+ * reads the input where it is (ic_plan_rs_reads_input: it runs along the
+ * slowest dimension, so its blocks are runs of consecutive ranks' blocks),
+ * so no copy of the vector: on one line it leaves the own block in RECV;
+ * on a mesh, the combined run of my position in SCRATCH (from the run's
+ * first block: offsets wrap below zero; copied there into plan order when
+ * that is not rank order), where the other steps finish it. */
 static void rs_read_only(ic_sched_t *s, const ic_plan_t *pl, const ic_coll_args_t *a, mesh_t *M,
                          const qlayout_t *Q, ic_buf_t in)
 {
