@@ -137,8 +137,7 @@ static hw_node_t tree_node(const ic_line_t *LF, int rf, int f, const ic_line_t *
         if (f == 1) /* the side link to the root's S-line */
             nd.child[nd.nchild++] = rel_rank(LF, rf, 0);
     } else { /* the root's S-line, fed from (1, s) */
-        hw_node_t side = {rel_rank(LF, rf, 1), 1 + hw_depth(s, LS->n) + 1, 0, {0}};
-        nd = side;
+        nd = (hw_node_t){rel_rank(LF, rf, 1), 1 + hw_depth(s, LS->n) + 1, 0, {0}};
     }
     return nd;
 }
@@ -177,30 +176,23 @@ static void node_round(ic_sched_t *s, const hw_node_t *nd, size_t t, ic_region_t
             ic_sched_send(s, nd->child[j], ic_stream_segment(data, seg, k, t - d));
 }
 
-/* Up to two trees at one position, each with its own data (count 0: no
- * tree), on one clock. */
-static void emit(ic_sched_t *s, const hw_node_t *n1, ic_region_t d1, const hw_node_t *n2,
-                 ic_region_t d2, size_t seg)
+/* Trees at one position (nt of them), tree x carrying data[x] (count 0:
+ * nothing), on one clock. */
+static void emit(ic_sched_t *s, int nt, const hw_node_t *nd, const ic_region_t *data, size_t seg)
 {
-    size_t s1 = seg, s2 = seg, from = s->nacts;
-    size_t k1 = d1.count ? ic_stream_nsegments(d1.count, &s1) : 0;
-    size_t k2 = d2.count ? ic_stream_nsegments(d2.count, &s2) : 0;
-    size_t first = (size_t)-1, last = 0;
-    if (k1 && (n1->parent >= 0 || n1->nchild)) {
-        first = node_first(n1);
-        last = node_last(n1, k1);
-    }
-    if (k2 && (n2->parent >= 0 || n2->nchild)) {
-        if (node_first(n2) < first)
-            first = node_first(n2);
-        if (node_last(n2, k2) > last)
-            last = node_last(n2, k2);
+    size_t sg[2], k[2], first = (size_t)-1, last = 0, from = s->nacts;
+    for (int x = 0; x < nt; x++) {
+        sg[x] = seg;
+        k[x] = data[x].count ? ic_stream_nsegments(data[x].count, &sg[x]) : 0;
+        if (!k[x] || (nd[x].parent < 0 && !nd[x].nchild))
+            continue;
+        first = node_first(&nd[x]) < first ? node_first(&nd[x]) : first;
+        last = node_last(&nd[x], k[x]) > last ? node_last(&nd[x], k[x]) : last;
     }
     for (size_t t = first; first != (size_t)-1 && t <= last; t++) {
-        if (k1)
-            node_round(s, n1, t, d1, s1, k1);
-        if (k2)
-            node_round(s, n2, t, d2, s2, k2);
+        for (int x = 0; x < nt; x++)
+            if (k[x])
+                node_round(s, &nd[x], t, data[x], sg[x], k[x]);
         ic_sched_round(s);
     }
     ic_sched_stream(s, from);
@@ -214,7 +206,7 @@ void ic_pipe_bcast_halfway(ic_sched_t *s, const ic_line_t *line, int root_pos, i
     if (me < 0)
         return;
     hw_node_t nd = ring_node(line, root_pos, (me - root_pos + line->n) % line->n);
-    emit(s, &nd, data, &nd, ic_reg(data.buf, data.off, 0), seg);
+    emit(s, 1, &nd, &data, seg);
 }
 
 void ic_bcast_torus_trees(ic_sched_t *s, const ic_line_t *LF, int rf, const ic_line_t *LS, int rs,
@@ -225,8 +217,9 @@ void ic_bcast_torus_trees(ic_sched_t *s, const ic_line_t *LF, int rf, const ic_l
     if (mf < 0 || ms < 0 || !ic_torus_trees_ok(LF->n, LS->n, data.count))
         return;
     int f = (mf - rf + LF->n) % LF->n, g = (ms - rs + LS->n) % LS->n;
-    size_t ca = data.count / 2;
-    hw_node_t n1 = tree_node(LF, rf, f, LS, rs, g), n2 = tree_node(LS, rs, g, LF, rf, f);
-    emit(s, &n1, ic_reg(data.buf, data.off, ca), &n2,
-         ic_reg(data.buf, data.off + ca, data.count - ca), seg);
+    size_t ca = data.count / 2; /* T1 the lower half, T2 the upper */
+    hw_node_t nd[2] = {tree_node(LF, rf, f, LS, rs, g), tree_node(LS, rs, g, LF, rf, f)};
+    ic_region_t half[2] = {ic_reg(data.buf, data.off, ca),
+                           ic_reg(data.buf, data.off + ca, data.count - ca)};
+    emit(s, 2, nd, half, seg);
 }

@@ -433,11 +433,11 @@ int ic_plan_rs_reads_input(const ic_plan_t *pl, const ic_coll_args_t *a)
 {
     int k = pl->ndims;
     ic_step_kind_t first = k < 1 ? IC_STEP_NONE : ic_plan_step_kind(pl->step[k - 1].alg);
-    /* (the two rings only on a mesh, where the run they leave goes to
-     * scratch: on one line in place it would land on the input) */
-    if (!is_rs(a->coll) || k < 1 || pl->dims[pl->step[k - 1].dim] < 2 ||
-        (first != IC_STEP_RS_BUCKET &&
-         ((first != IC_STEP_RS_BUCKET2 && first != IC_STEP_RS_HALFWAY) || k == 1)) ||
+    int one = first == IC_STEP_RS_BUCKET;
+    /* the two rings only on a mesh, where the run they leave goes to
+     * scratch (on one line in place it would land on the input) */
+    int two = (first == IC_STEP_RS_BUCKET2 || first == IC_STEP_RS_HALFWAY) && k > 1;
+    if (!is_rs(a->coll) || k < 1 || pl->dims[pl->step[k - 1].dim] < 2 || !(one || two) ||
         (k > 1 && a->order))
         return 0;
     /* the first step along the slowest dimension: its blocks are runs of
@@ -451,8 +451,7 @@ int ic_plan_rs_reads_input(const ic_plan_t *pl, const ic_coll_args_t *a)
     size_t n = vector_elems(a);
     /* On one line the one-way ring keeps two blocks of partials, the two
      * largest at most: within the vector. */
-    if ((k == 1 && first == IC_STEP_RS_BUCKET) ||
-        (first == IC_STEP_RS_BUCKET && ic_reduce_pieces(a, n) == 1))
+    if (one && (k == 1 || ic_reduce_pieces(a, n) == 1))
         return 1;
     /* From a->bounded_from on (and for the two rings' four slots always),
      * the scratch within the vector: the first
@@ -469,7 +468,7 @@ int ic_plan_rs_reads_input(const ic_plan_t *pl, const ic_coll_args_t *a)
             run += a->counts ? a->counts[r] : a->count / (size_t)a->size;
         big = run > big ? run : big;
     }
-    size_t need = (first == IC_STEP_RS_BUCKET ? 2 : 4) * big + (k > 1 ? (2 - identity) * big : 0);
+    size_t need = (one ? 2 : 4) * big + (k > 1 ? (2 - identity) * big : 0);
     return need <= n;
 }
 

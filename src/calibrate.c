@@ -302,6 +302,13 @@ static int shift_time(MPI_Comm comm, int rank, int p, long s, int ways, char *bu
     return MPI_SUCCESS;
 }
 
+/* The median rank's factor f as kept: no more than the slowest's, and
+ * below IC_CAL_SIGNIFICANT 1, as those are. */
+static double median_factor(double f, double slowest)
+{
+    return f >= slowest ? slowest : f >= IC_CAL_SIGNIFICANT ? f : 1;
+}
+
 static int by_value(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;
@@ -401,11 +408,8 @@ static int measure_strides(MPI_Comm comm, int rank, int p, size_t len, double xr
         S->stride[i] = stride[i];
         S->alpha[i] = fa >= IC_CAL_SIGNIFICANT ? fa : 1;
         S->beta[i] = fb >= IC_CAL_SIGNIFICANT ? fb : 1;
-        /* the median rank's, no more than the slowest's */
-        S->in_alpha[i] = ma >= IC_CAL_SIGNIFICANT && ma < S->alpha[i] ? ma : 1;
-        S->in_alpha[i] = ma >= S->alpha[i] ? S->alpha[i] : S->in_alpha[i];
-        S->in_beta[i] = mb >= IC_CAL_SIGNIFICANT && mb < S->beta[i] ? mb : 1;
-        S->in_beta[i] = mb >= S->beta[i] ? S->beta[i] : S->in_beta[i];
+        S->in_alpha[i] = median_factor(ma, S->alpha[i]);
+        S->in_beta[i] = median_factor(mb, S->beta[i]);
         S->in_two_alpha[i] = mi[2] > mi[0] && mi[0] > 0 ? mi[2] / mi[0] : 1;
         any |= S->alpha[i] > 1 || S->beta[i] > 1;
         if (ti[2] > 0 && ti[3] > ti[2] && ti[1] > ti[0] && ti[0] > 0) {
